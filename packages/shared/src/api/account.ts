@@ -1,0 +1,28 @@
+/** /api/account/*: sign-in, user info, sign-out (SPEC section 7). */
+import { z } from 'zod';
+
+export const LoginBody = z.object({
+  name: z.string().trim().min(1, '请输入用户名').max(64, '用户名过长'),
+  password: z.string().min(1, '请输入密码').max(128, '密码过长'),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export interface LoginResult {
+  token: string;
+  /** True when the password is an initial one that must be changed before anything else. */
+  needChangePassword: boolean;
+}
+
+export const UserInfoBody = z.object({ token: z.string().max(256).optional() });
+
+export interface UserInfo {
+  roles: string[];
+  name: string;
+  loginName: string;
+  deptName: string;
+  position: string;
+  /** The change-password flag: the initial-password dialog opens when it is raised. */
+  needChangePassword: boolean;
+}
+
+export const LogoutBody = z.object({ token: z.string().max(256).optional(), name: z.string().max(64).optional() });

@@ -1,0 +1,4 @@
+/** /api/useronline/*: presence. */
+export interface HeartBeatResult {
+  onlineCount: number;
+}
