@@ -1,0 +1,68 @@
+/**
+ * buildApp(config, db): the whole server as a Fastify instance, without listening.
+ * Tests call it and use inject(); main.ts calls it and listens.
+ */
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { installBodyParsing } from './platform/body.js';
+import './platform/context.js';
+import { installErrorHandling } from './platform/errors.js';
+import { installGuard } from './platform/guard.js';
+import { installDocs, installSecurity, installWebClient, readBuildId } from './platform/http.js';
+import { OperationLogService } from './platform/oplog.js';
+import { SessionService } from './platform/sessions.js';
+import { SyncLogService } from './platform/synclog.js';
+import { accountRoutes } from './modules/account/routes.js';
+import { onlineRoutes } from './modules/online/routes.js';
+import { publicRoutes } from './modules/public/routes.js';
+import { syslogRoutes } from './modules/syslog/routes.js';
+import { systemRoutes } from './modules/system/routes.js';
+import { workflowRoutes } from './modules/workflow/routes.js';
+import { invoiceRoutes } from './modules/invoice/routes.js';
+import { invoiceApportionmentRoutes } from './modules/invoice/apportionment/index.js';
+import { invoiceLedgerRoutes } from './modules/invoice/ledger/routes.js';
+import { sisterSimulatorRoutes } from './integrations/sister/simulator.js';
+
+/** The business areas, each registering its own routes. Later areas add theirs here. */
+const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes];
+
+export type RouteModule = (app: FastifyInstance) => Promise<void>;
+
+export async function buildApp(config: Config, db: Db, opts: { extraModules?: RouteModule[] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: ['req.headers["x-token"]', 'req.headers.authorization', 'req.headers.cookie'] },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 5 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+
+  app.decorate('db', db);
+  app.decorate('appConfig', config);
+  app.decorate('buildId', readBuildId(config.webDist));
+  app.decorate('sessions', new SessionService(db));
+  app.decorate('oplog', new OperationLogService(db));
+  app.decorate('synclog', new SyncLogService(db));
+
+  installGuard(app);
+  installErrorHandling(app);
+  installBodyParsing(app);
+  await installSecurity(app, config);
+  await installDocs(app);
+  for (const register of [...modules, ...(opts.extraModules ?? [])]) await app.register(register);
+  await installWebClient(app, config);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,79 @@
+/** Environment -> typed configuration. Every variable is documented in README.md ("Configuration"). */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** apps/server/{src,dist} -> apps/web/dist */
+const defaultWebDist = path.resolve(here, '../../web/dist');
+
+const bool = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DEMO: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().default(defaultWebDist),
+  TRUST_PROXY: bool.default(false),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  WORKFLOW_BASE_URL: z.string().default(''),
+  OA_API_BASE_URL: z.string().default('/sim/oa'),
+  PMS_API_BASE_URL: z.string().default('/sim/pms'),
+  OA_URL: z.string().default('/sim/oa/'),
+  PMS_URL: z.string().default('/sim/pms/'),
+  NODE_ENV: z.string().default('production'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://... switches to PostgreSQL; otherwise SQLite at DATA_DIR/platform.db */
+  databaseUrl?: string;
+  /** Load the demo company on first start. */
+  demo: boolean;
+  logLevel: string;
+  webDist: string;
+  trustProxy: boolean;
+  /** Sign-in attempts per IP per minute. */
+  loginRateLimit: number;
+  /** Base URLs the web client uses for the workflow service and the sister systems. */
+  workflowBaseUrl: string;
+  oaApiBaseUrl: string;
+  pmsApiBaseUrl: string;
+  oaUrl: string;
+  pmsUrl: string;
+  production: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const noDemo = argv.includes('--no-demo');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL || undefined,
+    demo: noDemo ? false : e.DEMO,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST),
+    trustProxy: e.TRUST_PROXY,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    workflowBaseUrl: e.WORKFLOW_BASE_URL,
+    oaApiBaseUrl: e.OA_API_BASE_URL,
+    pmsApiBaseUrl: e.PMS_API_BASE_URL,
+    oaUrl: e.OA_URL,
+    pmsUrl: e.PMS_URL,
+    production: e.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * One exchange with the tax service = one integrated sync log row (system tax), written through
+ * app.synclog.track: the method as type, the request and a loggable answer as bodies, a Chinese memo.
+ * File contents never go into the log (only their names and sizes), nor do secrets or tokens.
+ */
+import { SyncSystem } from '@zhyy/shared';
+import type { SyncLogService } from '../../platform/synclog.js';
+import type { TaxCallContext, TaxInvoiceFile } from './types.js';
+
+/** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
+export const TaxMethods = {
+  accessToken: '获取访问令牌',
+  'nuonuo.OpeMplatform.requestBillingNew': '请求开票',
+  'nuonuo.OpeMplatform.queryInvoiceResult': '查询开票结果',
+  'nuonuo.OpeMplatform.reInvoice': '重新开票',
+  'nuonuo.electronInvoice.invoiceCancellation': '发票作废',
+  'nuonuo.OpeMplatform.saveInvoiceRedConfirm': '红字确认单申请',
+  'nuonuo.OpeMplatform.queryInvoiceRedConfirm': '红字确认单查询',
+  'nuonuo.OpeMplatform.refreshInvoiceRedConfirm': '红字确认单下载',
+  'nuonuo.OpeMplatform.confirm': '红字确认单确认',
+  'nuonuo.OpeMplatform.confirmInfoCancel': '红字确认单撤销',
+  'nuonuo.OpeMplatform.deliveryInvoice': '发票交付',
+} as const;
+export type TaxMethod = keyof typeof TaxMethods;
+
+/** The Chinese name of a sync log type written by the gateway (the type itself when unknown). */
+export const taxMethodLabel = (type: string): string => (TaxMethods as Record<string, string>)[type] ?? type;
+
+/** Files as the log shows them. */
+export const fileSummary = (files: TaxInvoiceFile[]) => files.map((f) => ({ type: f.type, fileName: f.fileName, bytes: f.content.length }));
+
+const REF_KEYS = new Set(['orderNo', 'serialNo', 'serialNos', 'orderNos', 'billNo', 'billId', 'billIds', 'invoiceNo', 'redOrderNo', 'blueInvoiceNo']);
+
+/** The business keys named anywhere in a request (order and serial numbers, bill ids…), for the sync log's refs. */
+export function refsOf(request: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 4 || request === null || typeof request !== 'object') return out;
+  for (const [k, v] of Object.entries(request as Record<string, unknown>)) {
+    if (REF_KEYS.has(k) && typeof v === 'string') {
+      if (v) out.push(v);
+    } else if (REF_KEYS.has(k) && Array.isArray(v)) {
+      for (const x of v) if (typeof x === 'string' && x) out.push(x);
+    } else if (typeof v === 'object') {
+      refsOf(v, out, depth + 1);
+    }
+  }
+  return out;
+}
+
+/**
+ * Runs `call` as one logged exchange. `call` returns the full value and what the log keeps of it
+ * (`log`), so heavy or secret parts stay out of the row.
+ */
+export async function exchange<T>(
+  synclog: SyncLogService,
+  method: TaxMethod,
+  request: unknown,
+  ctx: TaxCallContext | undefined,
+  call: () => Promise<{ value: T; log: unknown; memo: string }>,
+): Promise<T> {
+  let value: T | undefined;
+  let memo = '成功';
+  await synclog.track({ system: SyncSystem.tax, type: method, request, userId: ctx?.userId ?? null, refs: refsOf(request) }, async () => {
+    const out = await call();
+    value = out.value;
+    memo = out.memo;
+    return out.log;
+  }, () => memo);
+  return value as T;
+}

@@ -1,0 +1,59 @@
+/**
+ * The tax gateway's entry point. The invoice module builds one per use from its settings, so the
+ * settings screen can switch between the simulator and Nuonuo without a restart:
+ *
+ *   const gateway = createTaxGateway({ db: app.db, synclog: app.synclog }, { mode: 'simulator', simulator: { delayMs: 3000, failureRate: 0 } });
+ *   const { serialNo } = await gateway.submitInvoice(request, { userId });
+ *
+ * Building one is cheap (no I/O); the Nuonuo access token is cached per app across instances.
+ */
+import { NuonuoTaxGateway } from './nuonuo/gateway.js';
+import type { SimContext } from './simulator/progress.js';
+import { SimulatorTaxGateway } from './simulator/gateway.js';
+import { createRedConfirm } from './simulator/redconfirm.js';
+import { simDb } from './simulator/store.js';
+import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
+
+export * from './types.js';
+export { TaxGatewayError, TaxErrorCode, TaxMessages } from './errors.js';
+export { TaxMethods, taxMethodLabel } from './exchange.js';
+export { RED_STATE_MESSAGES, STATUS_MESSAGES } from './states.js';
+export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
+export { clearTokenCache } from './nuonuo/transport.js';
+
+export const DEFAULT_SIMULATOR_DELAY_MS = 3000;
+const systemClock: TaxClock = { now: () => new Date() };
+
+function simContext(deps: TaxGatewayDeps, opts: SimulatorOptions = {}): SimContext {
+  const clock = deps.clock ?? systemClock;
+  return {
+    sdb: simDb(deps.db),
+    now: () => clock.now(),
+    delayMs: Math.max(0, opts.delayMs ?? DEFAULT_SIMULATOR_DELAY_MS),
+    failureRate: Math.min(1, Math.max(0, opts.failureRate ?? 0)),
+    random: deps.random ?? Math.random,
+    ...(opts.taxNumber ? { taxNumber: opts.taxNumber } : {}),
+  };
+}
+
+export function createTaxGateway(deps: TaxGatewayDeps, config: TaxGatewayConfig): TaxGateway {
+  if (config.mode === 'nuonuo') return new NuonuoTaxGateway(config.nuonuo, deps.synclog, deps.clock ?? systemClock, deps.fetch ?? fetch);
+  return new SimulatorTaxGateway(simContext(deps, config.simulator), deps.synclog);
+}
+
+export interface BuyerRedConfirmSeed {
+  /** Our blue 数电 invoice (issued through the simulator) the buyer applies against. */
+  blueInvoiceNo: string;
+  sellerTaxNumber: string;
+  redReason: RedReason;
+  vatUsage?: VatUsage;
+  lines?: RedConfirmLineChoice[];
+}
+
+/**
+ * The simulator only: a buyer enters a red-letter confirmation against one of our blue 数电
+ * invoices, which then awaits our confirmation (03). For the demo company and tests.
+ */
+export function seedBuyerRedConfirm(deps: TaxGatewayDeps, seed: BuyerRedConfirmSeed, opts?: SimulatorOptions): Promise<RedConfirm> {
+  return createRedConfirm(simContext(deps, opts), { applicant: 1, billNo: '', ...seed });
+}

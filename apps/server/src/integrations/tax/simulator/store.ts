@@ -1,0 +1,88 @@
+/** The simulator's tables as Kysely sees them (its own, outside the platform's Database type). */
+import type { Kysely } from 'kysely';
+import type { Db } from '../../../db/index.js';
+
+export interface TaxsimInvoiceTable {
+  serial_no: string;
+  seller_tax_number: string;
+  order_no: string;
+  kind: number;
+  colour: number;
+  /** JSON of the TaxInvoiceRequest. */
+  request: string;
+  /** The last status written; the effective one follows from next_at (progress.ts). */
+  status: number;
+  /** When the current phase (creating 20, signing 21, canceling 31) ends. */
+  next_at: string;
+  /** How the current attempt ends: 0 created, 22 creationFailed, 24 signFailed. */
+  fail_stage: number;
+  fail_cause: string | null;
+  invoice_no: string | null;
+  invoice_code: string | null;
+  all_electronic_no: string | null;
+  /** 'YYYY-MM-DD HH:mm:ss' Asia/Shanghai. */
+  issued_at: string | null;
+  amount_excluding_tax: number;
+  tax: number;
+  amount_including_tax: number;
+  /** base64 */
+  pdf: string | null;
+  xml: string | null;
+  reissue_day: string | null;
+  reissue_count: number;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaxsimRedConfirmTable {
+  bill_id: string;
+  seller_tax_number: string;
+  bill_no: string;
+  confirm_no: string | null;
+  applicant: number;
+  state: string;
+  state_at: string;
+  blue_serial_no: string;
+  blue_invoice_no: string;
+  blue_issue_date: string;
+  red_reason: number;
+  vat_usage: number | null;
+  buyer_name: string;
+  buyer_tax_number: string | null;
+  amount_excluding_tax: number;
+  tax: number;
+  /** JSON of RedConfirm['lines']. */
+  lines: string;
+  red_order_no: string;
+  red_serial_no: string | null;
+  fail_cause: string | null;
+  applied_at: string;
+  updated_at: string;
+}
+
+export type TaxsimTables = {
+  taxsim_invoices: TaxsimInvoiceTable;
+  taxsim_red_confirms: TaxsimRedConfirmTable;
+  taxsim_deliveries: { id: string; serial_no: string; email: string | null; mobile: string | null; sent_at: string };
+  taxsim_counters: { name: string; value: number };
+};
+
+export type SimDb = Kysely<TaxsimTables>;
+
+export const simDb = (db: Db): SimDb => db.kysely.withTables<TaxsimTables>() as unknown as SimDb;
+
+export type InvoiceRow = TaxsimInvoiceTable;
+export type RedConfirmRow = TaxsimRedConfirmTable;
+
+/** The next value of a named sequence (atomic on both engines). */
+export async function nextCounter(sdb: SimDb, name: string, start: number): Promise<number> {
+  await sdb.insertInto('taxsim_counters').values({ name, value: start - 1 }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await sdb
+    .updateTable('taxsim_counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', name)
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}

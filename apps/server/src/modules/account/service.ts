@@ -1,0 +1,110 @@
+/**
+ * Sign-in, sign-out and the password: the rules of issue 2.
+ * - Wrong name or password: 30000 用户名或密码错误 (an unknown name costs the same time as a wrong password).
+ * - Five wrong passwords within 15 minutes lock the account for 15 minutes: 50011 saying until when.
+ * - A disabled account cannot sign in.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  LOGIN_FAILURE_WINDOW_MS,
+  LOGIN_LOCK_MS,
+  LOGIN_MAX_FAILURES,
+  Messages,
+  OperationLogType,
+  ResponseCode,
+  accountLockedMessage,
+  type LoginResult,
+  type UpdatePasswordBody,
+  type UserInfo,
+} from '@zhyy/shared';
+import type { AuthUser } from '../../platform/context.js';
+import { AppError, refuse } from '../../platform/envelope.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../platform/passwords.js';
+import { isoAfter } from '../../platform/time.js';
+import { AccountRepo } from './repo.js';
+
+export class AccountService {
+  private readonly repo: AccountRepo;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.repo = new AccountRepo(app.db);
+  }
+
+  async login(req: FastifyRequest, name: string, password: string): Promise<LoginResult> {
+    const user = await this.repo.findByLoginName(name);
+    const fail = async (actor: { id: string; login_name: string; name: string } | null, why: string) => {
+      await this.app.oplog.write({
+        type: OperationLogType.fail,
+        description: `登录失败：${name}（${why}）`,
+        actor: actor ? { id: actor.id, loginName: actor.login_name, name: actor.name } : null,
+        ip: req.ip,
+      });
+    };
+    if (!user) {
+      await verifyAgainstDummy(password);
+      await fail(null, '用户名不存在');
+      throw refuse(Messages.wrongCredentials);
+    }
+    const now = new Date();
+    if (user.locked_until && Date.parse(user.locked_until) > now.getTime()) {
+      throw new AppError(ResponseCode.passwordErrorsExceeded, accountLockedMessage(new Date(user.locked_until)), 429);
+    }
+    if (!(await verifyPassword(user.password_hash, password))) {
+      const inWindow = user.failed_since && Date.parse(user.failed_since) > now.getTime() - LOGIN_FAILURE_WINDOW_MS;
+      const count = inWindow ? user.failed_count + 1 : 1;
+      const since = inWindow ? user.failed_since : now.toISOString();
+      if (count >= LOGIN_MAX_FAILURES) {
+        const until = isoAfter(LOGIN_LOCK_MS, now);
+        await this.repo.recordFailure(user.id, 0, null, until);
+        await fail(user, `连续${LOGIN_MAX_FAILURES}次密码错误，账号锁定`);
+        throw new AppError(ResponseCode.passwordErrorsExceeded, accountLockedMessage(new Date(until)), 429);
+      }
+      await this.repo.recordFailure(user.id, count, since, null);
+      await fail(user, '密码错误');
+      throw refuse(Messages.wrongCredentials);
+    }
+    if (user.status !== 1) {
+      await fail(user, '账号已停用');
+      throw refuse(Messages.accountDisabled, 403);
+    }
+    await this.repo.recordSuccess(user.id);
+    const { token } = await this.app.sessions.create(user.id, req.ip, String(req.headers['user-agent'] ?? ''));
+    await this.app.oplog.write({
+      type: OperationLogType.login,
+      description: '登录系统',
+      actor: { id: user.id, loginName: user.login_name, name: user.name },
+      ip: req.ip,
+    });
+    return { token, needChangePassword: user.password_is_initial === 1 };
+  }
+
+  userInfo(user: AuthUser): UserInfo {
+    return {
+      roles: user.roles,
+      name: user.name,
+      loginName: user.loginName,
+      deptName: user.deptName,
+      position: user.position,
+      needChangePassword: user.mustChangePassword,
+    };
+  }
+
+  async logout(req: FastifyRequest, user: AuthUser): Promise<void> {
+    await this.app.sessions.revoke(user.sessionId, 'logout');
+    await this.app.oplog.record(req, OperationLogType.logout, '退出系统');
+  }
+
+  /**
+   * Checks the old password, applies SPEC section 5's rules (already enforced by the body schema),
+   * clears the initial-password flag and revokes every other session of the user.
+   */
+  async updatePassword(req: FastifyRequest, user: AuthUser, body: UpdatePasswordBody): Promise<void> {
+    if (!body.oldPassword) throw refuse('请输入原密码');
+    const row = await this.repo.passwordHash(user.id);
+    if (!row || !(await verifyPassword(row.password_hash, body.oldPassword))) throw refuse(Messages.oldPasswordWrong);
+    if (body.password === body.oldPassword) throw refuse(Messages.samePassword);
+    await this.repo.setPassword(user.id, await hashPassword(body.password), false);
+    await this.app.sessions.revokeAllForUser(user.id, 'password-changed', user.sessionId);
+    await this.app.oplog.record(req, OperationLogType.edit, '修改登录密码');
+  }
+}

@@ -1,0 +1,13 @@
+/** System administration (issue 4): users, departments, roles and sign-in locations. */
+import type { FastifyInstance } from 'fastify';
+import { deptRoutes } from './depts.routes.js';
+import { geoRoutes } from './geo.routes.js';
+import { roleRoutes } from './roles.routes.js';
+import { userRoutes } from './users.routes.js';
+
+export async function systemRoutes(app: FastifyInstance): Promise<void> {
+  await userRoutes(app);
+  await deptRoutes(app);
+  await roleRoutes(app);
+  await geoRoutes(app);
+}

@@ -1,0 +1,59 @@
+/**
+ * Table types of migration 0002_system, added to the platform's Database type by declaration
+ * merging (the platform's schema.ts stays as it is).
+ */
+import '../../db/schema.js';
+
+export interface SignInLocationTable {
+  session_id: string;
+  user_id: string;
+  ip: string;
+  country: string;
+  province: string;
+  city: string;
+  isp: string;
+  /** What the screens show: 省 市, 国家, or 内网. */
+  location: string;
+  /** 1 when the user had signed in before, never from this location. */
+  new_city: number;
+  signed_in_at: string;
+}
+
+export interface AiCallLogTable {
+  id: string;
+  interface_code: string;
+  user_id: string | null;
+  login_name: string;
+  user_name: string;
+  success: number;
+  duration_ms: number;
+  message: string;
+  file_name: string;
+  /** The Asia/Shanghai calendar day, YYYY-MM-DD (grouping by day on both engines). */
+  day: string;
+  created_at: string;
+}
+
+export interface FileExportLogTable {
+  id: string;
+  /** export | download */
+  kind: string;
+  category: string;
+  description: string;
+  file_name: string;
+  row_count: number | null;
+  user_id: string | null;
+  login_name: string;
+  user_name: string;
+  dept_name: string;
+  day: string;
+  created_at: string;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    sign_in_locations: SignInLocationTable;
+    ai_call_logs: AiCallLogTable;
+    file_export_logs: FileExportLogTable;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Every route declares who may call it (`config.access`). Page-bound rules are derived from the
+ * shared route table: a call passes when the caller may open at least one of the pages that use it.
+ */
+import { requirementForPages, type RoleRequirement } from '@zhyy/shared';
+
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'signedIn'; allowInitialPassword?: boolean }
+  | { kind: 'pages'; pages: string[]; requirements: RoleRequirement[] };
+
+/** No token needed. */
+export const PUBLIC: Access = { kind: 'public' };
+/** Any signed-in user whose password is not an initial one. */
+export const SIGNED_IN: Access = { kind: 'signedIn' };
+/** Any signed-in user, even one who must still change the initial password (userinfo, logout, password update). */
+export const SIGNED_IN_INITIAL_OK: Access = { kind: 'signedIn', allowInitialPassword: true };
+
+/** Callers who may open one of these pages (full paths of the shared route table). */
+export function pages(...patterns: string[]): Access {
+  return { kind: 'pages', pages: patterns, requirements: requirementForPages(patterns) };
+}
+
+export function describeAccess(a: Access): string {
+  if (a.kind === 'public') return 'public';
+  if (a.kind === 'signedIn') return a.allowInitialPassword ? 'signed-in (initial password allowed)' : 'signed-in';
+  return `pages: ${a.pages.join(', ')}`;
+}

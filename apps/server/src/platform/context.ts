@@ -1,0 +1,50 @@
+/** What the platform adds to Fastify's types: the app's services and the signed-in user on a request. */
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import type { Access } from './access.js';
+import type { OperationLogService } from './oplog.js';
+import type { SessionService } from './sessions.js';
+import type { SyncLogService } from './synclog.js';
+
+export interface AuthUser {
+  id: string;
+  sessionId: string;
+  loginName: string;
+  name: string;
+  roles: string[];
+  deptId: string | null;
+  deptName: string;
+  position: string;
+  mustChangePassword: boolean;
+}
+
+export interface RouteCatalogEntry {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyInstance {
+    db: Db;
+    appConfig: Config;
+    sessions: SessionService;
+    oplog: OperationLogService;
+    synclog: SyncLogService;
+    /** Every registered route with its access rule (the permission test walks it). */
+    routeCatalog: RouteCatalogEntry[];
+    buildId: string;
+  }
+}
+
+/** The signed-in user of a request behind a non-public route (the guard guarantees it). */
+export function currentUser(req: { user: AuthUser | null }): AuthUser {
+  if (!req.user) throw new Error('currentUser() on a public route');
+  return req.user;
+}

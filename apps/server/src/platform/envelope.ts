@@ -1,0 +1,29 @@
+/** The envelope every answer carries (SPEC section 8) and the error that produces a refusal. */
+import { Messages, ResponseCode, type Envelope } from '@zhyy/shared';
+
+export function ok<T>(r?: T, message?: string): Envelope<T> {
+  const out: Envelope<T> = { code: ResponseCode.ok };
+  if (message) out.message = message;
+  if (r !== undefined) out.r = r;
+  return out;
+}
+
+/** A refusal with a code of SPEC section 8 and a Chinese message the user can act on. */
+export class AppError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly status: number = 400,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** 30000 with a message; HTTP status tells proxies and logs the same story. */
+export const refuse = (message: string, status = 400) => new AppError(ResponseCode.businessError, message, status);
+export const notFound = (message: string) => new AppError(ResponseCode.businessError, message, 404);
+export const conflict = (message: string) => new AppError(ResponseCode.businessError, message, 409);
+export const forbidden = () => new AppError(ResponseCode.businessError, Messages.forbidden, 403);
+export const tokenInvalid = () => new AppError(ResponseCode.tokenInvalid, Messages.tokenInvalid, 401);
+export const mustChangePassword = () => new AppError(ResponseCode.needChangePassword, Messages.needChangePassword, 403);

@@ -1,0 +1,112 @@
+/** Security headers, the sign-in rate limit, the API docs, and the web client with history-mode fallback. */
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { Messages, ResponseCode } from '@zhyy/shared';
+import type { Config } from '../config.js';
+import { PUBLIC } from './access.js';
+
+function originOf(url: string): string | null {
+  try {
+    return /^https?:\/\//.test(url) ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function installSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const outside = [config.workflowBaseUrl, config.oaApiBaseUrl, config.pmsApiBaseUrl].map(originOf).filter((o): o is string => !!o);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        formAction: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd's CSS-in-JS injects <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...outside],
+        frameSrc: ["'self'", 'blob:'],
+        workerSrc: ["'self'", 'blob:'],
+      },
+    },
+    // The API docs page loads its own inline bootstrap script.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+}
+
+export async function installDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: '综合运营支撑平台 API', description: 'Every call answers { code, message?, r? }; 20000 is success.', version: '1' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+}
+
+/** The build id of the web client (its build writes version.json), or null when it is not built. */
+export function readClientVersion(webDist: string): string | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(path.join(webDist, 'version.json'), 'utf8')) as { version?: unknown };
+    if (typeof v.version === 'string' && v.version) return v.version;
+  } catch {
+    /* not built */
+  }
+  return null;
+}
+
+/** The build id at start-up: the web client's, or one for this server process. */
+export function readBuildId(webDist: string): string {
+  return readClientVersion(webDist) ?? `server-${Date.now().toString(36)}-${crypto.randomBytes(3).toString('hex')}`;
+}
+
+export async function installWebClient(app: FastifyInstance, config: Config): Promise<void> {
+  app.get('/version.json', { config: { access: PUBLIC }, schema: { hide: true } }, async (_req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    // Read on every request: a new build dropped into WEB_DIST is announced without a restart.
+    return { version: readClientVersion(config.webDist) ?? app.buildId };
+  });
+
+  const indexFile = path.join(config.webDist, 'index.html');
+  const hasClient = fs.existsSync(indexFile);
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      index: 'index.html',
+      setHeaders(res, file) {
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        else res.header('Cache-Control', 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    const wantsPage = req.method === 'GET' && !url.startsWith('/api/') && !path.extname(url);
+    const page = wantsPage && hasClient ? await fs.promises.readFile(indexFile).catch(() => null) : null;
+    if (page) {
+      reply.header('Cache-Control', 'no-cache');
+      return reply.type('text/html; charset=utf-8').send(page);
+    }
+    if (wantsPage) {
+      return reply.code(404).type('text/plain; charset=utf-8').send('综合运营支撑平台：网页端尚未构建，请运行 npm start（会先构建网页端）。');
+    }
+    return reply.code(404).send({ code: ResponseCode.businessError, message: Messages.notFound });
+  });
+}

@@ -1,0 +1,115 @@
+/** Sessions live in the database, so any number of app servers can serve one user. */
+import { ONLINE_WINDOW_MS, SESSION_TTL_MS } from '@zhyy/shared';
+import type { Db } from '../db/index.js';
+import type { AuthUser } from './context.js';
+import { newId } from './ids.js';
+import { isoAfter, isoBefore, nowIso } from './time.js';
+import { hashToken, newToken } from './tokens.js';
+
+/** A session's last_seen_at is written at most this often by ordinary calls (the heartbeat always writes). */
+const TOUCH_EVERY_MS = 30_000;
+
+export class SessionService {
+  constructor(private readonly db: Db) {}
+
+  /** Opens a session and returns the token (the only time it exists outside the client). */
+  async create(userId: string, ip: string, userAgent: string): Promise<{ token: string; sessionId: string }> {
+    const token = newToken();
+    const now = nowIso();
+    const id = newId();
+    await this.db.kysely
+      .insertInto('sessions')
+      .values({
+        id,
+        token_hash: hashToken(token),
+        user_id: userId,
+        ip,
+        user_agent: userAgent.slice(0, 400),
+        created_at: now,
+        expires_at: isoAfter(SESSION_TTL_MS),
+        last_seen_at: now,
+        revoked_at: null,
+        revoked_reason: null,
+      })
+      .execute();
+    return { token, sessionId: id };
+  }
+
+  /** The user behind a token, or null when it is unknown, expired, revoked or its user is disabled. */
+  async resolve(token: string | undefined): Promise<AuthUser | null> {
+    if (!token || token.length > 200) return null;
+    const now = nowIso();
+    const row = await this.db.kysely
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('departments as d', 'd.id', 'u.dept_id')
+      .select([
+        's.id as sessionId',
+        's.last_seen_at',
+        'u.id',
+        'u.login_name',
+        'u.name',
+        'u.dept_id',
+        'd.name as dept_name',
+        'u.position',
+        'u.password_is_initial',
+      ])
+      .where('s.token_hash', '=', hashToken(token))
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .where('u.status', '=', 1)
+      .executeTakeFirst();
+    if (!row) return null;
+    const roles = await this.db.kysely.selectFrom('user_roles').select('role').where('user_id', '=', row.id).execute();
+    if (Date.parse(row.last_seen_at) < Date.now() - TOUCH_EVERY_MS) await this.touch(row.sessionId);
+    return {
+      id: row.id,
+      sessionId: row.sessionId,
+      loginName: row.login_name,
+      name: row.name,
+      roles: roles.map((r) => r.role).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b)),
+      deptId: row.dept_id,
+      deptName: row.dept_name ?? '',
+      position: row.position,
+      mustChangePassword: row.password_is_initial === 1,
+    };
+  }
+
+  async touch(sessionId: string): Promise<void> {
+    await this.db.kysely.updateTable('sessions').set({ last_seen_at: nowIso() }).where('id', '=', sessionId).execute();
+  }
+
+  async revoke(sessionId: string, reason: string): Promise<void> {
+    await this.db.kysely
+      .updateTable('sessions')
+      .set({ revoked_at: nowIso(), revoked_reason: reason })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  /** Revokes every live session of a user, except one (the caller's own, after a password change). */
+  async revokeAllForUser(userId: string, reason: string, exceptSessionId?: string): Promise<number> {
+    let q = this.db.kysely
+      .updateTable('sessions')
+      .set({ revoked_at: nowIso(), revoked_reason: reason })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (exceptSessionId) q = q.where('id', '!=', exceptSessionId);
+    const res = await q.executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
+  /** Sessions seen within the last 2 minutes. */
+  async onlineCount(): Promise<number> {
+    const now = nowIso();
+    const row = await this.db.kysely
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('last_seen_at', '>=', isoBefore(ONLINE_WINDOW_MS))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

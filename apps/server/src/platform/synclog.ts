@@ -1,0 +1,85 @@
+/**
+ * The integrated sync log: every exchange with an outside system (tax service, accounting, sister
+ * systems) writes a row: system, type, status (1 = failure), memo, and the bodies exchanged.
+ */
+import { SyncLogStatus } from '@zhyy/shared';
+import type { Db } from '../db/index.js';
+import { newId } from './ids.js';
+import { nowIso } from './time.js';
+
+export interface SyncEntry {
+  system: number;
+  type: string;
+  status: number;
+  memo: string;
+  request?: unknown;
+  response?: unknown;
+  durationMs?: number;
+  userId?: string | null;
+  /** Business keys the exchange concerns (order or serial numbers…); the log can be filtered by them. */
+  refs?: readonly string[];
+}
+
+const MAX_REFS = 50;
+
+const MAX_BODY = 100_000;
+
+function asText(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  const s = typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+  return s.length > MAX_BODY ? `${s.slice(0, MAX_BODY)}\n…（已截断）` : s;
+}
+
+export class SyncLogService {
+  constructor(private readonly db: Db) {}
+
+  /** Ids of the log rows that concern any of these business keys (newest first). */
+  idsByRef(refs: readonly string[]) {
+    return this.db.kysely.selectFrom('sync_log_refs').select('sync_log_id').where('ref', 'in', [...refs]);
+  }
+
+  async write(e: SyncEntry): Promise<string> {
+    const id = newId();
+    await this.db.kysely
+      .insertInto('sync_logs')
+      .values({
+        id,
+        system: e.system,
+        type: e.type,
+        status: e.status,
+        memo: e.memo.slice(0, 2000),
+        request: asText(e.request),
+        response: asText(e.response),
+        duration_ms: e.durationMs ?? null,
+        user_id: e.userId ?? null,
+        created_at: nowIso(),
+      })
+      .execute();
+    const refs = [...new Set((e.refs ?? []).filter((r) => r && r.length <= 200))].slice(0, MAX_REFS);
+    if (refs.length) await this.db.kysely.insertInto('sync_log_refs').values(refs.map((ref) => ({ sync_log_id: id, ref }))).execute();
+    return id;
+  }
+
+  /**
+   * Runs one exchange and logs it either way: the result on success, the error message on failure
+   * (and rethrows). Gateways wrap each outside call in this.
+   */
+  async track<T>(
+    meta: { system: number; type: string; request?: unknown; userId?: string | null; refs?: readonly string[] },
+    call: () => Promise<T>,
+    memo?: (r: T) => string,
+  ): Promise<T> {
+    const started = Date.now();
+    try {
+      const result = await call();
+      await this.write({ ...meta, status: SyncLogStatus.success, memo: memo ? memo(result) : '成功', response: result, durationMs: Date.now() - started });
+      return result;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // Keep what the outside system answered when the error carries it (e.g. a refusal's body).
+      const answer = err && typeof err === 'object' && 'response' in err ? (err as { response: unknown }).response : undefined;
+      await this.write({ ...meta, status: SyncLogStatus.failure, memo: message, response: answer ?? message, durationMs: Date.now() - started });
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * First start: the demo company (default) or, with --no-demo / DEMO=0, one administrator `admin`
+ * with a random initial password. Later areas append their demo data to SEEDERS.
+ */
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
+import { newUserRow } from '../modules/account/user-row.js';
+import { demoId } from '../platform/ids.js';
+import { generateInitialPassword, hashPassword } from '../platform/passwords.js';
+import { nowIso } from '../platform/time.js';
+import { buildDemoUsers, insertCompany, type DemoUser } from './company.js';
+import { Rng } from './rng.js';
+import { insertSisterTodos } from './sister.js';
+import { seedSystem } from '../modules/system/seed.js';
+import { insertTemplates, seedWorkflow } from './workflow.js';
+import { insertTaxCodes, seedInvoices } from './invoice.js';
+import { seedInvoiceApportionment } from './invoice-apportionment.js';
+
+export const DEMO_PASSWORD = 'demo123';
+const DEMO_SEED = 20261121;
+
+export interface SeedContext {
+  db: Kysely<Database>;
+  rng: Rng;
+  now: Date;
+  users: DemoUser[];
+}
+
+export interface Seeder {
+  name: string;
+  run(ctx: SeedContext): Promise<void>;
+}
+
+/** Demo data of each area, in order; each gets the same context (users, a seeded RNG). */
+export const SEEDERS: Seeder[] = [
+  { name: 'sister-systems', run: async (ctx) => void (await insertSisterTodos(ctx.db, ctx.users, ctx.rng, ctx.now)) },
+  { name: 'system', run: seedSystem },
+  { name: 'workflow', run: seedWorkflow },
+  { name: 'invoice', run: seedInvoices },
+  { name: 'invoice-apportionment', run: seedInvoiceApportionment },
+];
+
+// Every demo account shares one password, so they share one argon2id hash (computed once per process).
+let demoHash: Promise<string> | null = null;
+const demoPasswordHash = () => (demoHash ??= hashPassword(DEMO_PASSWORD));
+
+export async function seedDemo(db: Db, now: Date = new Date()): Promise<DemoUser[]> {
+  const rng = new Rng(DEMO_SEED);
+  const users = buildDemoUsers(rng);
+  const hash = await demoPasswordHash();
+  await db.kysely.transaction().execute(async (trx) => {
+    await insertCompany(trx, users, hash, now.toISOString());
+    for (const s of SEEDERS) await s.run({ db: trx, rng, now, users });
+    await trx.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
+  });
+  return users;
+}
+
+/** One administrator with a random initial password, which must be changed at first sign-in. */
+export async function bootstrapAdmin(db: Db): Promise<string> {
+  const password = generateInitialPassword();
+  const now = nowIso();
+  const id = demoId('user:admin');
+  await db.kysely.transaction().execute(async (trx) => {
+    const dept = demoId('dept:company');
+    await trx.insertInto('departments').values({ id: dept, parent_id: null, name: '本公司', sort: 0, manager_id: null, created_at: now, updated_at: now }).execute();
+    await trx
+      .insertInto('users')
+      .values(newUserRow({ id, loginName: 'admin', name: '系统管理员', deptId: dept, position: '系统管理员', passwordHash: await hashPassword(password), initialPassword: true }, now))
+      .execute();
+    await trx.insertInto('user_roles').values({ user_id: id, role: 'admin' }).execute();
+    // Reference data a company needs from day one: the standard approval templates (named approvers
+    // are the administrator until people exist) and the tax classification codes.
+    const admin: DemoUser = { id, loginName: 'admin', name: '系统管理员', dept: 'company', position: '系统管理员', roles: ['admin'], phone: '', email: '' };
+    await insertTemplates(trx, [admin], now);
+    await insertTaxCodes(trx);
+  });
+  return password;
+}
+
+export type FirstStart = { kind: 'none' } | { kind: 'demo'; users: number } | { kind: 'admin'; password: string };
+
+/** Fills an empty database: the demo company, or the administrator alone. Does nothing otherwise. */
+export async function prepareFirstStart(db: Db, opts: { demo: boolean }): Promise<FirstStart> {
+  const row = await db.kysely.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(row.n) > 0) return { kind: 'none' };
+  if (opts.demo) return { kind: 'demo', users: (await seedDemo(db)).length };
+  return { kind: 'admin', password: await bootstrapAdmin(db) };
+}

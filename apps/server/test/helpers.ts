@@ -1,0 +1,110 @@
+/**
+ * A fresh server per test file: SQLite in memory, or (TEST_DB=postgres) a fresh PostgreSQL schema
+ * in DATABASE_URL_TEST, migrated and loaded with the demo company.
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, type RouteModule } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { migrate, openDatabase, type Db } from '../src/db/index.js';
+import { seedDemo } from '../src/seed/index.js';
+
+export const DEMO_PASSWORD = 'demo123';
+
+export interface Answer {
+  status: number;
+  code: number;
+  message?: string;
+  r?: any;
+  headers: Record<string, string | string[] | number | undefined>;
+  raw: string;
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  dialect: 'sqlite' | 'postgres';
+  /** POST a JSON body to a path, with X-Token when a token is given. */
+  call(url: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<Answer>;
+  /** Signs in and returns the token (throws when refused). */
+  login(name: string, password?: string): Promise<string>;
+  /** POSTs an export call and reads the answer back as a workbook (its first sheet; none unless 200). */
+  download(url: string, body: unknown, token: string): Promise<{ res: LightMyRequestResponse; ws: ExcelJS.Worksheet | undefined }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { demo?: boolean; env?: Record<string, string>; extraModules?: RouteModule[] } = {}): Promise<TestServer> {
+  const usePg = process.env.TEST_DB === 'postgres';
+  const url = process.env.DATABASE_URL_TEST;
+  if (usePg && !url) throw new Error('TEST_DB=postgres needs DATABASE_URL_TEST');
+  let schema: string | undefined;
+  if (usePg) {
+    schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`create schema ${schema}`);
+    await c.end();
+  }
+  const db = openDatabase(usePg ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: ':memory:' });
+  await migrate(db);
+  if (opts.demo !== false) await seedDemo(db);
+  const config: Config = loadConfig(
+    {
+      DATA_DIR: path.join(os.tmpdir(), 'zhyy-test'),
+      LOG_LEVEL: 'silent',
+      WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'),
+      LOGIN_RATE_LIMIT: '1000',
+      ...opts.env,
+    },
+    [],
+  );
+  const app = await buildApp(config, db, { extraModules: opts.extraModules });
+
+  const call: TestServer['call'] = async (u, body, token, headers = {}) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: u,
+      headers: { 'content-type': 'application/json', ...(token ? { 'x-token': token } : {}), ...headers },
+      payload: body === undefined ? '' : JSON.stringify(body),
+    });
+    let json: any = {};
+    try {
+      json = res.json();
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.statusCode, code: json.code, message: json.message, r: json.r, headers: res.headers, raw: res.body };
+  };
+
+  return {
+    app,
+    db,
+    dialect: usePg ? 'postgres' : 'sqlite',
+    call,
+    async login(name, password = DEMO_PASSWORD) {
+      const a = await call('/api/account/login', { name, password });
+      if (a.code !== 20000) throw new Error(`login ${name} refused: ${a.code} ${a.message}`);
+      return a.r.token as string;
+    },
+    async download(u, body, token) {
+      const res = await app.inject({ method: 'POST', url: u, headers: { 'content-type': 'application/json', 'x-token': token }, payload: JSON.stringify(body) });
+      const wb = new ExcelJS.Workbook();
+      if (res.statusCode === 200) await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      return { res, ws: wb.worksheets[0] };
+    },
+    async close() {
+      await app.close();
+      await db.close();
+      if (usePg && schema) {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/** Issuing (一键开票), polling, idempotency, restart, retry and invalid marking through the API and the job. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvoiceKind, InvoiceStatus } from '@zhyy/shared';
+import { buildApp } from '../src/app.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { buyer, entryBody, instantSimulator, invoice, newRequest } from './invoice-helpers.js';
+
+let s: TestServer;
+let t5: string;
+let t11: string;
+const S = InvoiceStatus;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  await s.app.invoiceJob.stop();
+  await instantSimulator(s);
+  t5 = await s.login('demo5');
+  t11 = await s.login('demo11');
+});
+afterAll(() => s?.close());
+
+describe('requests ready to issue', () => {
+  it('lists the approved 开票申请 and entered requests; demo11 gets 权限不足', async () => {
+    const a = await s.call('/api/invoice/list-for-creation', { tab: 'pending', pageSize: 100 }, t5);
+    expect(a.code).toBe(20000);
+    expect(a.r.items.some((i: { requestWorkId: number | null; source: number }) => i.requestWorkId !== null && i.source === 3)).toBe(true);
+    expect(a.r.items.every((i: { status: number }) => i.status === S.none)).toBe(true);
+    const denied = await s.call('/api/invoice/list-for-creation', {}, t11);
+    expect([denied.status, denied.code, denied.message]).toEqual([403, 30000, '权限不足']);
+  });
+
+  it('refuses an entry that breaks the rules, with the Chinese reason', async () => {
+    const b = entryBody(await buyer(s, '江苏长江路桥建设有限公司'));
+    b.lines[0]!.tax += 10;
+    const a = await s.call('/api/invoice/save', b, t5);
+    expect(a.code).toBe(30000);
+    expect(a.message).toContain('第1行：不含税金额加税额须等于含税金额');
+    const bad = await s.call('/api/invoice/save', { ...entryBody(await buyer(s, '江苏长江路桥建设有限公司')), buyerTaxNo: '91320100MA1XK3PQ20' }, t5);
+    expect(bad.status).toBe(400);
+    expect(bad.message).toContain('税号校验位不正确');
+  });
+});
+
+describe('issuing', () => {
+  it('issues one request, polls it to 开票成功 with its PDF, and writes the operation log', async () => {
+    const id = await newRequest(s, t5, '江苏长江路桥建设有限公司');
+    const a = await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+    expect(a.code).toBe(20000);
+    expect(a.r.succeeded).toBe(1);
+    expect((await invoice(s, id)).status).toBe(S.creating);
+    for (let i = 0; i < 3; i++) await s.call('/api/invoice/request-billing/refresh', { ids: [id] }, t5);
+    const inv = await invoice(s, id);
+    expect(inv.status).toBe(S.created);
+    expect(inv.digital_no).toMatch(/^\d{20}$/);
+    const d = await s.call('/api/invoice/detail', { id }, t5);
+    const pdf = d.r.files.find((f: { format: string }) => f.format === 'pdf');
+    expect(pdf).toBeTruthy();
+    const link = await s.call('/api/invoice/file-link', { fileId: pdf.id }, t11);
+    expect(link.code).toBe(20000);
+    const file = await s.app.inject({ method: 'GET', url: link.r.url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const forged = await s.app.inject({ method: 'GET', url: link.r.url.replace(/s=[^&]+/, 's=AAAA') });
+    expect(forged.statusCode).toBe(403);
+    const log = await s.db.kysely.selectFrom('operation_logs').select('description').where('description', 'like', `一键开票：${inv.order_no}%`).execute();
+    expect(log).toHaveLength(1);
+  });
+
+  it('the same request issued twice at once yields one invoice at the tax service', async () => {
+    const id = await newRequest(s, t5, '无锡新城发展集团有限公司');
+    const [a, b] = await Promise.all([s.call('/api/invoice/request-billing', { ids: [id] }, t5), s.call('/api/invoice/request-billing', { ids: [id] }, t5)]);
+    expect([a.r.succeeded, b.r.succeeded].sort()).toEqual([0, 1]);
+    const inv = await invoice(s, id);
+    const sims = await (s.db.kysely as any).selectFrom('taxsim_invoices').select('serial_no').where('order_no', '=', inv.order_no).execute();
+    expect(sims).toHaveLength(1);
+    const again = await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+    expect(again.r.results[0].ok).toBe(false);
+    expect(again.r.results[0].message).toContain('开票中');
+  });
+
+  it('survives a restart during polling: nothing lost, nothing doubled', async () => {
+    const id = await newRequest(s, t5, '苏州工业园区市政工程管理有限公司', InvoiceKind.pc);
+    // Claimed, then the server "crashes" before the tax service answered (no serial number).
+    await s.db.kysely.updateTable('invoices').set({ status: S.creating, next_poll_at: new Date(0).toISOString() }).where('id', '=', id).execute();
+    const second = await buildApp(s.app.appConfig, s.db);
+    await second.invoiceJob.stop();
+    try {
+      await Promise.all([second.invoiceJob.tick(), s.app.invoiceJob.tick()]);
+      for (let i = 0; i < 4; i++) {
+        await s.db.kysely.updateTable('invoices').set({ next_poll_at: new Date(0).toISOString() }).where('id', '=', id).where('status', 'in', [20, 21]).execute();
+        await Promise.all([second.invoiceJob.tick(), s.app.invoiceJob.tick()]);
+      }
+    } finally {
+      await second.close();
+    }
+    const inv = await invoice(s, id);
+    expect(inv.status).toBe(S.created);
+    const sims = await (s.db.kysely as any).selectFrom('taxsim_invoices').select('serial_no').where('order_no', '=', inv.order_no).execute();
+    expect(sims).toHaveLength(1);
+    const files = await s.db.kysely.selectFrom('invoice_files').select('format').where('invoice_id', '=', id).execute();
+    expect(files.filter((f) => f.format === 'pdf')).toHaveLength(1);
+  });
+
+  it('22: corrected and resubmitted under a new order number; 24: re-issued on the same serial', async () => {
+    const failing = await newRequest(s, t5, '测试失败科技有限公司');
+    await s.call('/api/invoice/request-billing', { ids: [failing] }, t5);
+    for (let i = 0; i < 3; i++) await s.call('/api/invoice/request-billing/refresh', { ids: [failing] }, t5);
+    const f = await invoice(s, failing);
+    expect(f.status).toBe(S.creationFailed);
+    const list = await s.call('/api/invoice/list-for-retry-creation', { tab: 'creationFailed' }, t5);
+    expect(list.r.items.find((i: { id: string }) => i.id === failing)?.failureCause).toBeTruthy();
+    const ok = await buyer(s, '江苏华宁建材有限公司');
+    const correction = { ...entryBody(ok), id: failing };
+    const r = await s.call('/api/invoice/retry-creation', { id: failing, correction }, t5);
+    expect(r.code).toBe(20000);
+    const after = await invoice(s, failing);
+    expect(after.order_no).not.toBe(f.order_no);
+    expect(after.buyer_name).toBe('江苏华宁建材有限公司');
+    expect(after.retry_count).toBe(1);
+    const signFailed = (await s.db.kysely.selectFrom('invoices').select(['id', 'serial_no']).where('status', '=', S.signFailed).executeTakeFirstOrThrow());
+    const r24 = await s.call('/api/invoice/retry-creation', { id: signFailed.id }, t5);
+    expect(r24.code).toBe(20000);
+    const again = await invoice(s, signFailed.id);
+    expect([again.status, again.serial_no]).toEqual([S.creating, signFailed.serial_no]);
+    const twice = await s.call('/api/invoice/retry-creation', { id: signFailed.id }, t5);
+    expect(twice.code).toBe(30000);
+  });
+
+  it('marks a request invalid with a reason, and refuses it for an issued invoice', async () => {
+    const id = await newRequest(s, t5, '上海同济工程咨询有限公司', InvoiceKind.pc);
+    const none = await s.call('/api/invoice/request-billing/is-invalid', { id, reason: '' }, t5);
+    expect(none.status).toBe(400);
+    expect((await s.call('/api/invoice/request-billing/is-invalid', { id, reason: '业务取消' }, t5)).code).toBe(20000);
+    expect((await invoice(s, id)).invalid).toBe(1);
+    const issued = await s.db.kysely.selectFrom('invoices').select('id').where('status', '=', S.created).executeTakeFirstOrThrow();
+    const refused = await s.call('/api/invoice/request-billing/is-invalid', { id: issued.id, reason: '试试' }, t5);
+    expect(refused.message).toBe('发票当前状态为「开票成功」，不能置为无效');
+    expect((await s.call('/api/invoice/request-billing', { ids: [id] }, t5)).r.results[0].message).toBe('该开票申请已置为无效');
+  });
+});

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.js';
+
+/** A stand-in build of the web client: index.html, version.json and one asset. */
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-web-'));
+fs.mkdirSync(path.join(dist, 'assets'));
+fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>综合运营支撑平台</title><div id="root"></div>');
+fs.writeFileSync(path.join(dist, 'version.json'), JSON.stringify({ version: 'build-42' }));
+fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ demo: false, env: { WEB_DIST: dist } });
+});
+afterAll(() => s.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => s.app.inject({ method: 'GET', url, headers });
+
+describe('the built web client', () => {
+  it('serves index.html at / and, in history mode, at any page path', async () => {
+    for (const url of ['/', '/dashboard', '/invoice/invoiceaccount/invoice-detail/abc', '/login?redirect=%2Fdashboard']) {
+      const res = await get(url);
+      expect([url, res.statusCode]).toEqual([url, 200]);
+      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('serves hashed assets as immutable', async () => {
+    const res = await get('/assets/app-abc123.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers the build id of the client at /version.json', async () => {
+    expect((await get('/version.json')).json()).toEqual({ version: 'build-42' });
+  });
+
+  it('a missing asset or API path is a 404, not the page', async () => {
+    expect((await get('/assets/missing.js')).statusCode).toBe(404);
+    const api = await s.call('/api/nothing', {});
+    expect([api.status, api.code]).toEqual([404, 30000]);
+  });
+});
+
+describe('a new build dropped in while the server runs', () => {
+  it('is announced by /version.json without a restart', async () => {
+    fs.writeFileSync(path.join(dist, 'version.json'), JSON.stringify({ version: 'build-43' }));
+    expect((await get('/version.json')).json()).toEqual({ version: 'build-43' });
+  });
+});
