@@ -1,0 +1,111 @@
+/**
+ * The list page every area reuses: a filter bar, a server-paginated and sortable table, an optional
+ * Excel export of the same filters, and loading and empty states. Filters apply on 查询 (or Enter);
+ * 重置 restores the initial ones. The query key is the area's own, so a change elsewhere can
+ * invalidate it.
+ */
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, Empty, Form, Space, Table, type TableColumnsType, type TableProps } from 'antd';
+import { useState, type ReactNode } from 'react';
+import type { PageResult } from '@zhyy/shared';
+import type { ListParams } from '../api/system';
+import { ExportButton } from './ExportButton';
+import './listPage.css';
+
+type Filters = Record<string, unknown>;
+
+export interface ListPageProps<T> {
+  queryKey: readonly unknown[];
+  fetch: (params: ListParams) => Promise<PageResult<T>>;
+  columns: TableColumnsType<T>;
+  rowKey: string | ((row: T) => string);
+  /** Form.Item elements of the filter bar. */
+  filters?: ReactNode;
+  initialFilters?: Filters;
+  /** Form values to request fields (a date range to from/to, blanks dropped …). */
+  toRequest?: (values: Filters) => Filters;
+  /** Buttons at the right of the filter bar (新增 …). */
+  actions?: ReactNode;
+  export?: { fileName: string; run: (filters: Filters) => Promise<Blob> };
+  /** Shown between the filter bar and the table, with the page's data. */
+  header?: (data: PageResult<T> | undefined) => ReactNode;
+  rowClassName?: TableProps<T>['rowClassName'];
+  emptyText?: string;
+  pageSize?: number;
+  scrollX?: number;
+  testId?: string;
+}
+
+const dropBlank = (v: Filters): Filters => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== ''));
+
+export function ListPage<T extends object>(props: ListPageProps<T>) {
+  const [form] = Form.useForm();
+  const toRequest = (values: Filters) => dropBlank(props.toRequest ? props.toRequest(values) : values);
+  const [filters, setFilters] = useState<Filters>(() => toRequest(props.initialFilters ?? {}));
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: props.pageSize ?? 20 });
+  const [sort, setSort] = useState<{ field: string; order: 'ascend' | 'descend' } | undefined>();
+  const params: ListParams = { ...filters, ...page, ...(sort ? { sort } : {}) };
+  const query = useQuery({ queryKey: [...props.queryKey, params], queryFn: () => props.fetch(params), placeholderData: keepPreviousData });
+
+  const apply = (values: Filters) => {
+    setFilters(toRequest(values));
+    setPage((p) => ({ ...p, pageIndex: 1 }));
+  };
+  const reset = () => {
+    form.resetFields();
+    apply(props.initialFilters ?? {});
+  };
+
+  return (
+    <div className="list-page" data-testid={props.testId}>
+      <Card className="list-page-filters" size="small">
+        <Form form={form} name={`list-${props.queryKey.join('-')}`} layout="inline" initialValues={props.initialFilters} onFinish={apply} className="list-page-form">
+          {props.filters}
+          <Form.Item>
+            <Space>
+              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
+                查询
+              </Button>
+              <Button onClick={reset} icon={<ReloadOutlined />}>
+                重置
+              </Button>
+            </Space>
+          </Form.Item>
+          <div className="list-page-actions">
+            <Space wrap>
+              {props.actions}
+              {props.export ? <ExportButton fileName={props.export.fileName} run={() => props.export!.run(filters)} disabled={!query.data?.total} /> : null}
+            </Space>
+          </div>
+        </Form>
+      </Card>
+      {props.header?.(query.data)}
+      <Card size="small" className="list-page-table">
+        <Table<T>
+          rowKey={props.rowKey}
+          columns={props.columns}
+          dataSource={query.data?.items ?? []}
+          loading={query.isFetching}
+          rowClassName={props.rowClassName}
+          scroll={props.scrollX ? { x: props.scrollX } : undefined}
+          locale={{ emptyText: query.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={props.emptyText ?? '暂无数据'} /> }}
+          pagination={{
+            current: page.pageIndex,
+            pageSize: page.pageSize,
+            total: query.data?.total ?? 0,
+            showSizeChanger: true,
+            pageSizeOptions: [10, 20, 50, 100],
+            showTotal: (total) => `共 ${total} 条`,
+          }}
+          onChange={(p, _f, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const field = s?.columnKey ?? s?.field;
+            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
+            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+          }}
+        />
+      </Card>
+    </div>
+  );
+}

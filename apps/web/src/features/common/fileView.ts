@@ -1,0 +1,68 @@
+/** /file/view/:viewData: viewData is a base64-encoded JSON {name, url, type} (SPEC section 2). */
+
+export type FileKind = 'image' | 'pdf' | 'other';
+
+export interface ViewFile {
+  name: string;
+  url: string;
+  kind: FileKind;
+}
+
+const IMAGE_EXT = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'webp', 'svg'];
+
+function decodeBase64Utf8(data: string): string {
+  let b64 = data.trim().replace(/-/g, '+').replace(/_/g, '/').replace(/\s/g, '');
+  while (b64.length % 4) b64 += '=';
+  const binary = atob(b64);
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/** Only links to this site or to http(s) are followed; javascript:, data: and the like are refused. */
+export function isSafeUrl(url: string): boolean {
+  if (url.startsWith('/')) return !url.startsWith('//') && !url.startsWith('/\\');
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function extension(s: string): string {
+  const clean = s.split(/[?#]/)[0] ?? '';
+  const dot = clean.lastIndexOf('.');
+  return dot >= 0 ? clean.slice(dot + 1).toLowerCase() : '';
+}
+
+export function fileKind(type: string, name: string, url: string): FileKind {
+  const t = type.toLowerCase();
+  if (t === 'image' || t.startsWith('image/') || IMAGE_EXT.includes(t)) return 'image';
+  if (t.includes('pdf')) return 'pdf';
+  // An explicit other MIME type wins over the extension.
+  if (t.includes('/')) return 'other';
+  const ext = extension(name) || extension(url);
+  if (IMAGE_EXT.includes(ext)) return 'image';
+  return ext === 'pdf' ? 'pdf' : 'other';
+}
+
+/** The file to show, or null for a malformed link. */
+export function decodeViewData(viewData: string | undefined): ViewFile | null {
+  if (!viewData) return null;
+  try {
+    const raw = JSON.parse(decodeBase64Utf8(viewData)) as unknown;
+    if (typeof raw !== 'object' || raw === null) return null;
+    const { name, url, type } = raw as Record<string, unknown>;
+    if (typeof url !== 'string' || !url || !isSafeUrl(url)) return null;
+    const fileName = typeof name === 'string' && name ? name : (url.split(/[?#]/)[0]?.split('/').pop() ?? '文件');
+    return { name: fileName, url, kind: fileKind(type == null ? '' : String(type), fileName, url) };
+  } catch {
+    return null;
+  }
+}
+
+/** The inverse, for links other pages build (UTF-8 JSON, standard base64). */
+export function encodeViewData(file: { name: string; url: string; type?: string }): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(file));
+  return btoa(String.fromCharCode(...bytes));
+}

@@ -1,0 +1,101 @@
+/**
+ * The frame of the four statistics screens: month range and keyword filters (plus the screen's own),
+ * summary figures, an ECharts chart, a server-paginated table and the Excel export of the same filters.
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, DatePicker, Empty, Input, Row, Space, Statistic, Table, type TableColumnsType } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState, type ReactNode } from 'react';
+import type { EChartsCoreOption } from 'echarts/core';
+import type { PageResult } from '@zhyy/shared';
+import { EChart } from '../../../components/EChart';
+import { ExportButton } from '../../../components/ExportButton';
+
+export const STATISTICS_KEY = ['invoice', 'apportionment', 'statistics'] as const;
+type Body = Record<string, unknown>;
+
+export interface StatShellProps<T, D extends PageResult<T>> {
+  name: string;
+  testId: string;
+  fetch: (p: Body) => Promise<D>;
+  exportRun: (p: Body) => Promise<Blob>;
+  columns: TableColumnsType<T>;
+  rowKey: string | ((r: T) => string);
+  keywordPlaceholder: string;
+  /** Extra filter controls with their values (merged into the request). */
+  extraFilters?: (set: (v: Body) => void, values: Body) => ReactNode;
+  figures: (d: D | undefined) => Array<{ title: string; value: string | number }>;
+  chartTitle: string;
+  chart: (d: D) => EChartsCoreOption | null;
+  emptyText: string;
+  scrollX?: number;
+}
+
+export function StatShell<T extends object, D extends PageResult<T>>(p: StatShellProps<T, D>) {
+  const [months, setMonths] = useState<[Dayjs, Dayjs] | null>(null);
+  const [keyword, setKeyword] = useState('');
+  const [extra, setExtra] = useState<Body>({});
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
+  const filters: Body = { fromMonth: months?.[0].format('YYYY-MM'), toMonth: months?.[1].format('YYYY-MM'), keyword: keyword || undefined, ...extra };
+  const q = useQuery({ queryKey: [...STATISTICS_KEY, p.name, filters, page], queryFn: () => p.fetch({ ...filters, ...page }), placeholderData: keepPreviousData });
+  const d = q.data;
+  const option = d ? p.chart(d) : null;
+  const reset = (f: () => void) => {
+    f();
+    setPage((x) => ({ ...x, pageIndex: 1 }));
+  };
+  return (
+    <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid={p.testId}>
+      <Card size="small">
+        <Space wrap>
+          <DatePicker.RangePicker picker="month" value={months} onChange={(v) => reset(() => setMonths(v?.[0] && v[1] ? [v[0], v[1]] : null))} placeholder={['开始月份', '结束月份']} />
+          <Input.Search allowClear placeholder={p.keywordPlaceholder} style={{ width: 240 }} onSearch={(v) => reset(() => setKeyword(v.trim()))} data-testid="stat-keyword" />
+          {p.extraFilters?.((v) => reset(() => setExtra((x) => ({ ...x, ...v }))), extra)}
+          <Button onClick={() => reset(() => { setMonths(null); setKeyword(''); setExtra({}); })}>重置</Button>
+          <ExportButton fileName={p.name} run={() => p.exportRun(filters)} disabled={!d?.total} />
+        </Space>
+      </Card>
+      <Row gutter={12}>
+        {p.figures(d).map((f) => (
+          <Col key={f.title} xs={12} lg={6}>
+            <Card size="small">
+              <Statistic title={f.title} value={f.value} loading={q.isLoading} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card size="small" title={p.chartTitle}>
+        {option ? <EChart option={option} height={280} testId="stat-chart" /> : <Empty description={q.isLoading ? '加载中…' : p.emptyText} />}
+      </Card>
+      <Card size="small">
+        <Table<T>
+          rowKey={p.rowKey}
+          size="small"
+          columns={p.columns}
+          dataSource={d?.items ?? []}
+          loading={q.isFetching}
+          scroll={p.scrollX ? { x: p.scrollX } : undefined}
+          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={p.emptyText} /> }}
+          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: d?.total ?? 0, showSizeChanger: true, showTotal: (t) => `共 ${t} 条`, onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }) }}
+        />
+      </Card>
+    </Space>
+  );
+}
+
+/** A bar chart of named values in 元 (values arrive in 分 and are formatted only here). */
+export function barOption(points: Array<{ name: string; value: number; extra?: number }>, series: string, extraSeries?: string): EChartsCoreOption | null {
+  if (!points.length) return null;
+  const yuan = (fen: number) => Math.round(fen) / 100;
+  return {
+    tooltip: { trigger: 'axis', valueFormatter: (v: number) => `${v.toLocaleString('zh-CN', { minimumFractionDigits: 2 })} 元` },
+    legend: { top: 0 },
+    grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
+    xAxis: { type: 'category', data: points.map((x) => (x.name.length > 12 ? `${x.name.slice(0, 12)}…` : x.name)), axisLabel: { interval: 0, rotate: points.length > 6 ? 30 : 0 } },
+    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => (Math.abs(v) >= 10000 ? `${v / 10000}万` : String(v)) } },
+    series: [
+      { name: series, type: 'bar', stack: extraSeries ? 'a' : undefined, data: points.map((x) => yuan(x.value)), itemStyle: { color: '#1677ff' } },
+      ...(extraSeries ? [{ name: extraSeries, type: 'bar', stack: 'a', data: points.map((x) => yuan(Math.max(0, x.extra ?? 0))), itemStyle: { color: '#d9d9d9' } }] : []),
+    ],
+  };
+}

@@ -1,0 +1,20 @@
+/** Filter helpers of the log and report screens: a date range that becomes { from, to }. */
+import { DatePicker, Form } from 'antd';
+import type { Dayjs } from 'dayjs';
+
+type Range = [Dayjs | null, Dayjs | null] | null | undefined;
+
+/** { range, ...rest } to { from, to, ...rest }: from the start of the first day to the end of the last. */
+export function withRange(values: Record<string, unknown>): Record<string, unknown> {
+  const { range, ...rest } = values as { range?: Range };
+  const [a, b] = range ?? [null, null];
+  return { ...rest, from: a ? a.startOf('day').toISOString() : undefined, to: b ? b.add(1, 'day').startOf('day').toISOString() : undefined };
+}
+
+export function RangeItem({ label = '时间' }: { label?: string }) {
+  return (
+    <Form.Item name="range" label={label}>
+      <DatePicker.RangePicker allowEmpty={[true, true]} style={{ width: 240 }} />
+    </Form.Item>
+  );
+}

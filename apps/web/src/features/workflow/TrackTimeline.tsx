@@ -1,0 +1,42 @@
+/** The track of an instance as a timeline: time, person, department, action, opinion, where it went. */
+import { Tag, Timeline, Typography } from 'antd';
+import type { TrackEntry } from '@zhyy/shared';
+import { formatTime } from './format';
+
+const COLOURS: Record<string, string> = { start: 'blue', send: 'green', complete: 'green', return: 'red', adminDelete: 'red', delete: 'red', shift: 'orange', adminShift: 'orange', undo: 'gray', withdraw: 'gray', press: 'purple', cc: 'cyan', save: 'gray' };
+
+export function TrackTimeline({ track }: { track: TrackEntry[] }) {
+  if (!track.length) return <Typography.Text type="secondary">暂无记录</Typography.Text>;
+  return (
+    <Timeline
+      data-testid="track"
+      items={track.map((e) => ({
+        key: e.id,
+        color: COLOURS[e.action] ?? 'blue',
+        content: (
+          <div className="wf-track-item">
+            <div>
+              <Typography.Text type="secondary">{formatTime(e.createdAt)}</Typography.Text>
+              <Tag color={COLOURS[e.action]} style={{ marginLeft: 8 }}>
+                {e.actionName}
+              </Tag>
+              <Typography.Text strong>{e.nodeName}</Typography.Text>
+            </div>
+            <div>
+              {e.actorName}
+              {e.deptName ? <Typography.Text type="secondary">（{e.deptName}）</Typography.Text> : null}
+              {e.toNodeName || e.toNames ? (
+                <Typography.Text type="secondary">
+                  {' '}
+                  → {e.toNodeName}
+                  {e.toNames ? `：${e.toNames}` : ''}
+                </Typography.Text>
+              ) : null}
+            </div>
+            {e.opinion ? <div className="wf-opinion">{e.opinion}</div> : null}
+          </div>
+        ),
+      }))}
+    />
+  );
+}

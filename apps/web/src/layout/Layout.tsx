@@ -1,0 +1,40 @@
+import { MAIN_SIDEBAR_WIDTH } from '@zhyy/shared';
+import { useLiveData } from '../live/useLiveData';
+import { useAppStore } from '../stores/app';
+import { useSettings } from '../stores/settings';
+import { AppMain } from './AppMain';
+import { Breadcrumb } from './Breadcrumb';
+import { Navbar } from './Navbar';
+import { SettingsDrawer } from './SettingsDrawer';
+import { Sidebar, SIDEBAR_COLLAPSED_WIDTH } from './Sidebar';
+import { TagsView } from './TagsView';
+import { useDevice } from './useDevice';
+import { useTrackView } from './useTrackView';
+import './layout.css';
+
+/** The signed-in chrome: navbar, sidebar, tag bar, breadcrumbs and the main area. */
+export function Layout() {
+  useDevice();
+  useTrackView();
+  useLiveData();
+  const { sidebarOpened, device } = useAppStore();
+  const { tagsView, fixedHeader } = useSettings();
+  const mobile = device === 'mobile';
+  const offset = mobile ? 0 : sidebarOpened ? MAIN_SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
+  return (
+    <div className={`app-wrapper${mobile ? ' mobile' : ''}${fixedHeader ? ' fixed-header' : ''}`}>
+      <Navbar />
+      <div className="app-body">
+        <Sidebar />
+        <div className="main-container" style={{ marginLeft: offset }}>
+          <div className="main-header">
+            {tagsView ? <TagsView /> : null}
+            <Breadcrumb />
+          </div>
+          <AppMain />
+        </div>
+      </div>
+      <SettingsDrawer />
+    </div>
+  );
+}

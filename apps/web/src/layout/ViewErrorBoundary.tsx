@@ -1,0 +1,36 @@
+import { Button, Result } from 'antd';
+import { Component, type ReactNode } from 'react';
+import { logClientError } from '../live/errorLog';
+
+interface State {
+  error: Error | null;
+}
+
+/** A page that throws shows an error result; the chrome and the other views keep working. */
+export class ViewErrorBoundary extends Component<{ children: ReactNode }, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: Error): State {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error): void {
+    logClientError(error);
+  }
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <Result
+        status="error"
+        title="页面加载失败"
+        subTitle={this.state.error.message}
+        extra={
+          <Button type="primary" onClick={() => this.setState({ error: null })}>
+            重试
+          </Button>
+        }
+      />
+    );
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_COUNTS } from '../stores/badges';
+import { locate, openKeysFor, sideMenu, topMenu } from './menu';
+
+const titles = (roles: string[]) => topMenu(roles).map((e) => e.title);
+
+describe('top menu (SPEC section 2)', () => {
+  it('admin sees every module', () => {
+    expect(titles(['admin'])).toEqual(['工作台', '销项发票', '进项管理', '费用报销', '成本管理', '投标管理', '系统管理']);
+  });
+
+  it('demo5 (role 5) sees 销项发票 and not 系统管理', () => {
+    const t = titles(['5']);
+    expect(t).toContain('销项发票');
+    expect(t).not.toContain('系统管理');
+    expect(t).not.toContain('进项管理');
+  });
+
+  it('each module links to its redirect target, or its first page the user may open', () => {
+    const admin = topMenu(['admin']);
+    expect(admin.find((e) => e.key === '/invoice')?.target).toBe('/invoice/invoiceaccount/invoice-list');
+    expect(admin.find((e) => e.key === '/')?.target).toBe('/dashboard');
+    expect(topMenu(['20']).find((e) => e.key === '/cost')?.target).toBe('/cost-management/examine');
+  });
+});
+
+describe('sidebar (SPEC sections 2 and 9)', () => {
+  it('shows the visible pages of one module with 99+ badges', () => {
+    const counts = { ...EMPTY_COUNTS, requestBillingCount: 60, requestDigitalElectricInvoiceCount: 50, cancellationCount: 3 };
+    const menu = sideMenu('/invoice', ['5'], counts);
+    const nuonuo = menu.find((e) => e.key === '/invoice/nuonuo');
+    const billing = nuonuo?.children?.find((e) => e.title === '一键开票');
+    expect(billing?.badge).toBe('99+');
+    expect(nuonuo?.children?.find((e) => e.title === '税控作废')?.badge).toBe('3');
+    expect(nuonuo?.children?.find((e) => e.title === '开票重试')?.badge).toBe('');
+    // Hidden pages do not show.
+    expect(JSON.stringify(menu)).not.toContain('红字确认单');
+  });
+
+  it('role 11 does not see the write-only groups', () => {
+    const keys = sideMenu('/invoice', ['11'], EMPTY_COUNTS).map((e) => e.key);
+    expect(keys).toEqual(['/invoice/invoiceaccount']);
+  });
+
+  it('the in-transit badge carries the 在途 prefix', () => {
+    const menu = sideMenu('/', ['5'], { ...EMPTY_COUNTS, Todolist_Runing: 4, Todolist_EmpWorks: 120 });
+    expect(menu.find((e) => e.key === '/flow/zonghesearch')?.badge).toBe('在途4');
+    expect(menu.find((e) => e.key === '/flow/todolist')?.badge).toBe('99+');
+  });
+
+  it('locates a page, through /redirect too, and opens its sub-groups', () => {
+    expect(locate('/invoice-entry/list')).toEqual({ group: '/income', page: '/invoice-entry/list' });
+    expect(locate('/redirect/income/invoicePool/abnormal')).toEqual({ group: '/income', page: '/income/invoicePool/abnormal' });
+    expect(locate('/nowhere')).toBeNull();
+    const menu = sideMenu('/income', ['admin'], EMPTY_COUNTS);
+    expect(openKeysFor(menu, '/income/invoicePool/abnormal')).toEqual(['/income/invoicePool']);
+  });
+});

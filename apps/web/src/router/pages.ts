@@ -1,0 +1,63 @@
+/**
+ * The single registry of page components: route pattern -> lazy component. Routes of areas whose
+ * issue has not landed yet render the shared AreaPendingPage; pages.test.ts counts them.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { FLAT_ROUTES } from '@zhyy/shared';
+
+export type PageComponent = LazyExoticComponent<ComponentType>;
+
+export const AreaPendingPage: PageComponent = lazy(() => import('../features/common/AreaPendingPage'));
+
+export const PAGES: Readonly<Record<string, PageComponent>> = {
+  '/dashboard': lazy(() => import('../features/dashboard/Dashboard')),
+  '/flow/start': lazy(() => import('../features/workflow/StartPage')),
+  '/flow/todolist': lazy(() => import('../features/workflow/TodoListPage')),
+  '/flow/zonghesearch': lazy(() => import('../features/workflow/SearchPage')),
+  '/assistant/personalsetting': lazy(() => import('../features/workflow/PersonalSettings')),
+  '/system/userlist': lazy(() => import('../features/system/UserList')),
+  '/system/edituser/:id': lazy(() => import('../features/system/UserEdit')),
+  '/system/userdetail/:id': lazy(() => import('../features/system/UserDetail')),
+  '/system/dept-list': lazy(() => import('../features/system/DeptList')),
+  '/system/dept-edit/:id': lazy(() => import('../features/system/DeptEdit')),
+  '/system/geolocation': lazy(() => import('../features/system/Geolocation')),
+  '/system/userrolelist': lazy(() => import('../features/system/RoleList')),
+  '/system/report/todo-time-consuming': lazy(() => import('../features/system/TodoTimeConsuming')),
+  '/system/report/ai-interface-statistic': lazy(() => import('../features/system/AiInterfaceStatistic')),
+  '/system/useronline/list': lazy(() => import('../features/system/OnlineUsers')),
+  '/system/log/list': lazy(() => import('../features/system/OperationLogList')),
+  '/system/integratedsyncLogdetails': lazy(() => import('../features/system/SyncLogList')),
+  '/invoice/nuonuo/invoice-request-billing': lazy(() => import('../features/invoice/BillingPage')),
+  '/invoice/nuonuo/invoice-retry-creation': lazy(() => import('../features/invoice/RetryPage')),
+  '/invoice/nuonuo/red-confirm-apply': lazy(() => import('../features/invoice/RedConfirmPage')),
+  '/invoice/nuonuo/invoice-cancellation': lazy(() => import('../features/invoice/CancellationPage')),
+  '/invoice/nuonuo/red-confirm-apply/edit/:id': lazy(() => import('../features/invoice/RedConfirmEdit')),
+  '/invoice/nuonuo/invoice-synclog-details': lazy(() => import('../features/invoice/SyncLogPage')),
+  '/invoice/invoicesetting/setting': lazy(() => import('../features/invoice/SettingPage')),
+  '/invoice/invoicesetting/buyerlist': lazy(() => import('../features/invoice/BuyerList')),
+  '/invoice/invoicesetting/buyerdetail/:id': lazy(() => import('../features/invoice/BuyerDetail')),
+  '/invoice/invoicesetting/buyeradd': lazy(() => import('../features/invoice/BuyerEdit')),
+  '/invoice/invoicesetting/buyeredit/:id': lazy(() => import('../features/invoice/BuyerEdit')),
+  '/invoice/invoiceaccount/invoice-list': lazy(() => import('../features/invoice/ledger/LedgerList')),
+  '/invoice/invoiceaccount/invoice-detail/:id': lazy(() => import('../features/invoice/ledger/LedgerDetail')),
+  '/invoice/invoiceaccount/invoice-upload/:id': lazy(() => import('../features/invoice/ledger/LedgerUpload')),
+  '/invoice/invoiceaccount/digital-electric-red-ledger': lazy(() => import('../features/invoice/ledger/RedLedger')),
+  '/invoice/invoiceaccount/digital-electric-red-ledger-detail/:id': lazy(() => import('../features/invoice/ledger/RedLedgerDetail')),
+  '/invoice/invoiceaccount/invoice-item-apportionment': lazy(() => import('../features/invoice/apportionment/ProjectLedger')),
+  '/invoice/invoiceaccount/contract-apportionment': lazy(() => import('../features/invoice/apportionment/ContractLedger')),
+  '/invoice/invoiceaccount/project-change': lazy(() => import('../features/invoice/apportionment/ProjectChange')),
+  '/invoice/invoiceaccount/contract-change': lazy(() => import('../features/invoice/apportionment/ContractChange')),
+  '/invoice/invoicestatistics/apportionment-statistics': lazy(() => import('../features/invoice/statistics/ApportionmentStatistics')),
+  '/invoice/invoicestatistics/temp-project-invoice': lazy(() => import('../features/invoice/statistics/TempProjectInvoice')),
+  '/invoice/invoicestatistics/contract-statistics': lazy(() => import('../features/invoice/statistics/ContractStatistics')),
+  '/invoice/invoicestatistics/temp-contract-invoice': lazy(() => import('../features/invoice/statistics/TempContractInvoice')),
+};
+
+export function pageFor(pattern: string): PageComponent {
+  return PAGES[pattern] ?? AreaPendingPage;
+}
+
+/** Route patterns still served by the shared pending page. */
+export function pendingPatterns(): string[] {
+  return FLAT_ROUTES.filter((r) => !(r.path in PAGES)).map((r) => r.path);
+}

@@ -1,0 +1,45 @@
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { randomUUID } from 'node:crypto';
+
+/** A new id every build: written to dist/version.json and compiled into the client (SPEC section 9). */
+const buildVersion = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
+
+function versionFile(): Plugin {
+  return {
+    name: 'zhyy-version-file',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version: buildVersion }) });
+    },
+  };
+}
+
+const VENDOR_CHUNKS: Record<string, RegExp> = {
+  echarts: /node_modules[\\/](echarts|zrender)[\\/]/,
+  antd: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/,
+  react: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+};
+
+// The API server serves the built client; in development Vite proxies /api to it.
+export default defineConfig({
+  plugins: [react(), versionFile()],
+  define: { __APP_VERSION__: JSON.stringify(buildVersion) },
+  resolve: { conditions: ['source'] },
+  server: {
+    port: 5173,
+    // /sim serves the built-in OA and PMS simulators (their base URLs come from /api/public/config).
+    proxy: { '/api': 'http://localhost:8080', '/sim': 'http://localhost:8080', '/signed': 'http://localhost:8080', '/version.json': 'http://localhost:8080' },
+  },
+  build: {
+    outDir: 'dist',
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: Object.entries(VENDOR_CHUNKS).map(([name, test]) => ({ name, test })),
+        },
+      },
+    },
+  },
+});
