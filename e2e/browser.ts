@@ -59,7 +59,9 @@ export function useBrowser(): void {
         console.error(`screenshot: ${file}`);
       }
     }
-    for (const ctx of contexts) await ctx.close();
+    // A context whose page is mid-reload can keep close() waiting; the browser goes in afterAll anyway.
+    const bounded = (p: Promise<unknown>) => Promise.race([p.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000))]);
+    for (const ctx of contexts) await bounded(ctx.close());
   });
   afterAll(async () => {
     await browser?.close();

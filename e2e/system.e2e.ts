@@ -69,9 +69,11 @@ describe('online users (issue 4)', () => {
     await admin.page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
     await expect.poll(() => admin.page.getByText('已强制 孙浩 下线').count()).toBeGreaterThan(0);
 
-    // The victim's token no longer works: the next navigation that calls the API lands on /login.
+    // The victim's token no longer works: the next navigation that calls the API answers 50008, which
+    // resets the token and reloads; without a token the reloaded page lands on /login?redirect=/dashboard.
     await victim.page.goto('/dashboard');
-    await victim.page.waitForURL('**/login**');
+    await victim.page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('redirect') === '/dashboard');
+    await victim.page.getByRole('button', { name: '登录' }).waitFor();
     expect(path(victim.page)).toBe('/login');
   });
 });

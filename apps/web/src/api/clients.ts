@@ -4,9 +4,14 @@ import { showError } from '../ui/feedback';
 import { publicConfig } from './config';
 import { createHttpClient, type HttpHooks } from './http';
 
+/** Several calls in flight can all answer 50008; only the first resets the token and reloads. */
+let reloading = false;
+
 export const hooks: HttpHooks = {
   getToken,
   onTokenInvalid() {
+    if (reloading) return;
+    reloading = true;
     useSession.getState().resetToken();
     window.location.reload();
   },
