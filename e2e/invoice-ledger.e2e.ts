@@ -28,7 +28,7 @@ describe('销项发票台账', () => {
     const reds = Number(/（(\d+) 张）/.exec(await totals.innerText())![1]);
     expect(reds).toBeGreaterThan(0);
     const rows = ledger.locator('tbody tr.ant-table-row');
-    expect(await rows.count()).toBe(reds);
+    await expect.poll(() => rows.count()).toBe(reds);
     for (const text of await rows.allInnerTexts()) expect(text).toContain('红字');
     expect(await totals.innerText()).toContain('-');
 

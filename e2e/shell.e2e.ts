@@ -101,7 +101,8 @@ describe('tag bar (SPEC sections 2 and 4)', () => {
     await expect.poll(() => page.locator('[data-path="/dashboard"] [data-testid="tags-view-close"]').count()).toBe(0);
 
     const menu = await openTagMenu(page, '/flow/start');
-    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['刷新', '关闭', '关闭其他', '关闭所有']);
+    // The menu's container shows before its items finish rendering: poll.
+    await expect.poll(() => menu.getByRole('menuitem').allInnerTexts()).toEqual(['刷新', '关闭', '关闭其他', '关闭所有']);
     await menu.getByRole('menuitem', { name: '关闭其他', exact: true }).click();
     await expect.poll(() => tagPaths(page)).toEqual(['/dashboard', '/flow/start']);
     expect(path(page)).toBe('/flow/start');
@@ -113,7 +114,7 @@ describe('tag bar (SPEC sections 2 and 4)', () => {
 
     // 关闭 is disabled on the affix tag.
     const menu3 = await openTagMenu(page, '/dashboard');
-    expect(await menu3.getByRole('menuitem', { name: '关闭', exact: true }).getAttribute('aria-disabled')).toBe('true');
+    await expect.poll(() => menu3.getByRole('menuitem', { name: '关闭', exact: true }).getAttribute('aria-disabled')).toBe('true');
   });
 
   it('keeps a visited view mounted with its state, and 刷新 remounts it', async () => {
