@@ -63,6 +63,19 @@ describe('files of history invoices', () => {
     expect(log.map((l) => l.description).join()).toContain('上传发票文件：扫描件.png');
   });
 
+  it("the detail's operation history is read by record: its own uploads and views, not text that merely names it", async () => {
+    const inv = await s.db.kysely.selectFrom('invoices').select(['order_no']).where('id', '=', history.id).executeTakeFirstOrThrow();
+    // An operation about something else whose text quotes this invoice's order number.
+    await s.call('/api/syslog/add-operation-log', { type: OperationLogType.edit, description: `备注：参见 ${inv.order_no}` }, t5);
+    const h = await s.call('/api/invoice/detail-history', { id: history.id }, t11);
+    const texts = h.r.operations.map((o: { description: string }) => o.description);
+    expect(texts.filter((t: string) => t.startsWith('上传发票文件：'))).toHaveLength(3);
+    expect(texts.some((t: string) => t.startsWith('查看发票文件：扫描件.png'))).toBe(true);
+    expect(texts.some((t: string) => t.startsWith('备注：'))).toBe(false);
+    const rows = await s.db.kysely.selectFrom('operation_logs').select(['record_kind', 'record_id']).where('description', 'like', '上传发票文件：%').execute();
+    expect(rows.every((r) => r.record_kind === 'invoice' && r.record_id === history.id)).toBe(true);
+  });
+
   it('checks the type, the content, the size and the invoice', async () => {
     const send = (body: Record<string, unknown>) => s.call('/api/invoice/upload-invoiceimg', { id: history.id, type: 1010, ...body }, t5);
     expect((await send({ fileName: 'a.exe', content: b64(PNG) })).message).toContain('只能上传PDF、OFD、XML、JPG或PNG文件');

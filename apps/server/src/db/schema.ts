@@ -62,6 +62,9 @@ export interface OperationLogTable {
   type: number;
   description: string;
   ip: string;
+  /** The record the operation concerns, when it concerns one (e.g. 'invoice' and its id). */
+  record_kind?: string | null;
+  record_id?: string | null;
   created_at: string;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The operation log: every change in the product writes a row (type codes of SPEC section 3) with
  * who, what and when. Modules call `app.oplog.record(req, type, description)`, inside their
- * transaction when they have one (pass it as `trx`).
+ * transaction when they have one (pass it as `trx`). An operation on one record (an invoice…) names
+ * it with `recordFor`, so the record's history is read by key, not by searching the text.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -16,11 +17,18 @@ export interface OperationActor {
   name: string;
 }
 
+/** The record an operation concerns. */
+export interface RecordRef {
+  kind: 'invoice';
+  id: string;
+}
+
 export interface OperationEntry {
   type: number;
   description: string;
   actor: OperationActor | null;
   ip?: string;
+  record?: RecordRef;
 }
 
 export class OperationLogService {
@@ -37,6 +45,8 @@ export class OperationLogService {
         type: entry.type,
         description: entry.description.slice(0, 1000),
         ip: entry.ip ?? '',
+        record_kind: entry.record?.kind ?? null,
+        record_id: entry.record?.id ?? null,
         created_at: nowIso(),
       })
       .execute();
@@ -44,7 +54,19 @@ export class OperationLogService {
 
   /** Records an event for the signed-in user of a request. */
   record(req: FastifyRequest, type: number, description: string, trx?: Kysely<Database>): Promise<void> {
-    const u = req.user;
-    return this.write({ type, description, actor: u ? { id: u.id, loginName: u.loginName, name: u.name } : null, ip: req.ip }, trx);
+    return this.write(entryOf(req, type, description), trx);
   }
+
+  /** Records an event about one record (it appears in that record's history); null: about none. */
+  recordFor(record: RecordRef | null, req: FastifyRequest, type: number, description: string, trx?: Kysely<Database>): Promise<void> {
+    return this.write({ ...entryOf(req, type, description), ...(record ? { record } : {}) }, trx);
+  }
+}
+
+/** The invoice an operation concerns (none when the id is unknown, e.g. a buyer-side confirmation). */
+export const invoiceRef = (id: string | null | undefined): RecordRef | null => (id ? { kind: 'invoice', id } : null);
+
+function entryOf(req: FastifyRequest, type: number, description: string): OperationEntry {
+  const u = req.user;
+  return { type, description, actor: u ? { id: u.id, loginName: u.loginName, name: u.name } : null, ip: req.ip };
 }

@@ -11,6 +11,7 @@ import * as m0005 from '../../integrations/tax/simulator/migration.js';
 import * as m0006 from '../../modules/invoice/apportionment/migration.js';
 import * as m0007 from '../../modules/invoice/ledger/migration.js';
 import * as m0008 from './0008_sync_log_refs.js';
+import * as m0009 from './0009_operation_log_records.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_invoice_apportionment': m0006,
   '0007_invoice_ledger': m0007,
   '0008_sync_log_refs': m0008,
+  '0009_operation_log_records': m0009,
 };

@@ -16,6 +16,7 @@ import {
   type IssueOutcome,
 } from '@zhyy/shared';
 import { notFound, refuse } from '../../platform/envelope.js';
+import { invoiceRef } from '../../platform/oplog.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { TaxMessages } from '../../integrations/tax/index.js';
@@ -58,7 +59,7 @@ export class CancellationService {
       if (Number(u.numUpdatedRows) === 0) return fail('该发票已在作废中');
       const recordId = newId();
       await trx.insertInto('invoice_cancellations').values({ id: recordId, invoice_id: id, state: C.canceling, reason, message: '', user_id: user.id, user_name: user.name, created_at: nowIso(), finished_at: null }).execute();
-      await this.app.oplog.record(req, OperationLogType.edit, `税控作废：发票 ${inv.invoice_no}（${inv.buyer_name}），原因：${reason}`, trx);
+      await this.app.oplog.recordFor(invoiceRef(id), req, OperationLogType.edit, `税控作废：发票 ${inv.invoice_no}（${inv.buyer_name}），原因：${reason}`, trx);
       return { ok: true, orderNo: inv.order_no, message: '', inv, recordId };
     });
     if (!claim.ok || !('recordId' in claim)) return { id, ok: false, orderNo: claim.orderNo, message: claim.message };
@@ -86,7 +87,7 @@ export class CancellationService {
         .executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) return false;
       await trx.updateTable('invoice_cancellations').set({ state, message: message.slice(0, 500), finished_at: nowIso() }).where('invoice_id', '=', id).where('state', '=', C.canceling).execute();
-      if (!done && state === C.failed) await this.app.oplog.write({ type: OperationLogType.fail, description: `税控作废失败：${message.slice(0, 200)}`, actor: null }, trx);
+      if (!done && state === C.failed) await this.app.oplog.write({ type: OperationLogType.fail, description: `税控作废失败：${message.slice(0, 200)}`, actor: null, record: { kind: 'invoice', id } }, trx);
       return true;
     });
   }
@@ -114,6 +115,6 @@ export class CancellationService {
     if (!inv) throw notFound('发票不存在');
     if (invoiceTransition('cancelUndone', inv.status) === null) throw refuse(invoiceRefusal('cancelUndone', inv.status));
     if (!(await this.finish(id, false, `置为无效：${reason}`, C.invalid))) throw refuse('该发票的状态已变化，请刷新后重试');
-    await this.app.oplog.record(req, OperationLogType.edit, `作废申请置为无效：发票 ${inv.invoice_no}，原因：${reason}`);
+    await this.app.oplog.recordFor(invoiceRef(id), req, OperationLogType.edit, `作废申请置为无效：发票 ${inv.invoice_no}，原因：${reason}`);
   }
 }

@@ -23,7 +23,7 @@ import {
   type InvoiceSaveBody,
 } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
-import type { OperationLogService } from '../../platform/oplog.js';
+import { invoiceRef, type OperationLogService } from '../../platform/oplog.js';
 import { notFound, refuse } from '../../platform/envelope.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
@@ -120,7 +120,7 @@ export async function saveEntry(
       })
       .execute();
     await trx.insertInto('invoice_lines').values(lineValues(id, b.lines.map(asLineRow), newId)).execute();
-    await oplog.record(req, OperationLogType.add, `新增开票申请 ${orderNo}：${b.buyerName}，价税合计 ${(sumLines(b.lines).amountIncl / 100).toFixed(2)} 元`, trx);
+    await oplog.recordFor(invoiceRef(id), req, OperationLogType.add, `新增开票申请 ${orderNo}：${b.buyerName}，价税合计 ${(sumLines(b.lines).amountIncl / 100).toFixed(2)} 元`, trx);
     return { id, orderNo };
   }
   const cur = await trx.selectFrom('invoices').select(['status', 'order_no', 'invalid']).where('id', '=', b.id).executeTakeFirst();
@@ -130,7 +130,7 @@ export async function saveEntry(
   await trx.updateTable('invoices').set({ ...headerOf(b, settings), ...sellerOf(settings), updated_by_name: user.name, updated_at: now }).where('id', '=', b.id).execute();
   await trx.deleteFrom('invoice_lines').where('invoice_id', '=', b.id).execute();
   await trx.insertInto('invoice_lines').values(lineValues(b.id, b.lines.map(asLineRow), newId)).execute();
-  await oplog.record(req, OperationLogType.edit, `修改开票申请 ${cur.order_no}：${b.buyerName}`, trx);
+  await oplog.recordFor(invoiceRef(b.id), req, OperationLogType.edit, `修改开票申请 ${cur.order_no}：${b.buyerName}`, trx);
   return { id: b.id, orderNo: cur.order_no };
 }
 

@@ -16,6 +16,7 @@ import {
   type IssueOutcome,
 } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError, type TaxInvoiceResult } from '../../integrations/tax/index.js';
+import { invoiceRef } from '../../platform/oplog.js';
 import { isoAfter, nowIso } from '../../platform/time.js';
 import { allocateOnCreated } from './apportionment/store.js';
 import type { InvoiceSettings } from './settings.js';
@@ -73,7 +74,7 @@ export class IssuingService {
         .where('invalid', '=', 0)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) return fail('该申请已在开票中，不会重复开具');
-      await this.app.oplog.record(req, OperationLogType.add, `一键开票：${inv.order_no}（${inv.buyer_name}，价税合计 ${(Number(inv.amount_incl) / 100).toFixed(2)} 元）`, trx);
+      await this.app.oplog.recordFor(invoiceRef(id), req, OperationLogType.add, `一键开票：${inv.order_no}（${inv.buyer_name}，价税合计 ${(Number(inv.amount_incl) / 100).toFixed(2)} 元）`, trx);
       return { ok: true, orderNo: inv.order_no, message: '' };
     });
     if (!claim.ok) return { id, ...claim };
@@ -113,7 +114,7 @@ export class IssuingService {
       .where('id', '=', id)
       .where('status', 'in', [S.creating, S.signing])
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) > 0) await this.app.oplog.write({ type: OperationLogType.fail, description: `税务端回传：${InvoiceStatus.label(status)}（${cause.slice(0, 200)}）`, actor: null });
+    if (Number(r.numUpdatedRows) > 0) await this.app.oplog.write({ type: OperationLogType.fail, description: `税务端回传：${InvoiceStatus.label(status)}（${cause.slice(0, 200)}）`, actor: null, record: { kind: 'invoice', id } });
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -150,7 +151,7 @@ export class IssuingService {
       if (Number(u.numUpdatedRows) === 0) return;
       await storeResultFiles(trx, inv.id, r);
       await allocateOnCreated(trx, inv.id);
-      await this.app.oplog.write({ type: OperationLogType.edit, description: `税务端回传：${inv.order_no} 开票成功，发票号码 ${r.invoiceNo ?? r.allElectronicNo ?? ''}`, actor: null }, trx);
+      await this.app.oplog.write({ type: OperationLogType.edit, description: `税务端回传：${inv.order_no} 开票成功，发票号码 ${r.invoiceNo ?? r.allElectronicNo ?? ''}`, actor: null, record: { kind: 'invoice', id: inv.id } }, trx);
     });
   }
 

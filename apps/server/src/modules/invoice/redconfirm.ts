@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, OperationLogType, RED_ISSUED_STATES, RED_OPEN_STATES, RedConfirmState, computeLine, isDigitalKind, redConfirmAllowed, redConfirmRefusal, type RedConfirmSaveBody } from '@zhyy/shared';
 import type { RedConfirm } from '../../integrations/tax/index.js';
 import { notFound, refuse } from '../../platform/envelope.js';
+import { invoiceRef } from '../../platform/oplog.js';
 import { isoBefore, nowIso } from '../../platform/time.js';
 import { messageOf } from './issuing.js';
 import { newOrderNo, toLineRow } from './mapping.js';
@@ -50,7 +51,7 @@ export class RedConfirmService {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await this.app.oplog.record(req, OperationLogType.add, `新增红字确认单：蓝字发票 ${blue.digital_no || blue.invoice_no}（${blue.buyer_name}）`, trx);
+      await this.app.oplog.recordFor(invoiceRef(blue.id), req, OperationLogType.add, `新增红字确认单：蓝字发票 ${blue.digital_no || blue.invoice_no}（${blue.buyer_name}）`, trx);
       return { id: Number(row.id) };
     });
   }
@@ -83,7 +84,7 @@ export class RedConfirmService {
         .where('state', '=', c.state)
         .executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) throw refuse('红字确认单状态已变化，请刷新后重试');
-      await this.app.oplog.record(req, OperationLogType.edit, `修改红字确认单 ${b.id}：${lines.length} 行，红冲金额 ${(sum('amountIncl') / 100).toFixed(2)} 元`, trx);
+      await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `修改红字确认单 ${b.id}：${lines.length} 行，红冲金额 ${(sum('amountIncl') / 100).toFixed(2)} 元`, trx);
     });
   }
 
@@ -118,7 +119,7 @@ export class RedConfirmService {
         { userId: req.user!.id },
       );
       await this.record(id, rc);
-      await this.app.oplog.record(req, OperationLogType.edit, `提交红字确认单 ${id}：${RedConfirmState.label(rc.state)}`);
+      await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `提交红字确认单 ${id}：${RedConfirmState.label(rc.state)}`);
       return RedConfirmState.label(rc.state);
     } catch (e) {
       await this.db.updateTable('invoice_red_confirms').set({ state: R.applyFailed, message: messageOf(e).slice(0, 500), updated_at: nowIso() }).where('id', '=', id).where('state', '=', R.applying).execute();
@@ -133,7 +134,7 @@ export class RedConfirmService {
     if (!c.bill_id) throw refuse('该确认单缺少税务端编号，请先刷新');
     const rc = await (await this.settings.gateway()).confirmRedConfirm(c.bill_id, accept, { userId: req.user!.id });
     await this.record(id, rc);
-    await this.app.oplog.record(req, OperationLogType.edit, `${accept ? '确认' : '拒绝'}红字确认单 ${id}${reason ? `，原因：${reason}` : ''}`);
+    await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `${accept ? '确认' : '拒绝'}红字确认单 ${id}${reason ? `，原因：${reason}` : ''}`);
     return RedConfirmState.label(rc.state);
   }
 
@@ -147,7 +148,7 @@ export class RedConfirmService {
       const u = await this.db.updateTable('invoice_red_confirms').set({ state: R.voidWithdrawn, updated_at: nowIso() }).where('id', '=', id).where('state', '=', c.state).executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) throw refuse('红字确认单状态已变化，请刷新后重试');
     }
-    await this.app.oplog.record(req, OperationLogType.edit, `撤销红字确认单 ${id}`);
+    await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `撤销红字确认单 ${id}`);
   }
 
   /** Downloads from the bureau what changed (buyers' applications included) and asks about our open ones. */

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvoiceStatus, OperationLogType, invoiceRefusal, invoiceTransition, type InvoiceSaveBody, type IssueOutcome } from '@zhyy/shared';
 import { notFound, refuse } from '../../platform/envelope.js';
+import { invoiceRef } from '../../platform/oplog.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { checkBody } from './entry.js';
@@ -67,7 +68,7 @@ export class RetryService {
         await trx.deleteFrom('invoice_lines').where('invoice_id', '=', id).execute();
         await trx.insertInto('invoice_lines').values(lineValues(id, correction.lines.map((l, i) => ({ lineNo: i + 1, ...l })), newId)).execute();
       }
-      await this.app.oplog.record(req, OperationLogType.edit, `开票重试：${inv.order_no} ${correction ? '修改后' : ''}以新订单号 ${orderNo} 重新提交`, trx);
+      await this.app.oplog.recordFor(invoiceRef(id), req, OperationLogType.edit, `开票重试：${inv.order_no} ${correction ? '修改后' : ''}以新订单号 ${orderNo} 重新提交`, trx);
     });
     return this.issuing.submit(id, user.id);
   }
@@ -91,7 +92,7 @@ export class RetryService {
       await this.db.updateTable('invoices').set({ status: S.signFailed, next_poll_at: null }).where('id', '=', id).where('status', '=', S.creating).execute();
       throw refuse(`税务端暂时无法连接，请稍后重试：${messageOf(e)}`, 502);
     }
-    await this.app.oplog.record(req, OperationLogType.edit, `开票重试：${orderNo} 以原流水号 ${serialNo} 重新开具`);
+    await this.app.oplog.recordFor(invoiceRef(id), req, OperationLogType.edit, `开票重试：${orderNo} 以原流水号 ${serialNo} 重新开具`);
     return { id, orderNo, ok: true, message: '已按原流水号重新开具，开票中' };
   }
 
@@ -109,7 +110,7 @@ export class RetryService {
         .where('invalid', '=', 0)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) throw refuse('该申请的状态已变化，请刷新后重试');
-      await this.app.oplog.record(req, OperationLogType.edit, `开票申请置为无效：${inv.order_no}，原因：${reason}`, trx);
+      await this.app.oplog.recordFor(invoiceRef(id), req, OperationLogType.edit, `开票申请置为无效：${inv.order_no}，原因：${reason}`, trx);
     });
   }
 }

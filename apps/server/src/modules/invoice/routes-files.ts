@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { FileTicketBody, OperationLogType, Uuid } from '@zhyy/shared';
 import { PUBLIC } from '../../platform/access.js';
 import { notFound, refuse } from '../../platform/envelope.js';
+import { invoiceRef } from '../../platform/oplog.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
 import { FILE_ROUTE, readFile, signedLink, verifyLink } from './files.js';
@@ -18,11 +19,11 @@ export async function fileRoutes(app: FastifyInstance, settings: InvoiceSettings
   const r = typed(app);
 
   r.post('/api/invoice/file-link', { schema: { body: FileTicketBody, summary: '发票文件的限时访问链接（10分钟），供文件预览使用', tags }, config: access.read }, async (req) => {
-    const f = await app.db.kysely.selectFrom('invoice_files as f').innerJoin('invoices as i', 'i.id', 'f.invoice_id').select(['f.id', 'f.name', 'f.format', 'f.mime', 'i.order_no']).where('f.id', '=', req.body.fileId).executeTakeFirst();
+    const f = await app.db.kysely.selectFrom('invoice_files as f').innerJoin('invoices as i', 'i.id', 'f.invoice_id').select(['f.id', 'f.name', 'f.format', 'f.mime', 'i.order_no', 'i.id as invoice_id']).where('f.id', '=', req.body.fileId).executeTakeFirst();
     if (!f) throw notFound('文件不存在');
     const s = await settings.row();
     const link = signedLink(s.file_key, f.id);
-    await app.oplog.record(req, OperationLogType.download, `查看发票文件：${f.name}（${f.order_no}）`);
+    await app.oplog.recordFor(invoiceRef(f.invoice_id), req, OperationLogType.download, `查看发票文件：${f.name}（${f.order_no}）`);
     return ok({ ...link, name: f.name, type: f.mime });
   });
 

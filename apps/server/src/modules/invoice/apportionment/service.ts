@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvoiceColour, InvoiceStatus, OperationLogType, type AllocationDim, type AllocationMoveBody, type AllocationSetBody, type TempMatchBody } from '@zhyy/shared';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
+import { invoiceRef } from '../../../platform/oplog.js';
 import { addTo, allocationProblems, partOf, yuan, type TargetAmounts } from './rules.js';
 import { allocationsOf, dimLabel, invoiceNumber, loadInvoice, redsByTarget, replaceAllocations, targets, type ChangeFacts, type Db, type InvoiceHead } from './store.js';
 
@@ -59,7 +60,7 @@ export class ApportionmentService {
       const before = await allocationsOf(trx, inv.id, b.dim);
       await this.commit(trx, inv, b.dim, before, items, { action: 'set', amountIncl: Number(inv.amount_incl), reason: b.reason, actor });
       const desc = `调整${dimLabel(b.dim)}：发票 ${invoiceNumber(inv)} 分摊到 ${items.map((x) => `${x.name} ${yuan(x.amountIncl)}元`).join('、')}（原因：${b.reason}）`;
-      await this.app.oplog.record(req, OperationLogType.edit, desc, trx);
+      await this.app.oplog.recordFor(invoiceRef(inv.id), req, OperationLogType.edit, desc, trx);
     });
   }
 
@@ -80,7 +81,7 @@ export class ApportionmentService {
       const items = addTo(addTo(before, from.targetId, from.name, part, -1), to.id, to.name, part, 1);
       await this.commit(trx, inv, dim, before, items, { action, from: { id: from.targetId, name: from.name }, to: { id: to.id, name: to.name }, amountIncl: part.amountIncl, reason: b.reason, actor });
       const what = dim === 'project' ? '项目变更' : '订单变更';
-      await this.app.oplog.record(req, OperationLogType.edit, `${what}：发票 ${invoiceNumber(inv)} 的 ${yuan(part.amountIncl)} 元由「${from.name}」变更到「${to.name}」（原因：${b.reason}）`, trx);
+      await this.app.oplog.recordFor(invoiceRef(inv.id), req, OperationLogType.edit, `${what}：发票 ${invoiceNumber(inv)} 的 ${yuan(part.amountIncl)} 元由「${from.name}」变更到「${to.name}」（原因：${b.reason}）`, trx);
     });
   }
 
@@ -112,7 +113,7 @@ export class ApportionmentService {
       if (rest.amountIncl === 0) throw refuse('该发票已全部分摊到正式合同');
       const items = addTo(real, to.id, to.name, rest, 1);
       await this.commit(trx, inv, 'contract', before, items, { action: 'match', to: { id: to.id, name: to.name }, amountIncl: rest.amountIncl, reason: b.reason || '未分摊金额匹配到合同', actor });
-      await this.app.oplog.record(req, OperationLogType.edit, `临时合同开票匹配：发票 ${invoiceNumber(inv)} 的 ${yuan(rest.amountIncl)} 元分摊到「${to.name}」`, trx);
+      await this.app.oplog.recordFor(invoiceRef(inv.id), req, OperationLogType.edit, `临时合同开票匹配：发票 ${invoiceNumber(inv)} 的 ${yuan(rest.amountIncl)} 元分摊到「${to.name}」`, trx);
     });
   }
 }

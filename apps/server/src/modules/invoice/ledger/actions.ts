@@ -9,6 +9,7 @@ import { InvoiceStatus, OperationLogType, SourceKind, UPLOAD_MAX_BYTES, type Sen
 import { TaxGatewayError } from '../../../integrations/tax/index.js';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
+import { invoiceRef } from '../../../platform/oplog.js';
 import { storeFile } from '../files.js';
 import type { InvoiceSettings } from '../settings.js';
 
@@ -47,7 +48,7 @@ export async function uploadInvoiceFile(app: FastifyInstance, req: FastifyReques
   if (same) throw refuse(`该文件已上传过（${same.name}）`);
   await storeFile(db, inv.id, { type: b.type, format, name: b.fileName, content, createdBy: currentUser(req).id });
   const row = await db.selectFrom('invoice_files').select('id').where('invoice_id', '=', inv.id).where('sha256', '=', sha256).executeTakeFirstOrThrow();
-  await app.oplog.record(req, OperationLogType.upload, `上传发票文件：${b.fileName}（发票 ${inv.invoice_no || inv.order_no}）`);
+  await app.oplog.recordFor(invoiceRef(inv.id), req, OperationLogType.upload, `上传发票文件：${b.fileName}（发票 ${inv.invoice_no || inv.order_no}）`);
   return { fileId: row.id };
 }
 
@@ -63,6 +64,6 @@ export async function sendInvoice(app: FastifyInstance, settings: InvoiceSetting
     throw e;
   }
   const to = [b.email, b.mobile].filter(Boolean).join('、');
-  await app.oplog.record(req, OperationLogType.edit, `重新交付发票 ${inv.digital_no || inv.invoice_no}（${inv.order_no}，${inv.buyer_name}）至 ${to}`);
+  await app.oplog.recordFor(invoiceRef(inv.id), req, OperationLogType.edit, `重新交付发票 ${inv.digital_no || inv.invoice_no}（${inv.order_no}，${inv.buyer_name}）至 ${to}`);
   return to;
 }

@@ -1,13 +1,12 @@
 /**
  * What the ledger's detail page shows beyond /invoice/detail: the blue original of a red invoice,
  * the red-letter confirmations against a blue one, the tax exchanges about it (sync_log_refs: its
- * order, serial and invoice numbers) and the operation log rows that name it.
+ * order, serial and invoice numbers) and the operation log rows recorded about it (record_kind 'invoice').
  */
 import type { Kysely } from 'kysely';
 import type { InvoiceHistory } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { notFound } from '../../../platform/envelope.js';
-import { contains } from '../../../platform/listing.js';
 import { toRedRow } from '../redconfirm-read.js';
 
 const LIMIT = 100;
@@ -16,7 +15,6 @@ export async function invoiceHistory(db: Kysely<Database>, id: string, canChange
   const i = await db.selectFrom('invoices').select(['id', 'order_no', 'serial_no', 'invoice_no', 'digital_no', 'blue_invoice_id']).where('id', '=', id).executeTakeFirst();
   if (!i) throw notFound('发票不存在');
   const refs = [i.order_no, i.serial_no, i.invoice_no, i.digital_no].filter((r): r is string => !!r);
-  const names = [...new Set([i.order_no, i.invoice_no, i.digital_no].filter((r) => r && r.length >= 6))];
   const [blue, reds, syncs, ops] = await Promise.all([
     i.blue_invoice_id
       ? db.selectFrom('invoices').select(['id', 'invoice_no', 'digital_no', 'issue_date', 'amount_incl', 'status']).where('id', '=', i.blue_invoice_id).executeTakeFirst()
@@ -33,7 +31,8 @@ export async function invoiceHistory(db: Kysely<Database>, id: string, canChange
     db
       .selectFrom('operation_logs')
       .select(['id', 'type', 'description', 'user_name', 'created_at'])
-      .where((eb) => eb.or(names.map((n) => contains(eb.ref('description'), n))))
+      .where('record_kind', '=', 'invoice')
+      .where('record_id', '=', id)
       .orderBy('created_at', 'desc')
       .limit(LIMIT)
       .execute(),
