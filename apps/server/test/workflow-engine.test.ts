@@ -161,6 +161,9 @@ describe('return, shift, undo, withdraw, press', () => {
     const r = await engine.returnTo(a.demo4!, { workId, toNodeId: 'start', reason: '请补充证明材料' });
     expect(r).toMatchObject({ state: FlowState.returned, nodeName: '填写申请', handlers: [a.demo7!.name] });
     await refused(() => engine.send(a.demo4!, { workId }), '您不是当前节点的处理人', workId);
+    // At the start node the starter resubmits; returning or handing the application on is refused.
+    await refused(() => engine.returnTo(a.demo7!, { workId, toNodeId: 'mgr', reason: '跳过修改' }), '申请已退回到发起人，请修改后重新提交，不能再退回', workId);
+    await refused(() => engine.shift(a.demo7!, { workId, toUserId: a.demo5!.id, reason: '代为修改' }), '申请已退回到发起人，只能由发起人修改后重新提交，不能移交', workId);
     const again = await engine.send(a.demo7!, { workId, form: leaveForm(2) });
     expect(again).toMatchObject({ state: FlowState.running, nodeName: '部门负责人审批' });
     // The edited values decide the route now: 2 days end after the manager.

@@ -71,6 +71,7 @@ export class WorkflowDetails {
     const open = await this.repo.openItems(workId);
     const last = await this.repo.lastMove(workId);
     const startId = def.nodes.find((n) => n.type === 'start')?.id;
+    const atStart = inst.node_id === startId;
     const mine = open.some((i) => i.handler_id === reader.id && i.node_id === inst.node_id);
     const facts: Facts = {
       state: inst.state as FlowStateValue,
@@ -78,6 +79,7 @@ export class WorkflowDetails {
       actorRoles: reader.roles,
       starterId: inst.starter_id,
       holdsOpenItem: mine,
+      atStart,
       participant: await this.repo.isParticipant(workId, reader.id, inst.starter_id),
       lastMove: last ? { action: last.action, actorId: last.actor_id, fromStart: last.node_id === startId } : null,
       lastPressAt: await this.repo.lastPressAt(workId),
@@ -87,7 +89,6 @@ export class WorkflowDetails {
     const order = new Map(def.nodes.map((n, i) => [n.id, i]));
     const traversed = (await this.repo.traversedNodes(workId)).filter((n) => n.id !== inst.node_id).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     const setting = await this.db.selectFrom('wf_user_settings').select('default_opinion').where('user_id', '=', reader.id).executeTakeFirst();
-    const atStart = inst.node_id === startId;
     return {
       WorkID: Number(inst.work_id),
       Title: inst.title,
@@ -109,7 +110,7 @@ export class WorkflowDetails {
       values: JSON.parse(inst.form_data) as Record<string, unknown>,
       can: {
         send: may('send'),
-        return: may('return') && traversed.length > 0 && !atStart,
+        return: may('return') && traversed.length > 0,
         shift: may('shift'),
         cc: may('cc'),
         undo: may('undo'),

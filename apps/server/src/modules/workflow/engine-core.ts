@@ -96,6 +96,7 @@ export class EngineCore {
       actorRoles: actor.roles,
       starterId: inst.starter_id,
       holdsOpenItem: !!myItem,
+      atStart: inst.node_id === startId,
       participant: await t.repo.isParticipant(workId, actor.id, inst.starter_id),
       lastMove: last ? { action: last.action, actorId: last.actor_id, fromStart: last.node_id === startId } : null,
       lastPressAt: await t.repo.lastPressAt(workId),

@@ -42,6 +42,8 @@ export interface Facts {
   starterId: string;
   /** The actor holds an open work item at the current node. */
   holdsOpenItem: boolean;
+  /** The instance stands at its start node (returned to the starter). */
+  atStart: boolean;
   /** The actor took part (started, handled, or was copied). */
   participant: boolean;
   /** The latest action that moved the instance (start, send, return, shift, undo, withdraw, admin shift). */
@@ -64,8 +66,14 @@ const ACTOR_RULES: Readonly<Record<FlowAction, (f: Facts) => string | null>> = {
   saveDraft: (f) => (f.actorId === f.starterId ? null : '只有发起人可以修改草稿'),
   start: (f) => (f.actorId === f.starterId ? null : '只有发起人可以提交该草稿'),
   send: (f) => (f.holdsOpenItem ? null : '您不是当前节点的处理人，不能审批'),
-  return: (f) => (f.holdsOpenItem ? null : '您不是当前节点的处理人，不能退回'),
-  shift: (f) => (f.holdsOpenItem ? null : '您不是当前节点的处理人，不能移交'),
+  return: (f) => {
+    if (!f.holdsOpenItem) return '您不是当前节点的处理人，不能退回';
+    return f.atStart ? '申请已退回到发起人，请修改后重新提交，不能再退回' : null;
+  },
+  shift: (f) => {
+    if (!f.holdsOpenItem) return '您不是当前节点的处理人，不能移交';
+    return f.atStart ? '申请已退回到发起人，只能由发起人修改后重新提交，不能移交' : null;
+  },
   undo: (f) => {
     if (!f.lastMove || f.lastMove.action !== 'send' || f.lastMove.actorId !== f.actorId) return '只能撤销自己最近一次发送，且下一节点尚未处理';
     return null;
