@@ -118,6 +118,12 @@ describe('issuing', () => {
     expect(after.order_no).not.toBe(f.order_no);
     expect(after.buyer_name).toBe('江苏华宁建材有限公司');
     expect(after.retry_count).toBe(1);
+    // The failed first attempt's exchanges stay in the invoice's history under the new order number.
+    const hist = await s.call('/api/invoice/detail-history', { id: failing }, t5);
+    const synced = await s.db.kysely.selectFrom('sync_log_refs').select('sync_log_id').where('ref', '=', f.order_no).execute();
+    expect(synced.length).toBeGreaterThan(0);
+    const shown = new Set(hist.r.syncLogs.map((l: { id: string }) => l.id));
+    for (const row of synced) expect(shown.has(row.sync_log_id)).toBe(true);
     const signFailed = (await s.db.kysely.selectFrom('invoices').select(['id', 'serial_no']).where('status', '=', S.signFailed).executeTakeFirstOrThrow());
     const r24 = await s.call('/api/invoice/retry-creation', { id: signFailed.id }, t5);
     expect(r24.code).toBe(20000);

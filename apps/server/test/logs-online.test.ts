@@ -102,6 +102,8 @@ describe('sync log refs', () => {
     const { refsOf } = await import('../src/integrations/tax/exchange.js');
     const request = { order: { orderNo: 'ORD-9' }, serialNos: ['S-1', 'S-2'], note: 'x' };
     expect(refsOf(request)).toEqual(['ORD-9', 'S-1', 'S-2']);
+    // Nuonuo's deliveryInvoice names the invoice by invoiceNum.
+    expect(refsOf({ taxnum: '91320000', invoiceCode: '', invoiceNum: '26322000000012345678', mail: 'a@b.cn' })).toEqual(['26322000000012345678']);
     await s.app.synclog.track({ system: SyncSystem.tax, type: '查询', request, refs: refsOf(request) }, async () => ({ ok: true }));
     const ids = (await s.app.synclog.idsByRef(['S-2']).execute()).map((r) => r.sync_log_id);
     expect(ids).toHaveLength(1);

@@ -3,7 +3,9 @@
  * systems) writes a row: system, type, status (1 = failure), memo, and the bodies exchanged.
  */
 import { SyncLogStatus } from '@zhyy/shared';
+import type { Kysely } from 'kysely';
 import type { Db } from '../db/index.js';
+import type { Database } from '../db/schema.js';
 import { newId } from './ids.js';
 import { nowIso } from './time.js';
 
@@ -36,6 +38,28 @@ export class SyncLogService {
   /** Ids of the log rows that concern any of these business keys (newest first). */
   idsByRef(refs: readonly string[]) {
     return this.db.kysely.selectFrom('sync_log_refs').select('sync_log_id').where('ref', 'in', [...refs]);
+  }
+
+  /**
+   * Files the rows that concern any of `from` under the key `to` as well: a record that takes a new
+   * business key (an invoice resubmitted under a new order number) keeps its earlier exchanges.
+   */
+  async linkRefs(from: readonly string[], to: string, trx?: Kysely<Database>): Promise<void> {
+    const keys = from.filter((r) => r && r !== to);
+    if (!keys.length) return;
+    const k = trx ?? this.db.kysely;
+    await k
+      .insertInto('sync_log_refs')
+      .columns(['sync_log_id', 'ref'])
+      .expression((eb) =>
+        eb
+          .selectFrom('sync_log_refs')
+          .select(['sync_log_id', eb.val(to).as('ref')])
+          .where('ref', 'in', keys)
+          .where('sync_log_id', 'not in', eb.selectFrom('sync_log_refs as t').select('t.sync_log_id').where('t.ref', '=', to))
+          .distinct(),
+      )
+      .execute();
   }
 
   async write(e: SyncEntry): Promise<string> {

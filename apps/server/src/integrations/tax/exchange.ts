@@ -29,7 +29,7 @@ export const taxMethodLabel = (type: string): string => (TaxMethods as Record<st
 /** Files as the log shows them. */
 export const fileSummary = (files: TaxInvoiceFile[]) => files.map((f) => ({ type: f.type, fileName: f.fileName, bytes: f.content.length }));
 
-const REF_KEYS = new Set(['orderNo', 'serialNo', 'serialNos', 'orderNos', 'billNo', 'billId', 'billIds', 'invoiceNo', 'redOrderNo', 'blueInvoiceNo']);
+const REF_KEYS = new Set(['orderNo', 'serialNo', 'serialNos', 'orderNos', 'billNo', 'billId', 'billIds', 'invoiceNo', 'invoiceNum', 'redOrderNo', 'blueInvoiceNo']);
 
 /** The business keys named anywhere in a request (order and serial numbers, bill ids…), for the sync log's refs. */
 export function refsOf(request: unknown, out: string[] = [], depth = 0): string[] {

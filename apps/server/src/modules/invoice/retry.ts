@@ -64,6 +64,8 @@ export class RetryService {
         .where('invalid', '=', 0)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) throw refuse('该发票已在重试中，不会重复提交');
+      // The earlier attempts' exchanges stay with the invoice under its new order number.
+      await this.app.synclog.linkRefs([inv.order_no, inv.serial_no ?? ''], orderNo, trx);
       if (correction) {
         await trx.deleteFrom('invoice_lines').where('invoice_id', '=', id).execute();
         await trx.insertInto('invoice_lines').values(lineValues(id, correction.lines.map((l, i) => ({ lineNo: i + 1, ...l })), newId)).execute();
