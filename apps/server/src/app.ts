@@ -15,6 +15,7 @@ import { installDocs, installSecurity, installWebClient, readBuildId } from './p
 import { OperationLogService } from './platform/oplog.js';
 import { SessionService } from './platform/sessions.js';
 import { SyncLogService } from './platform/synclog.js';
+import { UserRecords } from './platform/user-records.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { onlineRoutes } from './modules/online/routes.js';
 import { publicRoutes } from './modules/public/routes.js';
@@ -55,6 +56,7 @@ export async function buildApp(config: Config, db: Db, opts: { extraModules?: Ro
   app.decorate('sessions', new SessionService(db));
   app.decorate('oplog', new OperationLogService(db));
   app.decorate('synclog', new SyncLogService(db));
+  app.decorate('userRecords', new UserRecords());
 
   installGuard(app);
   installErrorHandling(app);

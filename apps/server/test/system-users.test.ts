@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_ID, OperationLogType } from '@zhyy/shared';
 import { demoId } from '../src/platform/ids.js';
@@ -169,6 +170,18 @@ describe('reset, disable and delete', () => {
     const del = await s.call('/api/user/delete', { id: fresh.r.id }, demo3);
     expect(del.code).toBe(20000);
     expect((await s.call('/api/user/detail', { id: fresh.r.id }, demo3)).status).toBe(404);
+  });
+
+  it('records in other areas count too: a user who never signed in but handled a flow or entered an invoice stays', async () => {
+    const u = await s.call('/api/user/save', newUser({ loginName: 'temp.handler' }), demo3);
+    const k = s.db.kysely as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const item = await k.selectFrom('wf_work_items').select('id').orderBy('id').executeTakeFirstOrThrow();
+    await k.updateTable('wf_work_items').set({ handler_id: u.r.id }).where('id', '=', item.id).execute();
+    const inv = await k.selectFrom('invoices').select('id').orderBy('id').executeTakeFirstOrThrow();
+    await k.updateTable('invoices').set({ created_by: u.r.id }).where('id', '=', inv.id).execute();
+    const refused = await s.call('/api/user/delete', { id: u.r.id }, demo3);
+    expect(refused.message).toMatch(/^用户 .+ 已有1项流程待办或已办、录入1张发票，不能删除，只能停用$/);
+    expect((await s.call('/api/user/detail', { id: u.r.id }, demo3)).code).toBe(20000);
   });
 });
 

@@ -5,6 +5,7 @@ import type { Access } from './access.js';
 import type { OperationLogService } from './oplog.js';
 import type { SessionService } from './sessions.js';
 import type { SyncLogService } from './synclog.js';
+import type { UserRecords } from './user-records.js';
 
 export interface AuthUser {
   id: string;
@@ -37,6 +38,8 @@ declare module 'fastify' {
     sessions: SessionService;
     oplog: OperationLogService;
     synclog: SyncLogService;
+    /** What each area holds about a user (asked before deleting one). */
+    userRecords: UserRecords;
     /** Every registered route with its access rule (the permission test walks it). */
     routeCatalog: RouteCatalogEntry[];
     buildId: string;

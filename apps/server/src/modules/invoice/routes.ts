@@ -25,6 +25,7 @@ import { redRoutes } from './routes-red.js';
 import { settingRoutes } from './routes-setting.js';
 import { RetryService } from './retry.js';
 import { InvoiceSettings } from './settings.js';
+import { invoiceUserRecords } from './user-records.js';
 
 const Tab = <const T extends readonly [string, ...string[]]>(values: T) => z.object({ tab: z.enum(values, { message: '列表页签不正确' }).default(values[0] as T[0] as never) as z.ZodDefault<z.ZodEnum<{ [K in T[number]]: K }>> });
 
@@ -36,6 +37,7 @@ async function invoiceModule(app: FastifyInstance): Promise<void> {
   const red = new RedConfirmService(app, settings);
   const job = new InvoiceJob({ db: app.db.kysely, log: app.log, settings, issuing, cancellation, red });
   app.decorate('invoiceJob', job);
+  app.userRecords.register(invoiceUserRecords);
   app.addHook('onReady', async () => job.start());
   app.addHook('onClose', async () => job.stop());
 

@@ -178,6 +178,7 @@ export class UserService {
       rec.sessions ? `${rec.sessions}次登录` : '',
       rec.operations ? `${rec.operations}条操作记录` : '',
       rec.managed ? `担任${rec.managed}个部门的负责人` : '',
+      ...(await this.app.userRecords.describe(this.db, id)),
     ].filter(Boolean);
     if (why.length) throw refuse(`用户 ${row.name} 已有${why.join('、')}，不能删除，只能停用`);
     await this.db.transaction().execute(async (trx) => {

@@ -26,12 +26,14 @@ import { actionRoutes } from './routes-actions.js';
 import { noticeAndPersonalRoutes } from './routes-misc.js';
 import { signedIn, WF, wfTags } from './paths.js';
 import { WorkflowService } from './service.js';
+import { workflowUserRecords } from './user-records.js';
 
 
 async function workflowModule(app: FastifyInstance): Promise<void> {
   const outcomes = new OutcomeRegistry();
   const svc = new WorkflowService(app, outcomes);
   app.decorate('workflow', createFacade(app.db.kysely, svc.engine, outcomes));
+  app.userRecords.register(workflowUserRecords);
   const r = typed(app);
   const tags = wfTags;
 
