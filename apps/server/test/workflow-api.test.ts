@@ -1,6 +1,6 @@
 /** The workflow service through its paths (SPEC section 7), with who may do what. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FlowState } from '@zhyy/shared';
+import { FlowState, OperationLogType } from '@zhyy/shared';
 import { startTestServer, type TestServer } from './helpers.js';
 import { leaveForm } from './workflow-helpers.js';
 
@@ -182,6 +182,9 @@ describe('notices, settings, catalogue, attachments', () => {
     expect([file.statusCode, file.headers['content-type'], file.body]).toEqual([200, 'application/pdf', '%PDF-1.4 test']);
     expect((await call('attachment/download', { id: up.r.id }, 'demo12')).status).toBe(403);
     expect(r.workId).toBeGreaterThan(0);
+    // The download is in the operation log (74); the refused ones are not.
+    const logged = await s.db.kysely.selectFrom('operation_logs').select(['login_name', 'description']).where('type', '=', OperationLogType.download).where('description', 'like', '下载流程附件：合同.pdf%').execute();
+    expect(logged).toEqual([{ login_name: 'demo4', description: `下载流程附件：合同.pdf（流程 ${r.workId}）` }]);
   });
 
   it('the approvals chart covers 30 days and counts my approvals today', async () => {

@@ -78,13 +78,14 @@ export class PersonalService {
   }
 
   /** The file of an attachment for its uploader or for readers of its instance. */
-  async download(user: AuthUser, id: string, details: WorkflowDetails) {
+  async download(req: FastifyRequest, user: AuthUser, id: string, details: WorkflowDetails) {
     const a = await this.db.selectFrom('wf_attachments').selectAll().where('id', '=', id).executeTakeFirst();
     if (!a) throw notFound('附件不存在');
     if (a.uploader_id !== user.id) {
       if (a.work_id === null) throw forbidden();
       await details.visible(Number(a.work_id), user);
     }
+    await this.oplog.record(req, OperationLogType.download, `下载流程附件：${a.name}${a.work_id === null ? '' : `（流程 ${a.work_id}）`}`);
     return { name: a.name, mime: a.mime, content: Buffer.from(a.content, 'base64') };
   }
 }

@@ -47,7 +47,7 @@ export async function noticeAndPersonalRoutes(app: FastifyInstance, svc: Workflo
   );
 
   r.post(`${WF}/attachment/download`, { schema: { body: AttachmentIdBody, summary: '下载表单附件', tags }, config: signedIn }, async (req, reply) => {
-    const file = await svc.personal.download(currentUser(req), req.body.id, svc.details);
+    const file = await svc.personal.download(req, currentUser(req), req.body.id, svc.details);
     reply.header('Content-Type', file.mime);
     reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
     return reply.send(file.content);
