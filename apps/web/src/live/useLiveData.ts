@@ -69,6 +69,11 @@ export function useLiveData(): void {
     const beat = () => heartBeat().then((r) => useBadges.getState().setOnlineCount(r?.onlineCount), () => undefined);
     void beat();
     const timer = setInterval(beat, HEARTBEAT_INTERVAL_MS);
-    return () => clearInterval(timer);
+    // The online count is one of the counts a workflow refresh event renews.
+    window.addEventListener(WORKFLOW_REFRESH_EVENT, beat);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener(WORKFLOW_REFRESH_EVENT, beat);
+    };
   }, [loginName]);
 }
