@@ -52,7 +52,7 @@ export class CancellationService {
       if (isDigitalKind(inv.kind)) return fail(TaxMessages.cancelDigital);
       if (inv.colour !== InvoiceColour.blue) return fail('红字发票不能作废');
       if (invoiceTransition('cancel', inv.status) === null) return fail(invoiceRefusal('cancel', inv.status));
-      if (!inv.issue_date || inv.issue_date < monthStart()) return fail('只能作废当月开具的发票，跨月发票请开具红字发票');
+      if (!inv.issue_date || inv.issue_date < monthStart()) return fail('只能作废当月开具的发票；跨月的纸质发票须在税控开票系统中凭红字信息表开具红字发票');
       const red = await trx.selectFrom('invoices').select('id').where('blue_invoice_id', '=', id).where('status', '!=', S.cancelled).executeTakeFirst();
       if (red) return fail('该发票已开具红字发票冲销，不能作废');
       const u = await trx.updateTable('invoices').set({ status: S.canceling, updated_by_name: user.name, updated_at: nowIso() }).where('id', '=', id).where('status', '=', S.created).executeTakeFirst();

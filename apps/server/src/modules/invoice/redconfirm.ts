@@ -34,7 +34,7 @@ export class RedConfirmService {
     return this.db.transaction().execute(async (trx) => {
       const blue = await trx.selectFrom('invoices').selectAll().where('id', '=', blueInvoiceId).executeTakeFirst();
       if (!blue) throw notFound('蓝字发票不存在');
-      if (!isDigitalKind(blue.kind)) throw refuse('红字确认单只适用于数电发票，纸质发票请在当月作废或开具红字发票');
+      if (!isDigitalKind(blue.kind)) throw refuse('红字确认单只适用于数电发票；纸质发票请在当月作废，跨月的须在税控开票系统中开具红字发票');
       if (blue.colour !== InvoiceColour.blue || blue.status !== InvoiceStatus.created) throw refuse('只能对开票成功的蓝字发票申请红字确认单');
       const live = await trx.selectFrom('invoice_red_confirms').select('id').where('blue_invoice_id', '=', blueInvoiceId).where('state', 'in', LIVE_STATES).executeTakeFirst();
       if (live) throw refuse(`该发票已有进行中的红字确认单（编号 ${live.id}）`);
