@@ -67,5 +67,7 @@ describe('请假申请 from start to finish', () => {
     await expect.poll(() => track.innerText()).toContain('同意，注意工作交接');
     const text = await track.innerText();
     for (const step of ['发起', '填写申请', '同意', '部门负责人审批', '张伟', '抄送', '人力资源部备案', '流程结束']) expect(text).toContain(step);
+    // 审批意见 (workchecklist): the manager's opinion at his node.
+    await expect.poll(() => drawer.getByTestId('checklist').innerText()).toMatch(/部门负责人审批\s+张伟（[^）]+）\s+同意\s+同意，注意工作交接/);
   });
 });

@@ -1,7 +1,7 @@
 /** SPEC sections 4 and 9: the counts and the online count refresh every 60000 ms and on workflow refresh events. */
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEARTBEAT_INTERVAL_MS, REFRESH_INTERVAL_MS } from '@zhyy/shared';
 import { useSession } from '../stores/session';
@@ -9,8 +9,12 @@ import { emitWorkflowRefresh } from './events';
 
 const refreshCounts = vi.hoisted(() => vi.fn(() => Promise.resolve()));
 const heartBeat = vi.hoisted(() => vi.fn(() => Promise.resolve({ onlineCount: 7 })));
+const formUrl = vi.hoisted(() => vi.fn((workId: number) => Promise.resolve(`/flow/todolist?workId=${workId}`)));
+const notify = vi.hoisted(() => vi.fn());
 vi.mock('./refreshCounts', () => ({ refreshCounts }));
 vi.mock('../api/live', () => ({ heartBeat }));
+vi.mock('../features/workflow/api', () => ({ wfApi: { formUrl } }));
+vi.mock('../ui/feedback', () => ({ feedback: () => ({ notification: { info: notify }, modal: { confirm: vi.fn() } }) }));
 
 const { useLiveData } = await import('./useLiveData');
 const wrapper = ({ children }: { children: ReactNode }) => <MemoryRouter>{children}</MemoryRouter>;
@@ -48,6 +52,22 @@ describe('useLiveData', () => {
     unmount();
     act(() => emitWorkflowRefresh());
     expect([refreshCounts.mock.calls.length, heartBeat.mock.calls.length]).toEqual([2, 2]);
+  });
+
+  it('a new to-do notification opens its item where the workflow service says (generfrmurl)', async () => {
+    refreshCounts.mockImplementationOnce(((_login: string, _roles: string[], on: { onTodoItems(items: unknown[]): void }) => {
+      on.onTodoItems([{ WorkID: '42', Title: '请假申请-孙浩' }]);
+      return Promise.resolve();
+    }) as never);
+    const { result, unmount } = renderHook(() => (useLiveData(), useLocation()), { wrapper });
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    const shown = notify.mock.calls.at(-1)?.[0] as { description: string; onClick(): void };
+    expect(shown.description).toBe('请假申请-孙浩');
+    vi.useRealTimers();
+    act(() => shown.onClick());
+    expect(formUrl).toHaveBeenCalledWith(42);
+    await waitFor(() => expect(`${result.current.pathname}${result.current.search}`).toBe('/flow/todolist?workId=42'));
+    unmount();
   });
 
   it('does nothing before sign-in', () => {

@@ -7,6 +7,7 @@ import { useBadges } from '../stores/badges';
 import { useSession } from '../stores/session';
 import { feedback } from '../ui/feedback';
 import { takeReminder } from './abnormalReminder';
+import { wfApi } from '../features/workflow/api';
 import { WORKFLOW_REFRESH_EVENT } from './events';
 import { refreshCounts } from './refreshCounts';
 import { alertNewItems } from './todoAlerts';
@@ -31,7 +32,8 @@ export function useLiveData(): void {
                 title: '新的待办',
                 description: item.Title,
                 placement: 'bottomRight',
-                onClick: () => navigate('/flow/todolist'),
+                // The workflow service says where the item opens (generfrmurl); an err@ answer is toasted.
+                onClick: () => void wfApi.formUrl(Number(item.WorkID)).then((url) => navigate(url), () => undefined),
               }),
             setTimeout,
             (more) =>

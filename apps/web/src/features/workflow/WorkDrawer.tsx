@@ -1,10 +1,11 @@
-/** A work item opened from a list: its header, the form's values, the approval panel and the track. */
+/** A work item opened from a list: its header, the form's values, the approval panel, the opinions and the track. */
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Drawer, Result, Skeleton, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { FlowState } from '@zhyy/shared';
 import { wfApi } from './api';
 import { ApprovalPanel } from './ApprovalPanel';
+import { CheckList } from './CheckList';
 import { formatTime } from './format';
 import { FormView } from './FormView';
 import { TrackTimeline } from './TrackTimeline';
@@ -49,6 +50,9 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
             <FormView fields={d.form} values={d.values} />
           </Card>
           <ApprovalPanel detail={d} onChanged={() => void q.refetch()} />
+          <Card size="small" title="审批意见">
+            <CheckList workId={d.WorkID} version={q.dataUpdatedAt} />
+          </Card>
           <Card size="small" title="流程轨迹">
             <TrackTimeline track={d.track} />
           </Card>
