@@ -1,8 +1,8 @@
-/** Cancellation, red-letter confirmations, buyers, settings, the sync log, the badge counts and permissions. */
+/** Cancellation, red-letter confirmations, buyers, settings, the entry form's lookups, the sync log, the badge counts and permissions. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMPTY_ID, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
+import { EMPTY_ID, InvoiceKind, InvoiceStatus, TaxPolicy } from '@zhyy/shared';
 import { startTestServer, type TestServer } from './helpers.js';
-import { instantSimulator, invoice } from './invoice-helpers.js';
+import { buyer, instantSimulator, invoice } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
@@ -110,6 +110,108 @@ describe('buyers and settings', () => {
     expect((await s.db.kysely.selectFrom('invoice_settings').select('app_secret').executeTakeFirstOrThrow()).app_secret).toBe('TOP-SECRET');
     const codes = await s.call('/api/invoice/tax-codes', { keyword: '工程' }, t5);
     expect(codes.r.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the entry form: buyer detail, creation settings, project and contract lookups', () => {
+  const NO_SUCH_ID = '00000000-0000-4000-8000-000000000001';
+  const codes = (rows: Array<{ code: string }>) => rows.map((r) => r.code);
+
+  it('buyer/detail gives the whole buyer with its invoice count; refuses a bad or unknown id', async () => {
+    const b = await buyer(s, '江苏长江路桥建设有限公司');
+    const a = await s.call('/api/invoice/buyer/detail', { id: b.id }, t5);
+    expect(a.code).toBe(20000);
+    expect(a.r).toMatchObject({
+      id: b.id, name: '江苏长江路桥建设有限公司', taxNo: '91320100MA1XK3PQ2K', bank: '中国银行南京分行营业部', email: 'finance@cjlq.example.cn',
+      defaultKind: InvoiceKind.bs, mobile: '', remark: '',
+    });
+    const n = await s.db.kysely.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('buyer_id', '=', b.id).executeTakeFirstOrThrow();
+    expect(a.r.invoiceCount).toBe(Number(n.n));
+    expect(a.r.invoiceCount).toBeGreaterThan(0);
+    const paper = await s.call('/api/invoice/buyer/detail', { id: (await buyer(s, '南京恒信机械租赁有限公司')).id }, t5);
+    expect(paper.r).toMatchObject({ name: '南京恒信机械租赁有限公司', defaultKind: InvoiceKind.c, bank: '招商银行南京分行' });
+    expect(paper.r.taxNo).toMatch(/^91320113MA1P9W2Q0[0-9A-Z]$/);
+
+    const bad = await s.call('/api/invoice/buyer/detail', { id: 'abc' }, t5);
+    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '参数错误：id ID格式不正确']);
+    const none = await s.call('/api/invoice/buyer/detail', { id: NO_SUCH_ID }, t5);
+    expect([none.status, none.code, none.message]).toEqual([404, 30000, '购方不存在或已删除']);
+    const body = { id: EMPTY_ID, name: '南京临时删除测试有限公司', taxNo: '', address: '', phone: '', bank: '', account: '', email: '', mobile: '', defaultKind: InvoiceKind.pc, remark: '' };
+    const made = await s.call('/api/invoice/buyer/save', body, t5);
+    expect((await s.call('/api/invoice/buyer/detail', { id: made.r.id }, t5)).r).toMatchObject({ name: '南京临时删除测试有限公司', taxNo: '', invoiceCount: 0 });
+    await s.call('/api/invoice/buyer/delete', { id: made.r.id }, t5);
+    expect((await s.call('/api/invoice/buyer/detail', { id: made.r.id }, t5)).message).toBe('购方不存在或已删除');
+  });
+
+  it('creation-setting gives the seller, the default people and kind and every tax code, and no secret', async () => {
+    const a = await s.call('/api/invoice/creation-setting', {}, t5);
+    expect(a.code).toBe(20000);
+    expect(Object.keys(a.r).sort()).toEqual(['checker', 'clerk', 'defaultKind', 'gatewayMode', 'payee', 'sellerName', 'sellerTaxNo', 'taxCodes']);
+    expect(a.r).toMatchObject({ sellerName: '华建工程技术服务有限公司', sellerTaxNo: '91320100MA1HJGC7XE', clerk: '刘芳', payee: '周敏', checker: '陈静', defaultKind: InvoiceKind.bs, gatewayMode: 'simulator' });
+    expect(a.r.taxCodes).toHaveLength(12);
+    expect(a.r.taxCodes[0]).toEqual({ code: '3050200000000000000', name: '工程服务', shortName: '建筑服务', taxRate: '0.09', policy: TaxPolicy.none });
+    expect(a.r.taxCodes.find((c: { name: string }) => c.name === '其他建筑服务（简易计税）')).toMatchObject({ taxRate: '0.03', policy: TaxPolicy.simplified });
+    expect(a.raw).not.toMatch(/appSecret|appKey/);
+    // It follows the settings page.
+    await s.db.kysely.updateTable('invoice_settings').set({ payee: '王磊' }).execute();
+    expect((await s.call('/api/invoice/creation-setting', {}, t5)).r.payee).toBe('王磊');
+    await s.db.kysely.updateTable('invoice_settings').set({ payee: '周敏' }).execute();
+  });
+
+  it('projects are found by code or name and by customer, newest code first', async () => {
+    const all = await s.call('/api/invoice/projects', {}, t5);
+    expect(codes(all.r)).toEqual(['XM2026-005', 'XM2026-004', 'XM2026-003', 'XM2026-002', 'XM2026-001', 'LS2026-001']);
+    expect(all.r[4]).toMatchObject({ name: '江北新区综合管廊二期', customer: '南京市城市建设投资控股（集团）有限责任公司', amount: 86_000_000_00, source: 2 });
+    expect(codes((await s.call('/api/invoice/projects', { keyword: '管廊' }, t5)).r)).toEqual(['XM2026-001']);
+    expect(codes((await s.call('/api/invoice/projects', { keyword: 'LS2026' }, t5)).r)).toEqual(['LS2026-001']);
+    expect(codes((await s.call('/api/invoice/projects', { customer: '城市建设投资' }, t5)).r)).toEqual(['XM2026-005', 'XM2026-001']);
+    expect(codes((await s.call('/api/invoice/projects', { keyword: '雨污', customer: '无锡' }, t5)).r)).toEqual([]);
+    // Blank filters are no filters.
+    expect((await s.call('/api/invoice/projects', { keyword: '  ', customer: '' }, t5)).r).toHaveLength(6);
+    const long = await s.call('/api/invoice/projects', { keyword: '项'.repeat(101) }, t5);
+    expect([long.status, long.message]).toEqual([400, '参数错误：keyword 不能超过100个字符']);
+  });
+
+  it('answers at most 50 projects', async () => {
+    const at = new Date().toISOString();
+    const extra = Array.from({ length: 55 }, (_, i) => ({ id: `00000000-0000-4000-8000-0000000100${String(i).padStart(2, '0')}`, code: `PG2026-${String(i).padStart(3, '0')}`, name: `批量测试项目${i}`, customer: '批量测试客户', amount: 0, source: 2, is_temp: 0, created_at: at, updated_at: at }));
+    await s.db.kysely.insertInto('projects').values(extra).execute();
+    try {
+      const a = await s.call('/api/invoice/projects', { customer: '批量测试客户' }, t5);
+      expect(a.r).toHaveLength(50);
+      expect([a.r[0].code, a.r[49].code]).toEqual(['PG2026-054', 'PG2026-005']);
+    } finally {
+      await s.db.kysely.deleteFrom('projects').where('customer', '=', '批量测试客户').execute();
+    }
+  });
+
+  it('contracts are found by code or name, customer and project; a bad project id is refused', async () => {
+    const all = await s.call('/api/invoice/contracts', {}, t5);
+    expect(all.r).toHaveLength(7);
+    const jbgl = all.r.find((c: { code: string }) => c.code === 'HJ-HT-2026-011');
+    expect(jbgl).toMatchObject({ name: '江北新区综合管廊二期施工总承包合同', customer: '南京市城市建设投资控股（集团）有限责任公司', amount: 86_000_000_00, source: 2 });
+    const project = (await s.call('/api/invoice/projects', { keyword: 'XM2026-001' }, t5)).r[0];
+    expect(jbgl.projectId).toBe(project.id);
+    expect(codes((await s.call('/api/invoice/contracts', { projectId: project.id }, t5)).r)).toEqual(['HJ-JL-2026-005', 'HJ-HT-2026-011']);
+    expect(codes((await s.call('/api/invoice/contracts', { projectId: project.id, keyword: '监理' }, t5)).r)).toEqual(['HJ-JL-2026-005']);
+    expect(codes((await s.call('/api/invoice/contracts', { keyword: 'HJ-DD' }, t5)).r)).toEqual(['HJ-DD-2026-031']);
+    const wx = (await s.call('/api/invoice/contracts', { customer: '无锡新城' }, t5)).r;
+    expect(wx.map((c: { code: string; amount: number }) => [c.code, c.amount])).toEqual([['HJ-KJ-2026-002', 45_600_000_00], ['HJ-DD-2026-031', 9_800_000_00]]);
+    expect((await s.call('/api/invoice/contracts', { projectId: NO_SUCH_ID }, t5)).r).toEqual([]);
+    const bad = await s.call('/api/invoice/contracts', { projectId: 'XM2026-001' }, t5);
+    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '参数错误：projectId ID格式不正确']);
+  });
+
+  it('are 403 权限不足 for demo11 (read-only) and demo3 (no invoice role)', async () => {
+    const b = await buyer(s, '江苏长江路桥建设有限公司');
+    const calls: Array<[string, unknown]> = [['/api/invoice/buyer/detail', { id: b.id }], ['/api/invoice/creation-setting', {}], ['/api/invoice/projects', {}], ['/api/invoice/contracts', {}]];
+    for (const [url, body] of calls) {
+      for (const token of [t11, t3]) {
+        const a = await s.call(url, body, token);
+        expect([url, a.status, a.code, a.message, a.r]).toEqual([url, 403, 30000, '权限不足', undefined]);
+      }
+      expect((await s.call(url, body)).status).toBe(401);
+    }
   });
 });
 

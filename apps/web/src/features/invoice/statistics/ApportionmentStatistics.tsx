@@ -1,6 +1,6 @@
 /** 分摊统计: project allocations of created invoices by project and month (red invoices negative). */
 import type { TableColumnsType } from 'antd';
-import { formatFen, type ProjectMonthRow, type StatisticsPage } from '@zhyy/shared';
+import { type ProjectMonthRow, type StatisticsPage } from '@zhyy/shared';
 import { statisticsApi } from '../../../api/invoiceApportionment';
 import { Money } from '../widgets';
 import { StatShell } from './StatShell';
@@ -26,12 +26,15 @@ export default function ApportionmentStatistics() {
       rowKey={(r) => `${r.projectId}-${r.month}`}
       keywordPlaceholder="项目编号或名称"
       emptyText="所选范围内没有分摊"
-      figures={(d) => [
-        { title: '项目·月份', value: d?.total ?? 0 },
-        { title: '发票张数', value: d?.totals.invoiceCount ?? 0 },
-        { title: '价税合计（元）', value: formatFen(d?.totals.amountIncl ?? 0) },
-        { title: '税额（元）', value: formatFen(d?.totals.tax ?? 0) },
-      ]}
+      // The 合计 row carries every figure the cards used to show (the row count is in the pagination).
+      totalsRow={(d) => ({
+        cells: {
+          invoiceCount: d.totals.invoiceCount,
+          amountExcl: <Money fen={d.totals.amountExcl} strong />,
+          tax: <Money fen={d.totals.tax} strong />,
+          amountIncl: <Money fen={d.totals.amountIncl} strong />,
+        },
+      })}
       chartTitle="每月分摊金额"
       chart={(d) => {
         if (!d.chart.length) return null;

@@ -1,6 +1,6 @@
 /** 合同开票统计: invoiced (net of red invoices) against each contract's amount, the remaining amount and the percentage. */
-import { Progress, Select, Tag, type TableColumnsType } from 'antd';
-import { formatFen, type ContractStatisticsRow } from '@zhyy/shared';
+import { Progress, Select, Tag, Typography, type TableColumnsType } from 'antd';
+import { type ContractStatisticsRow } from '@zhyy/shared';
 import { statisticsApi, type ContractStatisticsPage } from '../../../api/invoiceApportionment';
 import { Money } from '../widgets';
 import { barOption, StatShell } from './StatShell';
@@ -41,12 +41,15 @@ export default function ContractStatistics() {
           <Select allowClear placeholder="开票情况" style={{ width: 130 }} value={v.overOnly as boolean | undefined} onChange={(x) => set({ overOnly: x })} options={[{ value: true, label: '超合同开票' }]} />
         </>
       )}
-      figures={(d) => [
-        { title: '合同金额（元）', value: formatFen(d?.totals.contractAmount ?? 0) },
-        { title: '已开票（元）', value: formatFen(d?.totals.amountIncl ?? 0) },
-        { title: '未开票（元）', value: formatFen(d?.totals.remaining ?? 0) },
-        { title: '整体开票比例', value: d?.totals.contractAmount ? `${((d.totals.amountIncl * 100) / d.totals.contractAmount).toFixed(2)}%` : '—' },
-      ]}
+      // The 合计 row carries every figure the cards used to show, the overall percentage included.
+      totalsRow={(d) => ({
+        cells: {
+          contractAmount: <Money fen={d.totals.contractAmount} strong />,
+          invoiced: <Money fen={d.totals.amountIncl} strong />,
+          remaining: <Money fen={d.totals.remaining} strong />,
+          percentBp: <Typography.Text strong>{d.totals.contractAmount ? `${((d.totals.amountIncl * 100) / d.totals.contractAmount).toFixed(2)}%` : '—'}</Typography.Text>,
+        },
+      })}
       chartTitle="已开票金额前十的合同"
       chart={(d) => barOption(d.chart, '已开票（元）', '未开票（元）')}
     />

@@ -1,11 +1,12 @@
 /**
  * The frame of the four statistics screens: month range and keyword filters (plus the screen's own),
- * summary figures, an ECharts chart, a server-paginated table and the Excel export of the same filters.
+ * optional summary figures, an ECharts chart, a server-paginated table whose 合计 row (fixed at the bottom)
+ * carries the server's totals of the whole filtered set, and the Excel export of the same filters.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, DatePicker, Empty, Input, Row, Space, Statistic, Table, type TableColumnsType } from 'antd';
+import { Button, Card, Col, DatePicker, Empty, Input, Row, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import type { EChartsCoreOption } from 'echarts/core';
 import type { PageResult } from '@zhyy/shared';
 import { EChart } from '../../../components/EChart';
@@ -24,7 +25,13 @@ export interface StatShellProps<T, D extends PageResult<T>> {
   keywordPlaceholder: string;
   /** Extra filter controls with their values (merged into the request). */
   extraFilters?: (set: (v: Body) => void, values: Body) => ReactNode;
-  figures: (d: D | undefined) => Array<{ title: string; value: string | number }>;
+  /** Figures shown as cards above the chart: only those the 合计 row does not already carry. */
+  figures?: (d: D | undefined) => Array<{ title: string; value: string | number }>;
+  /**
+   * The 合计 row from the server's totals of the filtered set (not the current page): cell contents keyed by
+   * the column's dataIndex (or key). The first column shows `label` (default 合计) unless it has its own cell.
+   */
+  totalsRow: (d: D) => { label?: string; cells: Record<string, ReactNode> };
   chartTitle: string;
   chart: (d: D) => EChartsCoreOption | null;
   emptyText: string;
@@ -40,6 +47,8 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
   const q = useQuery({ queryKey: [...STATISTICS_KEY, p.name, filters, page], queryFn: () => p.fetch({ ...filters, ...page }), placeholderData: keepPreviousData });
   const d = q.data;
   const option = d ? p.chart(d) : null;
+  const figures = p.figures?.(d) ?? [];
+  const stickyTop = useStickyTop();
   const reset = (f: () => void) => {
     f();
     setPage((x) => ({ ...x, pageIndex: 1 }));
@@ -55,15 +64,17 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
           <ExportButton fileName={p.name} run={() => p.exportRun(filters)} disabled={!d?.total} />
         </Space>
       </Card>
-      <Row gutter={12}>
-        {p.figures(d).map((f) => (
-          <Col key={f.title} xs={12} lg={6}>
-            <Card size="small">
-              <Statistic title={f.title} value={f.value} loading={q.isLoading} />
-            </Card>
-          </Col>
-        ))}
-      </Row>
+      {figures.length ? (
+        <Row gutter={12}>
+          {figures.map((f) => (
+            <Col key={f.title} xs={12} lg={6}>
+              <Card size="small">
+                <Statistic title={f.title} value={f.value} loading={q.isLoading} />
+              </Card>
+            </Col>
+          ))}
+        </Row>
+      ) : null}
       <Card size="small" title={p.chartTitle}>
         {option ? <EChart option={option} height={280} testId="stat-chart" /> : <Empty description={q.isLoading ? '加载中…' : p.emptyText} />}
       </Card>
@@ -75,11 +86,43 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
           dataSource={d?.items ?? []}
           loading={q.isFetching}
           scroll={p.scrollX ? { x: p.scrollX } : undefined}
+          sticky={{ offsetHeader: stickyTop }}
+          summary={() => (d && d.total ? <TotalsRow columns={p.columns} row={p.totalsRow(d)} /> : null)}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={p.emptyText} /> }}
           pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: d?.total ?? 0, showSizeChanger: true, showTotal: (t) => `共 ${t} 条`, onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }) }}
         />
       </Card>
     </Space>
+  );
+}
+
+/** The height of the app's sticky header (navbar, breadcrumb, tags), so the table header sticks below it. */
+function useStickyTop(): number {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const header = document.querySelector('.fixed-header .main-header');
+    setTop(header ? Math.max(0, Math.round(header.getBoundingClientRect().bottom)) : 0);
+  }, []);
+  return top;
+}
+
+/** 合计 as a summary row of the table, fixed at the bottom (the table is sticky, so it stays in view). */
+function TotalsRow<T>({ columns, row }: { columns: TableColumnsType<T>; row: { label?: string; cells: Record<string, ReactNode> } }) {
+  const name = (c: TableColumnsType<T>[number]) => String(('dataIndex' in c && c.dataIndex !== undefined ? c.dataIndex : c.key) ?? '');
+  return (
+    <Table.Summary fixed="bottom">
+      <Table.Summary.Row className="stat-totals" data-testid="stat-totals">
+        {columns.map((c, i) => {
+          const own = row.cells[name(c)];
+          const content = own ?? (i === 0 ? <Typography.Text strong>{row.label ?? '合计'}</Typography.Text> : null);
+          return (
+            <Table.Summary.Cell key={name(c) || i} index={i} align={c.align}>
+              {content}
+            </Table.Summary.Cell>
+          );
+        })}
+      </Table.Summary.Row>
+    </Table.Summary>
   );
 }
 

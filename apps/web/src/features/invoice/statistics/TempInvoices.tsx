@@ -34,12 +34,17 @@ export function TempInvoices({ dim }: { dim: AllocationDim }) {
         keywordPlaceholder={project ? '发票号码、购方或临时项目' : '发票号码、购方或项目'}
         emptyText={project ? '没有仍在临时项目上的发票' : '所有发票都已分摊到正式合同'}
         scrollX={1200}
+        // The table has no columns for these two, so they stay as cards; the counts and 价税合计 are in the 合计 row.
         figures={(d) => [
-          { title: project ? '临时分摊笔数' : '待匹配发票', value: d?.total ?? 0 },
-          { title: '发票张数', value: d?.totals.invoiceCount ?? 0 },
-          { title: '待匹配价税合计（元）', value: formatFen(d?.totals.amountIncl ?? 0) },
+          { title: '待匹配不含税金额（元）', value: formatFen(d?.totals.amountExcl ?? 0) },
           { title: '待匹配税额（元）', value: formatFen(d?.totals.tax ?? 0) },
         ]}
+        // 发票价税合计 is left blank: the server totals only the unmatched part, and summing the page's rows would
+        // cover one page only (and count an invoice once per temporary allocation).
+        totalsRow={(d) => ({
+          label: `合计（${d.totals.invoiceCount} 张发票）`,
+          cells: { amountIncl: <Money fen={d.totals.amountIncl} strong /> },
+        })}
         chartTitle={project ? '按临时项目' : '按所属项目'}
         chart={(d) => barOption(d.chart, '待匹配金额（元）')}
       />
