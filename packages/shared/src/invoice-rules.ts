@@ -15,6 +15,11 @@ type Dec = InstanceType<typeof D>;
 export const TAX_TOLERANCE_FEN = 6;
 export const MAX_LINES = 2000;
 const DECIMAL_RE = /^-?\d{1,12}(\.\d{1,8})?$/;
+/** The longest 规格型号 and 单位 of a line (the tax service's limits). */
+export const SPEC_MAX = 40;
+export const UNIT_MAX = 20;
+/** A mainland mobile number for delivering the invoice to the buyer (交付手机): 11 digits starting with 1. */
+export const MOBILE_RE = /^1\d{10}$/;
 
 export const isDecimalText = (s: string) => DECIMAL_RE.test(s.trim());
 
@@ -95,6 +100,8 @@ export function checkLine(l: InvoiceLineData, colour: number, n: number): string
   const red = colour === InvoiceColour.red;
   if (!l.goodsName.trim()) out.push(`${p}：请填写货物或应税劳务名称`);
   if (!/^\d{19}$/.test(l.taxCode)) out.push(`${p}：税收分类编码须为19位数字`);
+  if ((l.spec ?? '').trim().length > SPEC_MAX) out.push(`${p}：规格型号不能超过${SPEC_MAX}个字符`);
+  if ((l.unit ?? '').trim().length > UNIT_MAX) out.push(`${p}：单位不能超过${UNIT_MAX}个字符`);
   const rate = normaliseRate(l.taxRate);
   if (!rate) out.push(`${p}：税率不在税率表中`);
   for (const [v, label] of [[l.quantity, '数量'], [l.unitPrice, '单价']] as const) {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { InvoiceKind, SourceKind } from '../enums.js';
 import { LineProperty, RedReason, SpecialFactor, TaxPolicy, VatUsage, normaliseRate } from '../invoice.js';
-import { isDecimalText, MAX_LINES, taxNumberProblem } from '../invoice-rules.js';
+import { isDecimalText, MAX_LINES, MOBILE_RE, SPEC_MAX, taxNumberProblem, UNIT_MAX } from '../invoice-rules.js';
 import { PageQuery, Uuid } from './common.js';
 import { IsoTime, optText } from './system.js';
 
@@ -29,6 +29,8 @@ export const TaxNo = z
 const OptionalTaxNo = z.union([z.literal(''), TaxNo]);
 const email = z.union([z.literal(''), z.string().trim().max(100, '邮箱不能超过100个字符').email('邮箱格式不正确')]);
 const phone = z.union([z.literal(''), z.string().trim().regex(/^[0-9+\-() ]{5,20}$/, '电话格式不正确')]);
+/** 交付手机 of an invoice: empty, or an 11-digit mobile number. */
+const mobile = z.string().trim().refine((v) => v === '' || MOBILE_RE.test(v), '交付手机须为11位手机号码');
 export const IdList = z.array(Uuid).min(1, '请至少选择一条记录').max(200, '一次最多处理200条');
 
 // ---------------------------------------------------------------- buyers
@@ -90,8 +92,8 @@ export type SettingSaveBody = z.infer<typeof SettingSaveBody>;
 export const InvoiceLineBody = z.object({
   goodsName: required(100, '货物或应税劳务名称'),
   taxCode: z.string().trim().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
-  spec: text(40, '规格型号').default(''),
-  unit: text(20, '单位').default(''),
+  spec: text(SPEC_MAX, '规格型号').default(''),
+  unit: text(UNIT_MAX, '单位').default(''),
   quantity: z.union([z.literal(''), DecimalText]).default(''),
   unitPrice: z.union([z.literal(''), DecimalText]).default(''),
   priceIncludesTax: z.boolean().default(true),
@@ -116,7 +118,7 @@ export const InvoiceSaveBody = z.object({
   buyerBank: text(100, '购买方开户行').default(''),
   buyerAccount: text(50, '购买方账号').default(''),
   buyerEmail: email.default(''),
-  buyerMobile: phone.default(''),
+  buyerMobile: mobile.default(''),
   projectId: Uuid.nullable().default(null),
   contractId: Uuid.nullable().default(null),
   specialFactor: enumOf(SpecialFactor.values, '特定业务不正确').default(0),

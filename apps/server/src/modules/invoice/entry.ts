@@ -16,7 +16,10 @@ import {
   computeLine,
   invoiceRefusal,
   invoiceTransition,
+  isDecimalText,
   normaliseRate,
+  SPEC_MAX,
+  UNIT_MAX,
   sumLines,
   TaxPolicy,
   type InvoiceLineRow,
@@ -176,11 +179,13 @@ export async function importRequest(trx: Kysely<Database>, workId: number, setti
     const rate = normaliseRate(String(l.taxRate ?? '')) ?? '0.09';
     const category = /^\*([^*]+)\*/.exec(l.goods ?? '')?.[1] ?? '';
     const code = codes.find((c) => c.short_name === category && c.tax_rate === rate) ?? codes.find((c) => c.tax_rate === rate) ?? codes[0];
-    const quantity = l.quantity === undefined || l.quantity === '' ? '' : String(l.quantity);
+    // A line may carry only its amount (services): no quantity and no unit price, and it stays so.
+    const given = String(l.quantity ?? '').trim();
+    const quantity = isDecimalText(given) && Number(given) !== 0 ? given : '';
     const a = computeLine({ quantity, priceIncludesTax: true, taxRate: rate, amount: Number(l.amount ?? 0) });
     const unitPrice = quantity ? trimPrice(Number(l.amount ?? 0) / 100 / Number(quantity)) : '';
     return {
-      lineNo: i + 1, goodsName: l.goods ?? '', taxCode: code?.code ?? '', spec: l.spec ?? '', unit: l.unit ?? '', quantity, unitPrice, priceIncludesTax: true,
+      lineNo: i + 1, goodsName: (l.goods ?? '').slice(0, 100), taxCode: code?.code ?? '', spec: (l.spec ?? '').trim().slice(0, SPEC_MAX), unit: (l.unit ?? '').trim().slice(0, UNIT_MAX), quantity, unitPrice, priceIncludesTax: true,
       taxRate: rate, policy: rate === '0' ? TaxPolicy.exempt : code?.policy ?? 0, lineProperty: 0, amountExcl: a.amountExcl, tax: a.tax, amountIncl: a.amountIncl,
     };
   });

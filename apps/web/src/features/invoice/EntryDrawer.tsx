@@ -5,26 +5,65 @@
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Col, Drawer, Form, Input, Row, Select, Space, Table, Typography } from 'antd';
+import { Alert, Button, Col, Drawer, Form, Input, Row, Select, Space, Switch, Table, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
 import { useEffect, useMemo, useState } from 'react';
 import {
-  EMPTY_ID, InvoiceColour, InvoiceKind, SpecialFactor, TAX_RATES, TaxPolicy, capitalAmount, checkInvoice, computeLine, formatFen, isDecimalText, sumLines,
-  type InvoiceDetail, type InvoiceSaveBody,
+  EMPTY_ID, InvoiceColour, InvoiceKind, MOBILE_RE, SPEC_MAX, SpecialFactor, TAX_RATES, TaxPolicy, UNIT_MAX, capitalAmount, checkInvoice, computeLine, fenToYuan, formatFen,
+  isDecimalText, sumLines, yuanToFen, type InvoiceDetail, type InvoiceLineRow, type InvoiceSaveBody,
 } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
 import { INVOICE_KEY, Money } from './widgets';
 
-interface LineForm { taxCode?: string; goodsName?: string; spec?: string; unit?: string; quantity?: string; unitPrice?: string; taxRate?: string; policy?: number }
-type HeaderForm = Omit<InvoiceSaveBody, 'lines' | 'id'> & { lines: LineForm[] };
+/** One row of the line table as typed: `amount` (元) counts when quantity and unit price are not both given. */
+export interface LineForm { taxCode?: string; goodsName?: string; spec?: string; unit?: string; quantity?: string; unitPrice?: string; amount?: string; taxRate?: string; policy?: number }
+/** The header decides whether the unit prices and amounts typed include tax (含税) for every line. */
+type HeaderForm = Omit<InvoiceSaveBody, 'lines' | 'id'> & { priceIncludesTax: boolean; lines: LineForm[] };
 
-function toLines(lines: LineForm[] = []): InvoiceSaveBody['lines'] {
+const AMOUNT_RE = /^-?\d{1,11}(\.\d{1,2})?$/;
+const NEW_LINE: LineForm = { taxRate: '0.09', policy: 0, quantity: '1' };
+
+/** Whether a line's amount comes from quantity × unit price (else from the amount typed). */
+export function pricedLine(l: LineForm): boolean {
+  const quantity = (l.quantity ?? '').trim();
+  const unitPrice = (l.unitPrice ?? '').trim();
+  return !!quantity && !!unitPrice && isDecimalText(quantity) && isDecimalText(unitPrice);
+}
+
+/** The lines to save, computed with the shared rules; a line without quantity × unit price keeps its amount. */
+export function toLines(lines: LineForm[] = [], priceIncludesTax = true): InvoiceSaveBody['lines'] {
   return lines.map((l) => {
     const quantity = (l.quantity ?? '').trim();
     const unitPrice = (l.unitPrice ?? '').trim();
-    const ok = quantity && unitPrice && isDecimalText(quantity) && isDecimalText(unitPrice);
-    const a = ok ? computeLine({ quantity, unitPrice, priceIncludesTax: true, taxRate: l.taxRate ?? '0.09' }) : { amountExcl: 0, tax: 0, amountIncl: 0 };
-    return { goodsName: l.goodsName ?? '', taxCode: l.taxCode ?? '', spec: l.spec ?? '', unit: l.unit ?? '', quantity, unitPrice, priceIncludesTax: true, taxRate: l.taxRate ?? '0.09', policy: (l.policy ?? 0) as 0, lineProperty: 0, amountExcl: a.amountExcl, tax: a.tax, amountIncl: a.amountIncl };
+    const amount = (l.amount ?? '').trim();
+    const taxRate = l.taxRate ?? '0.09';
+    const a = pricedLine(l)
+      ? computeLine({ quantity, unitPrice, priceIncludesTax, taxRate })
+      : AMOUNT_RE.test(amount)
+        ? computeLine({ quantity: isDecimalText(quantity) ? quantity : '', priceIncludesTax, taxRate, amount: yuanToFen(amount) })
+        : { amountExcl: 0, tax: 0, amountIncl: 0 };
+    return {
+      goodsName: l.goodsName ?? '', taxCode: l.taxCode ?? '', spec: (l.spec ?? '').trim(), unit: (l.unit ?? '').trim(), quantity, unitPrice, priceIncludesTax, taxRate,
+      policy: (l.policy ?? 0) as 0, lineProperty: 0, amountExcl: a.amountExcl, tax: a.tax, amountIncl: a.amountIncl,
+    };
   });
+}
+
+/** The form rows of saved lines: each keeps its amount (含税 or 不含税 as the header says) for lines without a unit price. */
+export function toLineForms(lines: readonly InvoiceLineRow[]): { priceIncludesTax: boolean; lines: LineForm[] } {
+  const priceIncludesTax = lines[0]?.priceIncludesTax ?? true;
+  return {
+    priceIncludesTax,
+    lines: lines.map((l) => ({
+      taxCode: l.taxCode, goodsName: l.goodsName, spec: l.spec, unit: l.unit, quantity: l.quantity, unitPrice: l.unitPrice,
+      amount: fenToYuan(priceIncludesTax ? l.amountIncl : l.amountExcl), taxRate: l.taxRate, policy: l.policy,
+    })),
+  };
+}
+
+/** Problems of what was typed that the shared checks cannot see (an amount that is not money). */
+export function amountProblems(lines: LineForm[] = []): string[] {
+  return lines.flatMap((l, i) => (!pricedLine(l) && (l.amount ?? '').trim() && !AMOUNT_RE.test((l.amount ?? '').trim()) ? [`第${i + 1}行：金额须为数字，最多2位小数`] : []));
 }
 
 export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | null; title: string; onClose: () => void; onSubmit: (body: InvoiceSaveBody) => Promise<boolean> }) {
@@ -43,13 +82,19 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
     if (!props.open) return;
     const d = props.initial;
     form.resetFields();
-    if (d) form.setFieldsValue({ ...d, lines: d.lines.map((l) => ({ ...l })) } as never);
-    else form.setFieldsValue({ kind: (setting.data?.defaultKind ?? InvoiceKind.bs) as 9, specialFactor: 0, lines: [{ taxRate: '0.09', policy: 0, quantity: '1' }] } as never);
-  }, [props.open, props.initial, setting.data?.defaultKind, form]);
+    if (d) form.setFieldsValue({ ...d, ...toLineForms(d.lines) } as never);
+    else form.setFieldsValue({ kind: InvoiceKind.bs, specialFactor: 0, priceIncludesTax: true, lines: [{ ...NEW_LINE }] } as never);
+  }, [props.open, props.initial, form]);
+  // The default kind of the settings, once they arrive, without wiping what was typed meanwhile.
+  const defaultKind = setting.data?.defaultKind;
+  useEffect(() => {
+    if (props.open && !props.initial && defaultKind !== undefined && !form.isFieldTouched('kind')) form.setFieldValue('kind', defaultKind);
+  }, [props.open, props.initial, defaultKind, form]);
 
-  const lines = useMemo(() => toLines(watched?.lines), [watched?.lines]);
+  const withTax = watched?.priceIncludesTax ?? true;
+  const lines = useMemo(() => toLines(watched?.lines, withTax), [watched?.lines, withTax]);
   const totals = sumLines(lines);
-  const problems = watched ? checkInvoice({ kind: watched.kind ?? 9, colour: InvoiceColour.blue, buyerName: watched.buyerName ?? '', buyerTaxNo: watched.buyerTaxNo ?? '', buyerAddress: watched.buyerAddress ?? '', buyerPhone: watched.buyerPhone ?? '', buyerBank: watched.buyerBank ?? '', buyerAccount: watched.buyerAccount ?? '', specialFactor: watched.specialFactor ?? 0, constructionSite: watched.constructionSite, constructionProject: watched.constructionProject }, lines) : [];
+  const problems = watched ? [...amountProblems(watched.lines), ...checkInvoice({ kind: watched.kind ?? 9, colour: InvoiceColour.blue, buyerName: watched.buyerName ?? '', buyerTaxNo: watched.buyerTaxNo ?? '', buyerAddress: watched.buyerAddress ?? '', buyerPhone: watched.buyerPhone ?? '', buyerBank: watched.buyerBank ?? '', buyerAccount: watched.buyerAccount ?? '', specialFactor: watched.specialFactor ?? 0, constructionSite: watched.constructionSite, constructionProject: watched.constructionProject }, lines)] : [];
 
   const pickBuyer = (id: string) => {
     const b = buyers.data?.items.find((x) => x.id === id);
@@ -63,7 +108,7 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
   };
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const { priceIncludesTax: _withTax, lines: _typed, ...v } = await form.validateFields();
     if (problems.length) return;
     setSaving(true);
     try {
@@ -79,9 +124,11 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
     }
   };
 
-  const col = (label: string, name: keyof HeaderForm, node: React.ReactNode, span = 8, required = false) => (
-    <Col span={span}><Form.Item name={name} label={label} rules={required ? [{ required: true, message: `请填写${label}` }] : undefined}>{node}</Form.Item></Col>
+  const col = (label: string, name: keyof HeaderForm, node: React.ReactNode, span = 8, required = false, rules: Rule[] = []) => (
+    <Col span={span}><Form.Item name={name} label={label} rules={required ? [{ required: true, message: `请填写${label}` }, ...rules] : rules.length ? rules : undefined}>{node}</Form.Item></Col>
   );
+  const priceLabel = withTax ? '含税单价' : '不含税单价';
+  const amountLabel = withTax ? '含税金额' : '不含税金额';
 
   return (
     <Drawer open={props.open} onClose={props.onClose} size={1100} title={props.title} destroyOnHidden
@@ -99,7 +146,8 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
           {col('购买方税号', 'buyerTaxNo', <Input maxLength={20} />, 12)}
           {col('地址', 'buyerAddress', <Input maxLength={100} />)}
           {col('电话', 'buyerPhone', <Input maxLength={30} />)}
-          {col('交付邮箱', 'buyerEmail', <Input maxLength={100} />)}
+          {col('交付手机', 'buyerMobile', <Input maxLength={11} />, 8, false, [{ pattern: MOBILE_RE, message: '交付手机须为11位手机号码' }])}
+          {col('交付邮箱', 'buyerEmail', <Input maxLength={100} />, 8, false, [{ type: 'email', message: '邮箱格式不正确' }])}
           {col('开户行', 'buyerBank', <Input maxLength={100} />, 12)}
           {col('账号', 'buyerAccount', <Input maxLength={50} />, 12)}
           {col('项目', 'projectId', <Select allowClear showSearch={{ filterOption: false, onSearch: setRefSearch }} placeholder="选择项目" options={(projects.data ?? []).map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))} />, 12)}
@@ -111,25 +159,33 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
               {col('建筑项目名称', 'constructionProject', <Input maxLength={100} />)}
             </>
           ) : null}
-          {col('备注', 'remark', <Input maxLength={200} />, 24)}
+          {col('备注', 'remark', <Input maxLength={200} />, 16)}
+          <Col span={8}>
+            <Form.Item name="priceIncludesTax" label="单价和金额" valuePropName="checked" tooltip="明细的单价和金额是否含税，合计和保存的明细按此计算">
+              <Switch checkedChildren="含税" unCheckedChildren="不含税" aria-label="单价和金额含税" />
+            </Form.Item>
+          </Col>
         </Row>
         <Typography.Title level={5}>开票明细</Typography.Title>
         <Form.List name="lines">
           {(fields, { add, remove }) => (
             <>
-              <Table size="small" pagination={false} rowKey="key" dataSource={fields} scroll={{ x: 1000 }} columns={[
+              <Table size="small" pagination={false} rowKey="key" dataSource={fields} scroll={{ x: 1250 }} columns={[
                 { title: '税收分类编码', width: 200, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxCode']} noStyle><Select showSearch={{ optionFilterProp: 'label' }} placeholder="查找编码" style={{ width: 190 }} onChange={(v: string) => pickCode(f.name, v)} options={codes.map((c) => ({ value: c.code, label: `${c.shortName}-${c.name} ${c.code}` }))} /></Form.Item> },
                 { title: '货物或应税劳务名称', render: (_: unknown, f) => <Form.Item name={[f.name, 'goodsName']} noStyle><Input maxLength={100} aria-label="货物名称" /></Form.Item> },
-                { title: '单位', width: 70, render: (_: unknown, f) => <Form.Item name={[f.name, 'unit']} noStyle><Input maxLength={20} /></Form.Item> },
+                { title: '规格型号', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'spec']} noStyle><Input maxLength={SPEC_MAX} aria-label="规格型号" /></Form.Item> },
+                { title: '单位', width: 70, render: (_: unknown, f) => <Form.Item name={[f.name, 'unit']} noStyle><Input maxLength={UNIT_MAX} aria-label="单位" /></Form.Item> },
                 { title: '数量', width: 90, render: (_: unknown, f) => <Form.Item name={[f.name, 'quantity']} noStyle><Input aria-label="数量" /></Form.Item> },
-                { title: '含税单价', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'unitPrice']} noStyle><Input aria-label="含税单价" /></Form.Item> },
+                { title: priceLabel, width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'unitPrice']} noStyle><Input aria-label={priceLabel} /></Form.Item> },
+                { title: amountLabel, width: 120, align: 'right', render: (_: unknown, f) => pricedLine(watched?.lines?.[f.name] ?? {})
+                  ? <Money fen={(withTax ? lines[f.name]?.amountIncl : lines[f.name]?.amountExcl) ?? 0} />
+                  : <Form.Item name={[f.name, 'amount']} noStyle><Input aria-label={amountLabel} /></Form.Item> },
                 { title: '税率', width: 120, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxRate']} noStyle><Select style={{ width: 110 }} options={TAX_RATES.map((r) => ({ value: r.value, label: r.label }))} /></Form.Item> },
                 { title: '优惠政策', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'policy']} noStyle><Select style={{ width: 100 }} options={TaxPolicy.options.map((o) => ({ value: o.value, label: o.label }))} /></Form.Item> },
-                { title: '金额', width: 100, align: 'right', render: (_: unknown, f) => <Money fen={lines[f.name]?.amountExcl ?? 0} /> },
                 { title: '税额', width: 90, align: 'right', render: (_: unknown, f) => <Money fen={lines[f.name]?.tax ?? 0} /> },
                 { title: '', width: 40, render: (_: unknown, f) => <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="删除明细" disabled={fields.length <= 1} onClick={() => remove(f.name)} /> },
               ]} />
-              <Button type="dashed" icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => add({ taxRate: '0.09', policy: 0, quantity: '1' })}>添加明细</Button>
+              <Button type="dashed" icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => add({ ...NEW_LINE })}>添加明细</Button>
             </>
           )}
         </Form.List>
