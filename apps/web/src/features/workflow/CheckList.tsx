@@ -1,4 +1,4 @@
-/** 审批意见: each node's opinions (the workflow service's workchecklist), newest decisions last. */
+/** 各节点审批意见: each node's opinions (the workflow service's workchecklist), newest decisions last. */
 import { useQuery } from '@tanstack/react-query';
 import { Table, Tag } from 'antd';
 import type { CheckItem } from '@zhyy/shared';

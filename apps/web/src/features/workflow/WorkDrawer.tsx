@@ -50,7 +50,7 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
             <FormView fields={d.form} values={d.values} />
           </Card>
           <ApprovalPanel detail={d} onChanged={() => void q.refetch()} />
-          <Card size="small" title="审批意见">
+          <Card size="small" title="各节点审批意见">
             <CheckList workId={d.WorkID} version={q.dataUpdatedAt} />
           </Card>
           <Card size="small" title="流程轨迹">
