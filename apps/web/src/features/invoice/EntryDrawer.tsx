@@ -144,21 +144,21 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
           </Col>
           {col('购买方名称', 'buyerName', <Input maxLength={100} />, 12, true)}
           {col('购买方税号', 'buyerTaxNo', <Input maxLength={20} />, 12)}
-          {col('地址', 'buyerAddress', <Input maxLength={100} />)}
-          {col('电话', 'buyerPhone', <Input maxLength={30} />)}
-          {col('交付手机', 'buyerMobile', <Input maxLength={11} />, 8, false, [{ pattern: MOBILE_RE, message: '交付手机须为11位手机号码' }])}
-          {col('交付邮箱', 'buyerEmail', <Input maxLength={100} />, 8, false, [{ type: 'email', message: '邮箱格式不正确' }])}
+          {col('地址', 'buyerAddress', <Input maxLength={100} />, 12)}
+          {col('电话', 'buyerPhone', <Input maxLength={30} />, 12)}
           {col('开户行', 'buyerBank', <Input maxLength={100} />, 12)}
           {col('账号', 'buyerAccount', <Input maxLength={50} />, 12)}
-          {col('项目', 'projectId', <Select allowClear showSearch={{ filterOption: false, onSearch: setRefSearch }} placeholder="选择项目" options={(projects.data ?? []).map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))} />, 12)}
-          {col('合同', 'contractId', <Select allowClear showSearch={{ filterOption: false, onSearch: setRefSearch }} placeholder="选择合同" options={(contracts.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))} />, 12)}
+          {col('交付手机', 'buyerMobile', <Input maxLength={11} />, 8, false, [{ pattern: MOBILE_RE, message: '交付手机须为11位手机号码' }])}
+          {col('交付邮箱', 'buyerEmail', <Input maxLength={100} />, 8, false, [{ type: 'email', message: '邮箱格式不正确' }])}
           {col('特定业务', 'specialFactor', <Select options={SpecialFactor.options.map((o) => ({ value: o.value, label: o.label }))} />)}
           {watched?.specialFactor === SpecialFactor.construction ? (
             <>
-              {col('建筑服务发生地', 'constructionSite', <Input maxLength={100} />)}
-              {col('建筑项目名称', 'constructionProject', <Input maxLength={100} />)}
+              {col('建筑服务发生地', 'constructionSite', <Input maxLength={100} />, 12)}
+              {col('建筑项目名称', 'constructionProject', <Input maxLength={100} />, 12)}
             </>
           ) : null}
+          {col('项目', 'projectId', <Select allowClear showSearch={{ filterOption: false, onSearch: setRefSearch }} placeholder="选择项目" options={(projects.data ?? []).map((p) => ({ value: p.id, label: `${p.code} ${p.name}` }))} />, 12)}
+          {col('合同', 'contractId', <Select allowClear showSearch={{ filterOption: false, onSearch: setRefSearch }} placeholder="选择合同" options={(contracts.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))} />, 12)}
           {col('备注', 'remark', <Input maxLength={200} />, 16)}
           <Col span={8}>
             <Form.Item name="priceIncludesTax" label="单价和金额" valuePropName="checked" tooltip="明细的单价和金额是否含税，合计和保存的明细按此计算">
