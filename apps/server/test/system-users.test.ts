@@ -136,6 +136,16 @@ describe('creating and editing users', () => {
     expect((await s.call('/api/user/reset-password', { id: me }, demo3)).message).toBe('不能在这里重置自己的密码，请使用“修改密码”');
     expect((await s.call('/api/user/delete', { id: me }, demo3)).message).toBe('不能删除自己的账号');
   });
+
+  it('a user administrator (role 3) edits their own profile but not their own roles', async () => {
+    const me = await s.call('/api/user/detail', { id: demoId('user:demo3') }, demo3);
+    const mine = { id: me.r.id, loginName: me.r.loginName, name: me.r.name, deptId: me.r.deptId, position: me.r.position, phone: me.r.phone, email: me.r.email, status: 1 };
+    const grab = await s.call('/api/user/save', { ...mine, roles: ['3', '5'] }, demo3);
+    expect([grab.code, grab.message]).toEqual([30000, '不能修改自己的角色，请由系统管理员调整']);
+    expect((await s.call('/api/user/save', { ...mine, roles: [] }, demo3)).message).toBe('不能修改自己的角色，请由系统管理员调整');
+    expect((await s.call('/api/user/save', { ...mine, roles: ['3'], position: '人事主管' }, demo3)).code).toBe(20000);
+    expect((await s.call('/api/user/detail', { id: me.r.id }, demo3)).r).toMatchObject({ roles: ['3'], position: '人事主管' });
+  });
 });
 
 describe('reset, disable and delete', () => {

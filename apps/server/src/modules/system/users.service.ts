@@ -121,6 +121,9 @@ export class UserService {
     if (roleOneChanged && !isSuperUser(me.roles)) throw refuse('只有系统管理员可以授予或移除系统管理员角色', 403);
     if (body.id === me.id && body.status !== 1) throw refuse('不能停用自己的账号');
     if (body.id === me.id && before.includes(ADMINISTRATOR) && !roles.includes(ADMINISTRATOR)) throw refuse('不能移除自己的系统管理员角色');
+    // A user administrator (role 3) does not grant themselves what to see: roles change by someone else.
+    const sameRoles = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((r) => b.includes(r));
+    if (body.id === me.id && !isSuperUser(me.roles) && !sameRoles(before.filter((r) => r !== ADMIN_ROLE), roles)) throw refuse('不能修改自己的角色，请由系统管理员调整');
     // The super role `admin` is not in the catalogue: it stays as it is.
     const kept = before.includes(ADMIN_ROLE) ? [ADMIN_ROLE, ...roles] : roles;
     const changes = describeChanges(row, body, loginName, before, kept);
