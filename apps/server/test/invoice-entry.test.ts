@@ -25,7 +25,7 @@ async function importedRequest(lines: Array<Record<string, unknown>>): Promise<s
   const form = { ...(JSON.parse(model.form_data) as object), buyer: BUYER, lines };
   const row = await k.insertInto('wf_instances').values({ ...model, form_data: JSON.stringify(form), record_type: null, record_id: null }).returning('work_id').executeTakeFirstOrThrow();
   const settings = await s.db.kysely.selectFrom('invoice_settings').selectAll().executeTakeFirstOrThrow();
-  const id = await importRequest(s.db.kysely, Number(row.work_id), settings);
+  const id = await importRequest(s.db.kysely, { workId: Number(row.work_id), form, starterId: model.starter_id, starterName: model.starter_name, at: model.finished_at ?? '' }, settings);
   expect(id).toBeTruthy();
   return id!;
 }

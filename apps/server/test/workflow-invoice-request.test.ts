@@ -97,8 +97,8 @@ describe('开票申请 (KP01) from the workflow to 一键开票', () => {
       ['*现代服务*技术咨询', 20_000_000],
     ]);
 
-    // The job's import finds nothing more to do, and the list still shows the request once.
-    expect(await s.app.invoiceJob.importApproved()).toBe(0);
+    // It was imported once, in the last approval's own transaction (the workflow service's outcome event).
+    expect(await s.db.kysely.selectFrom('invoices').select('id').where('request_work_id', '=', workId).execute()).toHaveLength(1);
     expect((await pendingFor(buyer.name)).filter((i) => i.requestWorkId === workId)).toHaveLength(1);
     expect((await s.call('/api/invoice/list-for-creation', { tab: 'pending' }, await tokenOf('demo7'))).status).toBe(403);
   });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FlowState, checkDefinition } from '@zhyy/shared';
-import type { OutcomeEvent } from '../src/modules/workflow/outcomes.js';
+import type { FlowOutcomeEvent, OutcomeEvent } from '../src/modules/workflow/outcomes.js';
 import { wf } from '../src/modules/workflow/tables.js';
 import { templateSeeds } from '../src/seed/workflowTemplates.js';
 import { buildDemoUsers } from '../src/seed/company.js';
@@ -86,6 +86,25 @@ describe('app.workflow', () => {
       message: '请选择下一节点的处理人',
     });
     expect((await wf(s.db.kysely).selectFrom('wf_instances').select('work_id').execute()).length).toBe(before.length);
+  });
+
+  it('onFlowOutcome hears every instance of a template, with its starter and final form, record or not', async () => {
+    const heard: Array<Omit<FlowOutcomeEvent, 'trx'>> = [];
+    const off = s.app.workflow.onFlowOutcome('QJ01', ({ trx: _, ...e }) => void heard.push(e));
+    const t7 = await s.login('demo7');
+    const started = await s.call('/api/miswf/workflow/start', { flowNo: 'QJ01', form: leaveForm(1) }, t7);
+    expect(started.code).toBe(20000);
+    const manager = await s.login('demo4');
+    expect((await s.call('/api/miswf/workflow/send', { workId: started.r.workId, opinion: '同意' }, manager)).code).toBe(20000);
+    const starter = await actor(s, 'demo7');
+    expect(heard).toEqual([
+      expect.objectContaining({ kind: 'complete', workId: started.r.workId, flowNo: 'QJ01', starterId: starter.id, starterName: starter.name, form: expect.objectContaining({ days: 1 }), actorName: '系统' }),
+    ]);
+    expect(heard[0]!.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    off();
+    const again = await s.call('/api/miswf/workflow/start', { flowNo: 'QJ01', form: leaveForm(1) }, t7);
+    await s.call('/api/miswf/workflow/send', { workId: again.r.workId, opinion: '同意' }, manager);
+    expect(heard).toHaveLength(1);
   });
 });
 

@@ -13,7 +13,7 @@ import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import { seedBuyerRedConfirm } from '../integrations/tax/index.js';
 import { CancellationService } from '../modules/invoice/cancellation.js';
-import { importRequest, saveEntry } from '../modules/invoice/entry.js';
+import { INVOICE_REQUEST_FLOW, importRequest, saveEntry } from '../modules/invoice/entry.js';
 import { IssuingService } from '../modules/invoice/issuing.js';
 import { RedConfirmService } from '../modules/invoice/redconfirm.js';
 import { RetryService } from '../modules/invoice/retry.js';
@@ -61,9 +61,13 @@ async function reference(db: Kysely<Database>, at: string, clerk: DemoUser): Pro
   }))).execute();
 }
 
-/** Approved 开票申请: started and approved through the engine, then turned into requests. */
+/** Approved 开票申请: started and approved through the engine, which hands each to invoicing as the server does. */
 async function approvedRequests(ctx: SeedContext, db: Kysely<Database>, settings: InvoiceSettings): Promise<void> {
-  const engine = new WorkflowEngine({ kysely: db, dialect: 'sqlite', close: async () => undefined }, new OutcomeRegistry());
+  const outcomes = new OutcomeRegistry();
+  outcomes.onFlow(INVOICE_REQUEST_FLOW, async (e) => {
+    if (e.kind === 'complete') await importRequest(e.trx, e, await settings.row(e.trx));
+  });
+  const engine = new WorkflowEngine({ kysely: db, dialect: 'sqlite', close: async () => undefined }, outcomes);
   const byId = new Map(ctx.users.map((u) => [u.id, u]));
   const starter = ctx.users.find((u) => u.dept === 'market' && u.loginName !== 'admin') ?? ctx.users[1]!;
   const actor = (u: DemoUser) => ({ id: u.id, name: u.name, roles: u.roles, deptId: demoId(`dept:${u.dept}`), deptName: DEPARTMENTS.find((d) => d.key === u.dept)?.name ?? '' });
@@ -83,7 +87,6 @@ async function approvedRequests(ctx: SeedContext, db: Kysely<Database>, settings
       if (!who) break;
       await engine.send(actor(who), { workId, opinion: '同意开票' }, db);
     }
-    await importRequest(db, workId, await settings.row(db));
   }
 }
 

@@ -6,7 +6,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   EMPTY_ID,
-  FlowState,
   InvoiceColour,
   InvoiceKind,
   InvoiceStatus,
@@ -30,7 +29,6 @@ import { invoiceRef, type OperationLogService } from '../../platform/oplog.js';
 import { notFound, refuse } from '../../platform/envelope.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
-import { wf } from '../workflow/tables.js';
 import { lineValues, newOrderNo } from './mapping.js';
 import type { InvoiceSettingTable, InvoiceTable } from './tables.js';
 
@@ -161,16 +159,28 @@ interface RequestForm {
   lines?: Array<{ goods?: string; spec?: string; unit?: string; quantity?: number | string; taxRate?: string; amount?: number }>;
 }
 
+/** A completed 开票申请 as the workflow service reports it (its outcome event). */
+export interface ApprovedRequest {
+  workId: number;
+  form: Record<string, unknown>;
+  starterId: string;
+  starterName: string;
+  /** When the last approval passed. */
+  at: string;
+}
+
+/** The template whose approval hands a request to outgoing invoicing. */
+export const INVOICE_REQUEST_FLOW = 'KP01';
+
 /**
- * Turns one completed 开票申请 (KP01) into a request ready to issue. Idempotent: the invoice's
- * request_work_id is unique, so an instance is imported once whoever gets there first.
+ * Turns one completed 开票申请 (KP01) into a request ready to issue, inside the approval's transaction
+ * (the workflow service's outcome event). Idempotent: the invoice's request_work_id is unique.
  */
-export async function importRequest(trx: Kysely<Database>, workId: number, settings: InvoiceSettingTable): Promise<string | null> {
+export async function importRequest(trx: Kysely<Database>, req: ApprovedRequest, settings: InvoiceSettingTable): Promise<string | null> {
+  const workId = req.workId;
   const done = await trx.selectFrom('invoices').select('id').where('request_work_id', '=', workId).executeTakeFirst();
   if (done) return null;
-  const inst = await wf(trx).selectFrom('wf_instances').select(['form_data', 'starter_id', 'starter_name', 'finished_at', 'flow_no', 'state']).where('work_id', '=', workId).executeTakeFirst();
-  if (!inst || inst.flow_no !== 'KP01') return null;
-  const form = JSON.parse(inst.form_data) as RequestForm;
+  const form = req.form as RequestForm;
   const buyer = form.buyer ? await trx.selectFrom('invoice_buyers').selectAll().where('name', '=', form.buyer).executeTakeFirst() : undefined;
   const codes = await trx.selectFrom('invoice_tax_codes').selectAll().orderBy('sort').execute();
   const byName = form.basis === '合同' ? 'contracts' : 'projects';
@@ -218,9 +228,9 @@ export async function importRequest(trx: Kysely<Database>, workId: number, setti
       amount_excl: t.amountExcl,
       tax: t.tax,
       amount_incl: t.amountIncl,
-      created_by: inst.starter_id,
-      created_by_name: inst.starter_name,
-      created_at: inst.finished_at ?? now,
+      created_by: req.starterId,
+      created_by_name: req.starterName,
+      created_at: req.at || now,
     })
     .execute();
   if (lines.length) await trx.insertInto('invoice_lines').values(lineValues(id, lines, newId)).execute();
@@ -229,19 +239,4 @@ export async function importRequest(trx: Kysely<Database>, workId: number, setti
 
 function trimPrice(n: number): string {
   return n.toFixed(8).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
-}
-
-/** Completed KP01 instances not yet turned into requests (those started outside a record link included). */
-export async function pendingRequestWorkIds(db: Kysely<Database>, limit = 200): Promise<number[]> {
-  const rows = await wf(db)
-    .selectFrom('wf_instances as w')
-    .leftJoin('invoices as i', 'i.request_work_id', 'w.work_id')
-    .select('w.work_id')
-    .where('w.flow_no', '=', 'KP01')
-    .where('w.state', '=', FlowState.complete)
-    .where('i.id', 'is', null)
-    .orderBy('w.work_id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => Number(r.work_id));
 }

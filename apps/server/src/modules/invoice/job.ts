@@ -1,20 +1,17 @@
 /**
- * The invoicing background job: every few seconds it turns newly approved 开票申请 into requests,
- * asks the tax service about invoices whose next poll is due (creating / signing) and about pending
- * cancellations, and now and then refreshes red-letter confirmations. All state is in the database,
+ * The invoicing background job: every few seconds it asks the tax service about invoices whose next
+ * poll is due (creating / signing) and about pending cancellations, and now and then refreshes
+ * red-letter confirmations. (Approved 开票申请 become requests in the approval's own transaction,
+ * through the workflow service's outcome event, not here.) All state is in the database,
  * so a restart loses nothing: the next tick carries on where the last one stopped. Ticks never overlap.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import type { CancellationService } from './cancellation.js';
-import { importRequest, pendingRequestWorkIds } from './entry.js';
 import type { IssuingService } from './issuing.js';
 import type { RedConfirmService } from './redconfirm.js';
 import type { InvoiceSettings } from './settings.js';
 
 export interface InvoiceJobDeps {
-  db: Kysely<Database>;
   log: FastifyBaseLogger;
   settings: InvoiceSettings;
   issuing: IssuingService;
@@ -66,9 +63,8 @@ export class InvoiceJob {
   }
 
   private async round(): Promise<void> {
-    const { db, log } = this.deps;
+    const { log } = this.deps;
     try {
-      await this.importApproved();
       await this.deps.issuing.poll();
       await this.deps.cancellation.refresh();
       if (Date.now() - this.lastRedRefresh >= this.redEveryMs) {
@@ -78,23 +74,5 @@ export class InvoiceJob {
     } catch (err) {
       log.warn({ err }, 'invoice job round failed; the next round retries');
     }
-    void db;
-  }
-
-  /** Approved 开票申请 not yet turned into requests (each in its own transaction). */
-  async importApproved(): Promise<number> {
-    const ids = await pendingRequestWorkIds(this.deps.db);
-    if (!ids.length) return 0;
-    const settings = await this.deps.settings.row();
-    let n = 0;
-    for (const workId of ids) {
-      try {
-        if (await this.deps.db.transaction().execute((trx) => importRequest(trx, workId, settings))) n++;
-      } catch (err) {
-        // Another server imported it at the same moment (unique request_work_id): nothing to do.
-        this.deps.log.debug({ err, workId }, 'invoice request import skipped');
-      }
-    }
-    return n;
   }
 }

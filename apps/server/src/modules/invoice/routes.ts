@@ -13,7 +13,7 @@ import { currentUser } from '../../platform/context.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
 import { CancellationService } from './cancellation.js';
-import { importRequest, saveEntry } from './entry.js';
+import { INVOICE_REQUEST_FLOW, importRequest, saveEntry } from './entry.js';
 import { fileRoutes } from './routes-files.js';
 import { IssuingService } from './issuing.js';
 import { InvoiceJob } from './job.js';
@@ -35,22 +35,21 @@ async function invoiceModule(app: FastifyInstance): Promise<void> {
   const retry = new RetryService(app, settings, issuing);
   const cancellation = new CancellationService(app, settings);
   const red = new RedConfirmService(app, settings);
-  const job = new InvoiceJob({ db: app.db.kysely, log: app.log, settings, issuing, cancellation, red });
+  const job = new InvoiceJob({ log: app.log, settings, issuing, cancellation, red });
   app.decorate('invoiceJob', job);
   app.userRecords.register(invoiceUserRecords);
   app.addHook('onReady', async () => job.start());
   app.addHook('onClose', async () => job.stop());
 
-  // An approved 开票申请 started for a record becomes a request inside the approval's own transaction.
-  app.workflow.onOutcome('invoice-request', async (e) => {
-    if (e.kind === 'complete') await importRequest(e.trx, e.workId, await settings.row(e.trx));
+  // An approved 开票申请 (from 发起申请 or started for a record) becomes a request inside the approval's own transaction.
+  app.workflow.onFlowOutcome(INVOICE_REQUEST_FLOW, async (e) => {
+    if (e.kind === 'complete') await importRequest(e.trx, e, await settings.row(e.trx));
   });
 
   const r = typed(app);
   const db = () => app.db.kysely;
 
   r.post('/api/invoice/list-for-creation', { schema: { body: InvoiceListQuery.extend(Tab(['pending', 'issuing', 'created', 'invalid']).shape), summary: '一键开票列表（待开票、开票中、已开票、已置无效）', tags }, config: access.billing }, async (req) => {
-    await job.importApproved();
     return ok(await page(db(), req.body, (q) => billingScope(q, req.body.tab), req.body.tab === 'pending' ? 'createdAt' : 'updatedAt'));
   });
   r.post('/api/invoice/list-for-retry-creation', { schema: { body: InvoiceListQuery.extend(Tab(['all', 'creationFailed', 'signFailed']).shape), summary: '开票重试列表（开票失败22、签章失败24，含失败原因）', tags }, config: access.retry }, async (req) =>

@@ -139,7 +139,7 @@ export class EngineCore {
       if (next.type === 'end') {
         await t.repo.updateInstance(inst.work_id, { state: FlowState.complete, node_id: next.id, node_name: next.name, handler_names: '', finished_at: t.now, updated_at: t.now });
         await t.repo.addTrack({ workId: inst.work_id, action: TrackAction.complete, nodeId: next.id, nodeName: next.name, actor: SYSTEM_ACTOR, at: t.now });
-        await this.emit(t, inst, 'complete', '', SYSTEM_ACTOR.name);
+        await this.emit(t, inst, 'complete', '', SYSTEM_ACTOR.name, values);
         return { workId: inst.work_id, state: FlowState.complete, nodeId: next.id, nodeName: next.name, handlers: [] };
       }
       const handlers: Handler[] = next.handler ? await resolveHandlers(t.db, next.handler, ctx) : [];
@@ -157,13 +157,16 @@ export class EngineCore {
     throw refuse('流程定义存在循环，无法流转');
   }
 
-  /** Tells the business area that owns the instance (if any) what happened, inside the transaction. */
-  protected async emit(t: Tx, inst: InstanceRow, kind: OutcomeKind, opinion: string, actorName: string): Promise<void> {
-    if (!inst.record_type || !inst.record_id) return;
+  /** Tells the areas listening to the template, and the one owning the record (if any), what happened, inside the transaction. */
+  protected async emit(t: Tx, inst: InstanceRow, kind: OutcomeKind, opinion: string, actorName: string, form?: Record<string, unknown>): Promise<void> {
     await this.outcomes.emit({
       kind,
       workId: inst.work_id,
       flowNo: inst.flow_no,
+      starterId: inst.starter_id,
+      starterName: inst.starter_name,
+      form: form ?? (JSON.parse(inst.form_data) as Record<string, unknown>),
+      at: t.now,
       recordType: inst.record_type,
       recordId: inst.record_id,
       actorName,

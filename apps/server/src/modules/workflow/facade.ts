@@ -8,7 +8,7 @@ import type { Database } from '../../db/schema.js';
 import { refuse } from '../../platform/envelope.js';
 import type { Actor, Moved } from './engine-core.js';
 import type { WorkflowEngine } from './engine.js';
-import type { OutcomeHandler, OutcomeRegistry } from './outcomes.js';
+import type { FlowOutcomeHandler, OutcomeHandler, OutcomeRegistry } from './outcomes.js';
 import { wf } from './tables.js';
 
 export interface StartForRecordInput {
@@ -41,6 +41,8 @@ export interface WorkflowFacade {
   startForRecord(input: StartForRecordInput): Promise<Moved>;
   /** Called inside the action's transaction on complete, returned (to the starter), withdrawn and deleted. */
   onOutcome(recordType: string, handler: OutcomeHandler): () => void;
+  /** The same for every instance of a template, started for a record or from 发起申请 (e.g. KP01 开票申请). */
+  onFlowOutcome(flowNo: string, handler: FlowOutcomeHandler): () => void;
   /** The latest instance of a record (any state), or null. */
   instanceOf(recordType: string, recordId: string, trx?: Kysely<Database>): Promise<RecordInstance | null>;
 }
@@ -64,6 +66,7 @@ export function createFacade(db: Kysely<Database>, engine: WorkflowEngine, outco
       });
     },
     onOutcome: (recordType, handler) => outcomes.on(recordType, handler),
+    onFlowOutcome: (flowNo, handler) => outcomes.onFlow(flowNo, handler),
     async instanceOf(recordType, recordId, trx) {
       const row = await wf(trx ?? db)
         .selectFrom('wf_instances')
