@@ -3,17 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeLine, FlowState, type InvoiceSaveBody } from '@zhyy/shared';
 import { importRequest } from '../src/modules/invoice/entry.js';
 import { wf } from '../src/modules/workflow/tables.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { buyer, entryBody, instantSimulator } from './invoice-helpers.js';
+import type { TestServer } from './helpers.js';
+import { buyer, entryBody, startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
 const BUYER = '江苏长江路桥建设有限公司';
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.invoiceJob.stop();
-  await instantSimulator(s);
+  s = await startInvoiceServer();
   t5 = await s.login('demo5');
 });
 afterAll(() => s?.close());

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import { buildApp } from '../src/app.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { buyer, entryBody, instantSimulator, invoice, newRequest } from './invoice-helpers.js';
+import type { TestServer } from './helpers.js';
+import { buyer, entryBody, invoice, newRequest, startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
@@ -11,9 +11,7 @@ let t11: string;
 const S = InvoiceStatus;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.invoiceJob.stop();
-  await instantSimulator(s);
+  s = await startInvoiceServer();
   t5 = await s.login('demo5');
   t11 = await s.login('demo11');
 });

@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvoiceColour, InvoiceStatus, OperationLogType, SourceKind } from '@zhyy/shared';
 import { seedLarge } from '../src/seed/large.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { instantSimulator } from './invoice-helpers.js';
+import type { TestServer } from './helpers.js';
+import { startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
@@ -19,9 +19,7 @@ const OFD = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('\
 const b64 = (b: Buffer) => b.toString('base64');
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.invoiceJob.stop();
-  await instantSimulator(s);
+  s = await startInvoiceServer();
   await seedLarge(s.db, { invoices: 80, batch: 40 });
   [t5, t11, t1] = await Promise.all([s.login('demo5'), s.login('demo11'), s.login('demo1')]);
   history = await s.db.kysely.selectFrom('invoices').select('id').where('source', '=', SourceKind.history).where('order_no', 'like', 'LG%').executeTakeFirstOrThrow();

@@ -1,8 +1,8 @@
 /** Cancellation, red-letter confirmations, buyers, settings, the entry form's lookups, the sync log, the badge counts and permissions. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_ID, InvoiceKind, InvoiceStatus, TaxPolicy } from '@zhyy/shared';
-import { startTestServer, type TestServer } from './helpers.js';
-import { buyer, instantSimulator, invoice } from './invoice-helpers.js';
+import type { TestServer } from './helpers.js';
+import { buyer, invoice, startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
@@ -11,9 +11,7 @@ let t3: string;
 const S = InvoiceStatus;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.invoiceJob.stop();
-  await instantSimulator(s);
+  s = await startInvoiceServer();
   [t5, t11, t3] = await Promise.all([s.login('demo5'), s.login('demo11'), s.login('demo3')]);
 });
 afterAll(() => s?.close());

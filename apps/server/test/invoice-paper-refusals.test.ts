@@ -1,16 +1,14 @@
 /** What a paper (税控) invoice cannot do here, and the messages that tell the user where to go instead. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvoiceColour, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
-import { startTestServer, type TestServer } from './helpers.js';
-import { instantSimulator } from './invoice-helpers.js';
+import type { TestServer } from './helpers.js';
+import { startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.invoiceJob.stop();
-  await instantSimulator(s);
+  s = await startInvoiceServer();
   t5 = await s.login('demo5');
 });
 afterAll(() => s?.close());

@@ -22,5 +22,13 @@ export class UserRecords {
   }
 }
 
+type CountRow = { n: number | string | bigint } | undefined;
+
 /** The number a count(*) query answered (drivers differ: number, string or bigint). */
-export const countOf = (row: { n: number | string | bigint } | undefined): number => Number(row?.n ?? 0);
+export const countOf = (row: CountRow): number => Number(row?.n ?? 0);
+
+/** "发起3个流程、2条流程抄送" from counted rows and their wording; null when every count is 0. */
+export function describeCounts(parts: ReadonlyArray<readonly [CountRow, (n: number) => string]>): string | null {
+  const said = parts.filter(([row]) => countOf(row) > 0).map(([row, say]) => say(countOf(row)));
+  return said.length ? said.join('、') : null;
+}

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind } from '../enums.js';
 import type { InvoiceRow, RedConfirmRow } from '../invoice-types.js';
+import { MOBILE_RE } from '../invoice-rules.js';
 import { PageQuery, Uuid } from './common.js';
 import { IsoTime, optText } from './system.js';
 
@@ -123,7 +124,7 @@ export const SendInvoiceBody = z
   .object({
     id: Uuid,
     email: z.union([z.literal(''), z.string().trim().max(100, '邮箱不能超过100个字符').email('邮箱格式不正确')]).default(''),
-    mobile: z.union([z.literal(''), z.string().trim().regex(/^1\d{10}$/, '手机号须为11位数字')]).default(''),
+    mobile: z.union([z.literal(''), z.string().trim().regex(MOBILE_RE, '手机号须为11位数字')]).default(''),
   })
   .refine((b) => b.email !== '' || b.mobile !== '', { message: '请填写邮箱或手机号', path: ['email'] });
 export type SendInvoiceBody = z.infer<typeof SendInvoiceBody>;

@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { deptRoutes } from './depts.routes.js';
 import { geoRoutes } from './geo.routes.js';
 import { roleRoutes } from './roles.routes.js';
+import { platformUserRecords } from './users.repo.js';
 import { userRoutes } from './users.routes.js';
 
 export async function systemRoutes(app: FastifyInstance): Promise<void> {
+  app.userRecords.register(platformUserRecords);
   await userRoutes(app);
   await deptRoutes(app);
   await roleRoutes(app);

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { USER_SORT_FIELDS, type UserListQuery, type UserRow } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
 import { contains, offsetOf, sortOf } from '../../platform/listing.js';
+import { describeCounts, type UserRecordCounter } from '../../platform/user-records.js';
 
 type Db = Kysely<Database>;
 export type UserFilter = Partial<Omit<UserListQuery, 'pageIndex' | 'pageSize' | 'sort'>> & { deptIds?: string[]; keyword?: string };
@@ -113,15 +114,19 @@ export async function replaceRoles(db: Db, userId: string, roles: string[]): Pro
   if (roles.length) await db.insertInto('user_roles').values(roles.map((role) => ({ user_id: userId, role }))).execute();
 }
 
-/** What ties a user to history: sign-ins, operations, managed departments. */
-export async function recordsOf(db: Db, userId: string): Promise<{ sessions: number; operations: number; managed: number }> {
-  const n = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
-  return {
-    sessions: await n(db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()),
-    operations: await n(db.selectFrom('operation_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst()),
-    managed: await n(db.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('n')).where('manager_id', '=', userId).executeTakeFirst()),
-  };
-}
+/** What ties a user to the platform's own history: sign-ins, operations, managed departments. */
+export const platformUserRecords: UserRecordCounter = async (db, userId) => {
+  const [sessions, operations, managed] = await Promise.all([
+    db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('operation_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('n')).where('manager_id', '=', userId).executeTakeFirst(),
+  ]);
+  return describeCounts([
+    [sessions, (n) => `${n}次登录`],
+    [operations, (n) => `${n}条操作记录`],
+    [managed, (n) => `担任${n}个部门的负责人`],
+  ]);
+};
 
 export function recentSessions(db: Db, userId: string, limit = 10) {
   return db

@@ -176,13 +176,7 @@ export class UserService {
     if (id === currentUser(req).id) throw refuse('不能删除自己的账号');
     const { row, roles } = await this.load(id);
     this.assertMayManage(req, roles);
-    const rec = await repo.recordsOf(this.db, id);
-    const why = [
-      rec.sessions ? `${rec.sessions}次登录` : '',
-      rec.operations ? `${rec.operations}条操作记录` : '',
-      rec.managed ? `担任${rec.managed}个部门的负责人` : '',
-      ...(await this.app.userRecords.describe(this.db, id)),
-    ].filter(Boolean);
+    const why = await this.app.userRecords.describe(this.db, id);
     if (why.length) throw refuse(`用户 ${row.name} 已有${why.join('、')}，不能删除，只能停用`);
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('user_roles').where('user_id', '=', id).execute();

@@ -22,7 +22,8 @@ import { forbidden, notFound } from '../../platform/envelope.js';
 import { definitionOf, EngineRepo } from './repo.js';
 import { shanghaiDayStart } from './queries.js';
 import type { WfDb } from './tables.js';
-import { whyNot, type Facts, type FlowAction } from './transitions.js';
+import { gatherFacts } from './facts.js';
+import { whyNot, type FlowAction } from './transitions.js';
 
 export interface Reader {
   id: string;
@@ -69,22 +70,7 @@ export class WorkflowDetails {
     const def = definitionOf(await this.repo.templateById(inst.template_id));
     const tpl = await this.db.selectFrom('wf_templates').select('version').where('id', '=', inst.template_id).executeTakeFirstOrThrow();
     const open = await this.repo.openItems(workId);
-    const last = await this.repo.lastMove(workId);
-    const startId = def.nodes.find((n) => n.type === 'start')?.id;
-    const atStart = inst.node_id === startId;
-    const mine = open.some((i) => i.handler_id === reader.id && i.node_id === inst.node_id);
-    const facts: Facts = {
-      state: inst.state as FlowStateValue,
-      actorId: reader.id,
-      actorRoles: reader.roles,
-      starterId: inst.starter_id,
-      holdsOpenItem: mine,
-      atStart,
-      participant: await this.repo.isParticipant(workId, reader.id, inst.starter_id),
-      lastMove: last ? { action: last.action, actorId: last.actor_id, fromStart: last.node_id === startId } : null,
-      lastPressAt: await this.repo.lastPressAt(workId),
-      now: new Date(),
-    };
+    const facts = await gatherFacts(this.repo, inst, def, reader, open, new Date());
     const may = (a: FlowAction) => whyNot(a, facts) === null;
     const order = new Map(def.nodes.map((n, i) => [n.id, i]));
     const traversed = (await this.repo.traversedNodes(workId)).filter((n) => n.id !== inst.node_id).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
@@ -117,7 +103,7 @@ export class WorkflowDetails {
         withdraw: may('withdraw'),
         press: may('press'),
         delete: may('delete'),
-        edit: inst.state === FlowState.draft ? may('saveDraft') : may('send') && atStart,
+        edit: inst.state === FlowState.draft ? may('saveDraft') : may('send') && facts.atStart,
         admin: may('adminShift') || may('adminDelete'),
       },
       returnTargets: traversed,

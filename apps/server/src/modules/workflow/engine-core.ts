@@ -11,6 +11,7 @@ import { resolveHandlers, type Handler } from './handlers.js';
 import type { OutcomeKind, OutcomeRegistry } from './outcomes.js';
 import { definitionOf, EngineRepo, type InstanceRow } from './repo.js';
 import { platformDb, wf, type WfDb } from './tables.js';
+import { gatherFacts } from './facts.js';
 import { whyNot, type Facts, type FlowAction } from './transitions.js';
 
 /** The person acting (a signed-in user, or the starter named by another area). */
@@ -88,20 +89,7 @@ export class EngineCore {
     const node = this.nodeOf(def, inst.node_id);
     const open = await t.repo.openItems(workId);
     const myItem = open.find((i) => i.handler_id === actor.id && i.node_id === inst.node_id);
-    const last = await t.repo.lastMove(workId);
-    const startId = this.startNode(def).id;
-    const facts: Facts = {
-      state: inst.state as FlowStateValue,
-      actorId: actor.id,
-      actorRoles: actor.roles,
-      starterId: inst.starter_id,
-      holdsOpenItem: !!myItem,
-      atStart: inst.node_id === startId,
-      participant: await t.repo.isParticipant(workId, actor.id, inst.starter_id),
-      lastMove: last ? { action: last.action, actorId: last.actor_id, fromStart: last.node_id === startId } : null,
-      lastPressAt: await t.repo.lastPressAt(workId),
-      now: new Date(t.now),
-    };
+    const facts = await gatherFacts(t.repo, inst, def, actor, open, new Date(t.now));
     return { inst, def, node, facts, myItem };
   }
 

@@ -2,6 +2,7 @@
 import { SendOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
+import { MOBILE_RE } from '@zhyy/shared';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { feedback } from '../../../ui/feedback';
 
@@ -34,7 +35,7 @@ export function SendDialog({ id, email, mobile, disabled }: { id: string; email:
           <Form.Item
             name="mobile" label="手机号"
             rules={[
-              { pattern: /^1\d{10}$/, message: '手机号须为11位数字' },
+              { pattern: MOBILE_RE, message: '手机号须为11位数字' },
               ({ getFieldValue }) => ({ validator: async (_, v) => { if (!v && !getFieldValue('email')) throw new Error('请填写邮箱或手机号'); } }),
             ]}
           >

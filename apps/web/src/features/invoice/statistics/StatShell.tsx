@@ -6,11 +6,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, DatePicker, Empty, Input, Row, Space, Statistic, Table, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { EChartsCoreOption } from 'echarts/core';
 import type { PageResult } from '@zhyy/shared';
 import { EChart } from '../../../components/EChart';
 import { ExportButton } from '../../../components/ExportButton';
+import { useStickyTop } from '../../../layout/useStickyTop';
 
 export const STATISTICS_KEY = ['invoice', 'apportionment', 'statistics'] as const;
 type Body = Record<string, unknown>;
@@ -94,16 +95,6 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
       </Card>
     </Space>
   );
-}
-
-/** The height of the app's sticky header (navbar, breadcrumb, tags), so the table header sticks below it. */
-function useStickyTop(): number {
-  const [top, setTop] = useState(0);
-  useLayoutEffect(() => {
-    const header = document.querySelector('.fixed-header .main-header');
-    setTop(header ? Math.max(0, Math.round(header.getBoundingClientRect().bottom)) : 0);
-  }, []);
-  return top;
 }
 
 /** 合计 as a summary row of the table, fixed at the bottom (the table is sticky, so it stays in view). */
