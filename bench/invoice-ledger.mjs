@@ -5,14 +5,23 @@
  * or with DATABASE_URL for PostgreSQL), then run on the same environment:
  *   DATA_DIR=/tmp/big node bench/invoice-ledger.mjs [runs=15]
  * Prints the ledger's first page with and without filters, deep pages, the totals, and the Excel
- * export of 100,000 rows streamed over HTTP (time and peak RSS). Asserts nothing.
+ * export of 100,000 rows streamed over HTTP (time and peak RSS, and the ratio to a plain ExcelJS
+ * streaming writer writing the same rows), and how a buyer-name search by one user slows 50 others
+ * polling meanwhile (ratio of their p50/p99 to the same polling alone). Asserts nothing.
+ * SERVER_DIST=apps/server/dist-old runs an older build for a before/after.
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../apps/server/dist/app.js';
-import { loadConfig } from '../apps/server/dist/config.js';
-import { migrate, openDatabase } from '../apps/server/dist/db/index.js';
-import { ledgerTotals } from '../apps/server/dist/modules/invoice/ledger/repo.js';
+import { PassThrough, Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import ExcelJS from 'exceljs';
+
+const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', process.env.SERVER_DIST ?? 'apps/server/dist');
+const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const { buildApp } = await load('app.js');
+const { loadConfig } = await load('config.js');
+const { migrate, openDatabase } = await load('db/index.js');
+const { ledgerTotals, ledgerBatches } = await load('modules/invoice/ledger/repo.js');
 
 const runs = Number(process.argv[2] ?? 15);
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', LOGIN_RATE_LIMIT: '100000' }, []);
@@ -63,9 +72,37 @@ await time('totals alone, no filter (day summary)', async () => (await ledgerTot
 await time('totals alone, 2024 blue 数电专票 (day summary)', async () => (await ledgerTotals(k, { issueFrom: '2024-01-01', issueTo: '2024-12-31', colour: 1, kind: 9 })).count);
 await time('totals alone, buyer name contains (scan)', async () => (await ledgerTotals(k, { buyerName: some.buyer_name.slice(0, 6) })).count);
 
+// One user searching by buyer name while 50 others poll (userinfo + badge counts), against the same polling alone.
+const pollers = await Promise.all(Array.from({ length: 50 }, () => post('/api/account/login', { name: 'demo5', password: 'demo123' }).then((r) => r.token)));
+async function polling(ms, during) {
+  const times = [];
+  let stop = false;
+  const loops = pollers.map(async (tk) => {
+    while (!stop) {
+      const t0 = performance.now();
+      await post('/api/invoice/billing-cancellation-count', {}, tk);
+      times.push(performance.now() - t0);
+    }
+  });
+  let searches = 0;
+  const searcher = during ? (async () => { while (!stop) { await during(); searches++; } })() : null;
+  await new Promise((r) => setTimeout(r, ms));
+  stop = true;
+  await Promise.all([...loops, searcher]);
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)], p99: times[Math.floor(times.length * 0.99)], n: times.length, searches };
+}
+const word = some.buyer_name.slice(0, 6);
+for (const [label, text] of [[`"${word}"`, word], ['"有限公司" (most invoices)', '有限公司'], ['2 characters (no trigram)', some.buyer_name.slice(0, 2)]]) {
+  const alone = await polling(3000);
+  const busy = await polling(3000, () => post('/api/invoice/list', { pageSize: 20, buyerName: text }, token));
+  console.log(`50 users polling while one searches buyer name contains ${label}: p50 ${alone.p50.toFixed(1)} → ${busy.p50.toFixed(1)} ms (×${(busy.p50 / alone.p50).toFixed(1)}), p99 ${alone.p99.toFixed(1)} → ${busy.p99.toFixed(1)} ms (×${(busy.p99 / alone.p99).toFixed(1)}); ${busy.searches} searches in 3 s`);
+}
+
 // The export of 100,000 rows: the newest days holding 100,000 invoices, streamed over HTTP and discarded.
 const from = (await k.selectFrom('invoices').select('issue_date').where('issue_date', 'is not', null).orderBy('issue_date', 'desc').offset(99_999).limit(1).executeTakeFirstOrThrow()).issue_date;
-const rows = (await ledgerTotals(k, { issueFrom: from })).count;
+const fromTotals = await ledgerTotals(k, { issueFrom: from });
+const rows = fromTotals.count + fromTotals.voided.count;
 await app.listen({ port: 0, host: '127.0.0.1' });
 const port = app.server.address().port;
 global.gc?.();
@@ -79,5 +116,20 @@ for await (const chunk of res.body) bytes += chunk.length;
 const seconds = (performance.now() - t) / 1000;
 clearInterval(sampler);
 console.log(`\nexport: ${rows} rows (issue days from ${from}), ${(bytes / 1048576).toFixed(1)} MiB xlsx in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s); RSS ${(base / 1048576).toFixed(0)} MiB before, peak ${(peak / 1048576).toFixed(0)} MiB (+${((peak - base) / 1048576).toFixed(0)} MiB)`);
+
+// The same rows, read beforehand, written by ExcelJS's streaming writer alone (same columns' count, no database).
+const all = [];
+for await (const b of ledgerBatches(k, { issueFrom: from })) all.push(...b);
+const t2 = performance.now();
+const sink = new Writable({ write: (_c, _e, cb) => cb() });
+const through = new PassThrough();
+through.pipe(sink);
+const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: through, useSharedStrings: false, useStyles: true });
+const ws = wb.addWorksheet('s');
+for (const r of all) ws.addRow([r.issueDate, r.kind, r.colour, r.status, r.source, r.invoiceCode, r.invoiceNo, r.digitalNo, r.orderNo, r.buyerName, r.buyerTaxNo, r.projectName, r.contractName, r.amountExcl / 100, r.tax / 100, r.amountIncl / 100, r.blueInvoiceNo, r.createdByName]).commit();
+ws.commit();
+await wb.commit();
+const plain = (performance.now() - t2) / 1000;
+console.log(`ExcelJS alone on the same ${all.length} rows: ${plain.toFixed(1)} s; the export takes ×${(seconds / plain).toFixed(2)} of it`);
 await app.close();
 await db.close();

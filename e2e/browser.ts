@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 
 export const baseURL = () => inject('baseURL');
 
@@ -25,8 +25,26 @@ export interface Session {
   page: Page;
 }
 
-/** A fresh browser context and page; set `viewport` for the mobile layout. */
-export async function newSession(viewport = { width: 1440, height: 900 }): Promise<Session> {
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+/** The usual desktop size (a 1440×900 laptop) and the smallest one the product supports (1366×768). */
+export const DESKTOP: Viewport = { width: 1440, height: 900 };
+export const SMALL_DESKTOP: Viewport = { width: 1366, height: 768 };
+/** Every desktop size the layout checks run at. */
+export const DESKTOP_SIZES: readonly Viewport[] = [SMALL_DESKTOP, DESKTOP];
+
+/** E2E_VIEWPORT=1366x768 runs the whole suite at another default size (the usual one is 1440×900). */
+export function parseViewport(text: string | undefined): Viewport {
+  const m = /^(\d{3,4})x(\d{3,4})$/.exec(text?.trim() ?? '');
+  return m ? { width: Number(m[1]), height: Number(m[2]) } : DESKTOP;
+}
+export const DEFAULT_VIEWPORT: Viewport = parseViewport(process.env.E2E_VIEWPORT);
+
+/** A fresh browser context and page; set `viewport` for the mobile layout or another desktop size. */
+export async function newSession(viewport: Viewport = DEFAULT_VIEWPORT): Promise<Session> {
   const b = await launch();
   const context = await b.newContext({ baseURL: baseURL(), viewport, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
   const page = await context.newPage();
@@ -67,4 +85,24 @@ export function useBrowser(): void {
     await browser?.close();
     browser = undefined;
   });
+}
+
+/**
+ * Right-clicks a tag of the tag bar and returns its context menu once it stays open. A menu just used
+ * fades out for a moment, and a context menu closes on any scroll of the page (antd's trigger) while a
+ * view just shown may still be settling on a busy machine: like a user, it right-clicks again then.
+ */
+export async function openTagMenu(page: Page, tagPath: string) {
+  const visibleMenus = page.getByTestId('tags-context-menu').filter({ visible: true });
+  // A menu just used fades out for a moment; a right click during the fade would find that menu.
+  await expect.poll(() => visibleMenus.count()).toBe(0);
+  const menu = visibleMenus;
+  // A context menu closes on any scroll of the page (antd's trigger), and a view just shown may still be
+  // settling on a busy machine: like a user, right-click again if the menu went away at once.
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(`[data-testid="tags-view-item"][data-path="${tagPath}"]`).click({ button: 'right' });
+    await menu.waitFor();
+    await page.waitForTimeout(500);
+    if ((await menu.count()) > 0 || attempt === 3) return menu;
+  }
 }

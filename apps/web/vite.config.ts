@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { randomUUID } from 'node:crypto';
+import { compressAssets } from './vite-compress';
 
 /** A new id every build: written to dist/version.json and compiled into the client (SPEC section 9). */
 const buildVersion = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
@@ -15,15 +16,18 @@ function versionFile(): Plugin {
   };
 }
 
+/**
+ * React, React DOM and the router are needed by every page: one long-cached chunk. antd and ECharts are
+ * left to the bundler, so each page (and the chart module, loaded with the first chart) pulls in only
+ * the components it uses.
+ */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
-  echarts: /node_modules[\\/](echarts|zrender)[\\/]/,
-  antd: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+)[\\/]/,
   react: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
 };
 
 // The API server serves the built client; in development Vite proxies /api to it.
 export default defineConfig({
-  plugins: [react(), versionFile()],
+  plugins: [react(), versionFile(), compressAssets()],
   define: { __APP_VERSION__: JSON.stringify(buildVersion) },
   resolve: { conditions: ['source'] },
   server: {

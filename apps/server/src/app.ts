@@ -9,10 +9,13 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { installBodyParsing } from './platform/body.js';
 import './platform/context.js';
-import { installErrorHandling } from './platform/errors.js';
+import { answerFrameworkError, installErrorHandling } from './platform/errors.js';
 import { installGuard } from './platform/guard.js';
-import { installDocs, installSecurity, installWebClient, readBuildId } from './platform/http.js';
+import { installDocs, installWebClient, readBuildId } from './platform/http.js';
+import { installInputGuard } from './platform/input.js';
+import { installSecurityHeaders } from './platform/security-headers.js';
 import { OperationLogService } from './platform/oplog.js';
+import { installRateLimits } from './platform/rate-limit.js';
 import { SessionService } from './platform/sessions.js';
 import { SyncLogService } from './platform/synclog.js';
 import { UserRecords } from './platform/user-records.js';
@@ -25,14 +28,16 @@ import { workflowRoutes } from './modules/workflow/routes.js';
 import { invoiceRoutes } from './modules/invoice/routes.js';
 import { invoiceApportionmentRoutes } from './modules/invoice/apportionment/index.js';
 import { invoiceLedgerRoutes } from './modules/invoice/ledger/routes.js';
-import { sisterSimulatorRoutes } from './integrations/sister/simulator.js';
+import { incomePoolRoutes } from './modules/income/routes.js';
+import { simulatorWanted, sisterSimulatorRoutes } from './integrations/sister/simulator.js';
 
 /** The business areas, each registering its own routes. Later areas add theirs here. */
-const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes];
+const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes];
 
 export type RouteModule = (app: FastifyInstance) => Promise<void>;
 
 export async function buildApp(config: Config, db: Db, opts: { extraModules?: RouteModule[] } = {}): Promise<FastifyInstance> {
+  config = { ...config, sisterSimulator: await simulatorWanted(config, db) };
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -43,6 +48,7 @@ export async function buildApp(config: Config, db: Db, opts: { extraModules?: Ro
     trustProxy: config.trustProxy,
     bodyLimit: 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -58,10 +64,13 @@ export async function buildApp(config: Config, db: Db, opts: { extraModules?: Ro
   app.decorate('synclog', new SyncLogService(db));
   app.decorate('userRecords', new UserRecords());
 
+  // First of all hooks, so that refusals by the guard carry the security headers too.
+  installSecurityHeaders(app, config);
   installGuard(app);
+  installRateLimits(app);
   installErrorHandling(app);
   installBodyParsing(app);
-  await installSecurity(app, config);
+  installInputGuard(app);
   await installDocs(app);
   for (const register of [...modules, ...(opts.extraModules ?? [])]) await app.register(register);
   await installWebClient(app, config);

@@ -26,6 +26,7 @@ const Env = z.object({
   PMS_API_BASE_URL: z.string().default('/sim/pms'),
   OA_URL: z.string().default('/sim/oa/'),
   PMS_URL: z.string().default('/sim/pms/'),
+  SISTER_SIMULATOR: bool.optional(),
   NODE_ENV: z.string().default('production'),
 });
 
@@ -48,6 +49,11 @@ export interface Config {
   pmsApiBaseUrl: string;
   oaUrl: string;
   pmsUrl: string;
+  /**
+   * Serve the sister-system simulator (/sim/oa, /sim/pms): SISTER_SIMULATOR when set; otherwise
+   * (undefined here) buildApp decides by the data: on when the database holds the demo company, off without.
+   */
+  sisterSimulator: boolean | undefined;
   production: boolean;
 }
 
@@ -59,12 +65,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   }
   const e = parsed.data;
   const noDemo = argv.includes('--no-demo');
+  const demo = noDemo ? false : e.DEMO;
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL || undefined,
-    demo: noDemo ? false : e.DEMO,
+    demo,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST),
     trustProxy: e.TRUST_PROXY,
@@ -74,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     pmsApiBaseUrl: e.PMS_API_BASE_URL,
     oaUrl: e.OA_URL,
     pmsUrl: e.PMS_URL,
+    sisterSimulator: e.SISTER_SIMULATOR,
     production: e.NODE_ENV === 'production',
   };
 }

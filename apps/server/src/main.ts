@@ -1,5 +1,7 @@
 /** Reads the configuration, opens the database, migrates, loads the demo company on first start, listens. */
+import fs from 'node:fs';
 import path from 'node:path';
+import { pidFileName } from './backup/backup.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/index.js';
@@ -7,6 +9,10 @@ import { prepareFirstStart } from './seed/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Tells `npm run restore` that a server is using this data folder (removed on a clean stop).
+  const pidFile = path.join(config.dataDir, pidFileName(process.pid));
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.writeFileSync(pidFile, `${process.pid}\n`);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
   const applied = await migrate(db);
   const first = await prepareFirstStart(db, { demo: config.demo });
@@ -23,6 +29,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await db.close();
+    fs.rmSync(pidFile, { force: true });
     process.exit(0);
   };
   process.once('SIGINT', () => void close('SIGINT'));

@@ -40,12 +40,15 @@ describe('sign-in', () => {
 
   it('names the field when the body fails its schema', async () => {
     const a = await s.call('/api/account/login', { name: '', password: 'x' });
-    expect([a.status, a.code, a.message]).toEqual([400, 30000, '参数错误：name 请输入用户名']);
+    expect([a.status, a.code, a.message]).toEqual([400, 30000, '参数错误：请输入用户名']);
     const b = await s.call('/api/account/login', { name: 'demo5' });
-    expect(b.code).toBe(30000);
-    expect(b.message).toMatch(/^参数错误：password /);
-    const c = await s.call('/api/account/login', undefined, undefined, {});
-    expect(c.code).toBe(30000);
+    expect([b.code, b.message]).toEqual([30000, '参数错误：请输入密码']);
+    const c = await s.call('/api/account/login', { password: 'x' });
+    expect([c.code, c.message]).toEqual([30000, '参数错误：请输入用户名']);
+    const d = await s.call('/api/account/login', undefined, undefined, {});
+    expect(d.code).toBe(30000);
+    // One plain Chinese sentence: no schema words, no type names, no English key.
+    for (const m of [a.message, b.message, c.message, d.message]) expect(m).not.toMatch(/期望|string|undefined|[A-Za-z]/);
   });
 
   it('refuses malformed JSON with a Chinese message', async () => {
@@ -72,6 +75,23 @@ describe('sign-in', () => {
     // Once the lock has passed, the right password works again.
     await s.db.kysely.updateTable('users').set({ locked_until: new Date(Date.now() - 1000).toISOString() }).where('login_name', '=', 'demo8').execute();
     expect((await s.call('/api/account/login', { name: 'demo8', password: 'demo123' })).code).toBe(20000);
+  });
+
+  it('wrong passwords sent all at once lock the account after the fifth, like ones sent one by one', async () => {
+    const guesses = await Promise.all(Array.from({ length: 50 }, (_, i) => s.call('/api/account/login', { name: 'demo20', password: `guess${i}` })));
+    // Four are told the password is wrong; from the fifth on, the account is locked and nothing more is checked.
+    expect(guesses.filter((a) => a.code === 30000).length).toBe(4);
+    expect(guesses.filter((a) => a.code === ResponseCode.passwordErrorsExceeded).length).toBe(46);
+    const right = await s.call('/api/account/login', { name: 'demo20', password: 'demo123' });
+    expect(right.code).toBe(ResponseCode.passwordErrorsExceeded);
+    expect(right.message).toMatch(/^密码错误次数过多，账号已锁定至 /);
+  });
+
+  it('the fifth attempt with the right password still signs in', async () => {
+    for (let i = 0; i < 4; i++) expect((await s.call('/api/account/login', { name: 'demo21', password: 'bad' })).code).toBe(30000);
+    expect((await s.call('/api/account/login', { name: 'demo21', password: 'demo123' })).code).toBe(20000);
+    const row = await s.db.kysely.selectFrom('users').select(['failed_count', 'locked_until']).where('login_name', '=', 'demo21').executeTakeFirstOrThrow();
+    expect(row).toEqual({ failed_count: 0, locked_until: null });
   });
 
   it('counts only failures within the 15-minute window', async () => {

@@ -87,3 +87,59 @@ describe('demo invoice requests', () => {
     expect(taxNos.filter((t) => taxNumberProblem(t) !== null)).toEqual([]);
   });
 });
+
+describe('the demo company looks like a real company (issue 12 #19)', () => {
+  // Area codes of the cities the demo addresses are in.
+  const AREA_CODES: Record<string, string> = { 南京市: '025', 苏州市: '0512', 无锡市: '0510', 常州市: '0519', 上海市: '021' };
+  const cityOf = (address: string) => Object.keys(AREA_CODES).find((c) => address.startsWith(c));
+  const LANDLINE = /^(0\d{2,3})-[2-9]\d{6,7}$/;
+
+  async function buyers() {
+    return s.db.kysely.selectFrom('invoice_buyers').select(['name', 'tax_no', 'address', 'phone', 'bank', 'account', 'email', 'mobile']).execute();
+  }
+
+  it('names no buyer after the simulator failure trigger (测试 / 失败)', async () => {
+    const rows = await buyers();
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    expect(rows.filter((b) => /测试|失败/.test(b.name)).map((b) => b.name)).toEqual([]);
+    const invoices = await s.db.kysely.selectFrom('invoices').select('buyer_name').execute();
+    expect(invoices.filter((i) => /测试|失败/.test(i.buyer_name)).map((i) => i.buyer_name)).toEqual([]);
+  });
+
+  it('gives every buyer its own address, phone, account, tax number and email', async () => {
+    const rows = await buyers();
+    for (const key of ['name', 'tax_no', 'address', 'phone', 'account', 'email'] as const) {
+      const values = rows.map((b) => b[key]);
+      expect([key, new Set(values).size]).toEqual([key, values.length]);
+    }
+  });
+
+  it('writes phones with the area code of the address city, 18-character tax numbers and 12–25-digit accounts', async () => {
+    const { taxNumberProblem } = await import('@zhyy/shared');
+    const seller = await s.db.kysely.selectFrom('invoice_settings').select(['seller_tax_no as tax_no', 'seller_address as address', 'seller_phone as phone', 'seller_account as account']).executeTakeFirstOrThrow();
+    for (const b of [...(await buyers()), seller]) {
+      const city = cityOf(b.address);
+      expect([b.address, city]).toEqual([b.address, expect.any(String)]);
+      expect([b.address, b.phone, LANDLINE.exec(b.phone ?? '')?.[1]]).toEqual([b.address, b.phone, AREA_CODES[city!]]);
+      expect([b.tax_no, b.tax_no?.length, taxNumberProblem(b.tax_no ?? '')]).toEqual([b.tax_no, 18, null]);
+      expect(b.account).toMatch(/^\d{12,25}$/);
+      // No filler: a run like 12345 / 23456 or one digit six times.
+      for (const v of [b.tax_no, b.account, b.phone]) expect([v, /01234|12345|23456|34567|45678|56789|(\d)\1{5}/.test(v ?? '')]).toEqual([v, false]);
+    }
+  });
+
+  it('gives users distinct mobile numbers of the form 1[3-9]xxxxxxxxx', async () => {
+    const users = await s.db.kysely.selectFrom('users').select(['login_name', 'phone']).execute();
+    const phones = users.map((u) => u.phone).filter((p) => p);
+    expect(phones.length).toBeGreaterThan(40);
+    expect(phones.filter((p) => !/^1[3-9]\d{9}$/.test(p))).toEqual([]);
+    expect(phones.filter((p) => /^1\d0{8,}$|(\d)\1{6}/.test(p))).toEqual([]);
+    expect(new Set(phones).size).toBe(phones.length);
+  });
+
+  it('still has failed invoices (22 and 24) to retry, through ordinary buyers', async () => {
+    const failed = await s.db.kysely.selectFrom('invoices').select(['status', 'buyer_name']).where('status', 'in', [22, 24]).execute();
+    expect(failed.map((f) => f.status).sort()).toEqual([22, 24]);
+    expect(failed.map((f) => f.buyer_name).sort()).toEqual(['南京鼎盛市政工程有限公司', '常州武进交通建设有限公司'].sort());
+  });
+});

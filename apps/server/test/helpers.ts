@@ -37,7 +37,26 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { demo?: boolean; env?: Record<string, string>; extraModules?: RouteModule[] } = {}): Promise<TestServer> {
+const testEnv = {
+  DATA_DIR: path.join(os.tmpdir(), 'zhyy-test'),
+  LOG_LEVEL: 'silent',
+  WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'),
+  LOGIN_RATE_LIMIT: '1000',
+};
+
+export interface TestServerOptions {
+  demo?: boolean;
+  env?: Record<string, string>;
+  extraModules?: RouteModule[];
+  /**
+   * A second app server on the database of an open one (attachServer: its PostgreSQL schema through a
+   * pool of its own; on SQLite the same in-memory database). Closing it leaves the database to its first server.
+   */
+  sameDatabaseAs?: TestServer;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  if (opts.sameDatabaseAs) return attachServer(opts.sameDatabaseAs, opts.env ?? {}, opts.extraModules);
   const usePg = process.env.TEST_DB === 'postgres';
   const url = process.env.DATABASE_URL_TEST;
   if (usePg && !url) throw new Error('TEST_DB=postgres needs DATABASE_URL_TEST');
@@ -52,18 +71,21 @@ export async function startTestServer(opts: { demo?: boolean; env?: Record<strin
   const db = openDatabase(usePg ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: ':memory:' });
   await migrate(db);
   if (opts.demo !== false) await seedDemo(db);
-  const config: Config = loadConfig(
-    {
-      DATA_DIR: path.join(os.tmpdir(), 'zhyy-test'),
-      LOG_LEVEL: 'silent',
-      WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'),
-      LOGIN_RATE_LIMIT: '1000',
-      ...opts.env,
-    },
-    [],
-  );
+  const config: Config = loadConfig({ ...testEnv, ...opts.env }, []);
   const app = await buildApp(config, db, { extraModules: opts.extraModules });
+  return serverOf(app, db, async () => {
+    await db.close();
+    if (usePg && schema) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    }
+  });
+}
 
+/** A TestServer around an app; `closeDb` runs after the app has closed. */
+export function serverOf(app: FastifyInstance, db: Db, closeDb: () => Promise<void>): TestServer {
   const call: TestServer['call'] = async (u, body, token, headers = {}) => {
     const res = await app.inject({
       method: 'POST',
@@ -83,7 +105,7 @@ export async function startTestServer(opts: { demo?: boolean; env?: Record<strin
   return {
     app,
     db,
-    dialect: usePg ? 'postgres' : 'sqlite',
+    dialect: db.dialect,
     call,
     async login(name, password = DEMO_PASSWORD) {
       const a = await call('/api/account/login', { name, password });
@@ -98,13 +120,21 @@ export async function startTestServer(opts: { demo?: boolean; env?: Record<strin
     },
     async close() {
       await app.close();
-      await db.close();
-      if (usePg && schema) {
-        const c = new pg.Client({ connectionString: url });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-      }
+      await closeDb();
     },
   };
+}
+
+/**
+ * Another app server on the same database as `s` (two servers on one database): on PostgreSQL with its
+ * own connection pool on s's schema; on SQLite in memory (one connection per database) it shares s's.
+ * Its job runs like s's; close() closes only this server.
+ */
+export async function attachServer(s: TestServer, env: Record<string, string> = {}, extraModules?: RouteModule[]): Promise<TestServer> {
+  const own = s.db.dialect === 'postgres';
+  const db = own ? openDatabase({ databaseUrl: process.env.DATABASE_URL_TEST, pgSchema: s.db.schema }) : s.db;
+  const app = await buildApp(Object.keys(env).length ? loadConfig({ ...testEnv, ...env }, []) : s.app.appConfig, db, { extraModules });
+  return serverOf(app, db, async () => {
+    if (own) await db.close();
+  });
 }

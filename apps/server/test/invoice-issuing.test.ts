@@ -1,7 +1,8 @@
 /** Issuing (一键开票), polling, idempotency, restart, retry and invalid marking through the API and the job. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvoiceKind, InvoiceStatus } from '@zhyy/shared';
+import { EMPTY_ID, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import { buildApp } from '../src/app.js';
+import { FORCED_FAILURE } from '../src/integrations/tax/index.js';
 import type { TestServer } from './helpers.js';
 import { buyer, entryBody, invoice, newRequest, startInvoiceServer } from './invoice-helpers.js';
 
@@ -65,6 +66,22 @@ describe('issuing', () => {
     expect(log).toHaveLength(1);
   });
 
+  it('a tax-service callback is named 系统 in the operation log as on the invoice detail (issue 12 #18)', async () => {
+    const id = await newRequest(s, t5, '江苏长江路桥建设有限公司');
+    await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+    for (let i = 0; i < 3; i++) await s.call('/api/invoice/request-billing/refresh', { ids: [id] }, t5);
+    const inv = await invoice(s, id);
+    expect(inv.status).toBe(S.created);
+    const admin = await s.login('admin');
+    const log = await s.call('/api/syslog/list', { text: `税务端回传：${inv.order_no}`, pageIndex: 1, pageSize: 10 }, admin);
+    expect(log.code).toBe(20000);
+    expect(log.r.items.length).toBe(1);
+    expect(log.r.items[0]).toMatchObject({ userName: '系统', loginName: '' });
+    const history = await s.call('/api/invoice/detail-history', { id }, t5);
+    const callback = history.r.operations.find((o: { description: string }) => o.description.startsWith('税务端回传：'));
+    expect(callback.userName).toBe('系统');
+  });
+
   it('the same request issued twice at once yields one invoice at the tax service', async () => {
     const id = await newRequest(s, t5, '无锡新城发展集团有限公司');
     const [a, b] = await Promise.all([s.call('/api/invoice/request-billing', { ids: [id] }, t5), s.call('/api/invoice/request-billing', { ids: [id] }, t5)]);
@@ -101,7 +118,11 @@ describe('issuing', () => {
   });
 
   it('22: corrected and resubmitted under a new order number; 24: re-issued on the same serial', async () => {
-    const failing = await newRequest(s, t5, '测试失败科技有限公司');
+    // The simulator's trigger: a buyer whose name contains FORCED_FAILURE (the demo company has none).
+    const trigger = `${FORCED_FAILURE}科技有限公司`;
+    const made = await s.call('/api/invoice/buyer/save', { id: EMPTY_ID, name: trigger, taxNo: '91440101MA5CM2K81U', defaultKind: InvoiceKind.bs }, t5);
+    expect(made.code).toBe(20000);
+    const failing = await newRequest(s, t5, trigger);
     await s.call('/api/invoice/request-billing', { ids: [failing] }, t5);
     for (let i = 0; i < 3; i++) await s.call('/api/invoice/request-billing/refresh', { ids: [failing] }, t5);
     const f = await invoice(s, failing);

@@ -64,7 +64,7 @@ describe('files of history invoices', () => {
   it("the detail's operation history is read by record: its own uploads and views, not text that merely names it", async () => {
     const inv = await s.db.kysely.selectFrom('invoices').select(['order_no']).where('id', '=', history.id).executeTakeFirstOrThrow();
     // An operation about something else whose text quotes this invoice's order number.
-    await s.call('/api/syslog/add-operation-log', { type: OperationLogType.edit, description: `备注：参见 ${inv.order_no}` }, t5);
+    await s.call('/api/syslog/add-operation-log', { type: OperationLogType.view, description: `备注：参见 ${inv.order_no}` }, t5);
     const h = await s.call('/api/invoice/detail-history', { id: history.id }, t11);
     const texts = h.r.operations.map((o: { description: string }) => o.description);
     expect(texts.filter((t: string) => t.startsWith('上传发票文件：'))).toHaveLength(3);
@@ -102,7 +102,7 @@ describe('re-sending to the buyer', () => {
     const pending = await s.db.kysely.selectFrom('invoices').select('id').where('status', '=', InvoiceStatus.none).executeTakeFirstOrThrow();
     expect((await s.call('/api/invoice/send-invoice', { id: pending.id, email: 'cw@example.cn' }, t5)).message).toBe('只能交付已开具的发票');
     expect((await s.call('/api/invoice/send-invoice', { id: inv.id }, t5)).message).toContain('请填写邮箱或手机号');
-    expect((await s.call('/api/invoice/send-invoice', { id: inv.id, mobile: '123' }, t5)).message).toContain('手机号须为11位数字');
+    expect((await s.call('/api/invoice/send-invoice', { id: inv.id, mobile: '123' }, t5)).message).toBe('参数错误：手机号须为11位手机号码');
     const unknown = await s.call('/api/invoice/send-invoice', { id: history.id, email: 'cw@example.cn' }, t5);
     expect(unknown.message).toMatch(/^交付失败：|只能交付已开具的发票/);
   });

@@ -25,11 +25,16 @@ async function all() {
   const rows = await s.db.kysely.selectFrom('invoices').selectAll().where('issue_date', 'is not', null).execute();
   return rows.map((r) => ({ ...r, amount_incl: Number(r.amount_incl), amount_excl: Number(r.amount_excl), tax: Number(r.tax) }));
 }
-const sum = (rows: Array<{ amount_excl: number; tax: number; amount_incl: number }>) => ({
+const sums = (rows: Array<{ amount_excl: number; tax: number; amount_incl: number }>) => ({
   count: rows.length,
   amountExcl: rows.reduce((a, r) => a + r.amount_excl, 0),
   tax: rows.reduce((a, r) => a + r.tax, 0),
   amountIncl: rows.reduce((a, r) => a + r.amount_incl, 0),
+});
+/** The totals of a filter: what is in force, and the 已作废 invoices apart. */
+const sum = (rows: Array<{ status: number; amount_excl: number; tax: number; amount_incl: number }>) => ({
+  ...sums(rows.filter((r) => r.status !== InvoiceStatus.cancelled)),
+  voided: sums(rows.filter((r) => r.status === InvoiceStatus.cancelled)),
 });
 
 describe('/api/invoice/list', () => {
@@ -101,7 +106,37 @@ describe('/api/invoice/list', () => {
     const want = sum((await all()).filter((r) => r.kind === InvoiceKind.c && r.status === InvoiceStatus.cancelled));
     expect(after.r.totals).toEqual(want);
     const again = await s.call('/api/invoice/list', { kind: InvoiceKind.c }, t5);
-    expect(again.r.totals).toEqual(before.r.totals);
+    expect(again.r.totals).toEqual(sum((await all()).filter((r) => r.kind === InvoiceKind.c)));
+    // The voided invoice left the totals in force and joined the voided ones; the rows are the same.
+    expect(again.r.totals.count).toBe(before.r.totals.count - 1);
+    expect(again.r.totals.amountIncl).toBe(before.r.totals.amountIncl - Number(paper.amount_incl));
+    expect(again.r.totals.voided.count).toBe(before.r.totals.voided.count + 1);
+    expect(again.r.total).toBe(before.r.total);
+  });
+
+  it('counts in 筛选结果合计 only what is in force: 已作废 invoices are shown apart and can be filtered to', async () => {
+    // A buyer whose only invoices are two voided ones: nothing in force, two voided apart.
+    const rows = await all();
+    const [x, y] = rows.filter((r) => r.status === InvoiceStatus.created && r.order_no.startsWith('LG'));
+    const buyerId = rows.find((r) => r.buyer_id)!.buyer_id!;
+    await s.db.kysely.updateTable('invoices').set({ buyer_id: null, updated_at: new Date().toISOString() }).where('buyer_id', '=', buyerId).execute();
+    await s.db.kysely.updateTable('invoices').set({ status: InvoiceStatus.cancelled, buyer_id: buyerId, updated_at: new Date().toISOString() }).where('id', 'in', [x!.id, y!.id]).execute();
+    const a = await s.call('/api/invoice/list', { buyerId, pageSize: 50 }, t5);
+    expect(a.code).toBe(20000);
+    expect(a.r.total).toBe(2);
+    expect(a.r.items).toHaveLength(2);
+    expect(a.r.totals).toEqual({
+      count: 0, amountExcl: 0, tax: 0, amountIncl: 0,
+      voided: { count: 2, amountExcl: x!.amount_excl + y!.amount_excl, tax: x!.tax + y!.tax, amountIncl: x!.amount_incl + y!.amount_incl },
+    });
+    // The same through the day summary (no buyer filter), and filtered to 已作废.
+    const whole = await s.call('/api/invoice/list', { pageSize: 10 }, t5);
+    expect(whole.r.totals).toEqual(sum(await all()));
+    const voided = await s.call('/api/invoice/list', { status: InvoiceStatus.cancelled, pageSize: 10 }, t5);
+    const want = (await all()).filter((r) => r.status === InvoiceStatus.cancelled);
+    expect(voided.r.totals).toEqual(sum(want));
+    expect(voided.r.totals.count).toBe(0);
+    expect(voided.r.total).toBe(want.length);
   });
 
   it('refuses bad filters with Chinese messages', async () => {
@@ -166,7 +201,8 @@ describe('export and print', () => {
     const a = await s.call('/api/invoice/print', { source: 2 }, t11);
     expect(a.r.rows).toHaveLength(500);
     expect(a.r.truncated).toBe(true);
-    expect(a.r.totals.count).toBe((await all()).filter((r) => r.source === 2).length);
+    expect(a.r.totals.count + a.r.totals.voided.count).toBe((await all()).filter((r) => r.source === 2).length);
+    expect(a.r.totals).toEqual(sum((await all()).filter((r) => r.source === 2)));
     const log = await s.db.kysely.selectFrom('operation_logs').select('description').where('type', '=', OperationLogType.print).executeTakeFirstOrThrow();
     expect(log.description).toBe('打印销项发票台账 500 条（来源 i8）');
   });

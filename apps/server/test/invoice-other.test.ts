@@ -1,8 +1,8 @@
 /** Cancellation, red-letter confirmations, buyers, settings, the entry form's lookups, the sync log, the badge counts and permissions. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMPTY_ID, InvoiceKind, InvoiceStatus, TaxPolicy } from '@zhyy/shared';
 import type { TestServer } from './helpers.js';
-import { buyer, invoice, startInvoiceServer } from './invoice-helpers.js';
+import { buyer, invoice, newRequest, startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
 let t5: string;
@@ -69,6 +69,31 @@ describe('数电红字确认单', () => {
     expect(noMore.message).toBe('红字确认单当前状态为「无需确认」，不能修改');
   });
 
+  it('a submitted confirmation is asked about within seconds, not at the 5-minute refresh (issue 12 #21)', async () => {
+    await s.app.invoiceJob.tick(); // the periodic refresh runs on the first round; the next one is 5 minutes away
+    const blueId = await newRequest(s, t5, '江苏长江路桥建设有限公司');
+    await s.call('/api/invoice/request-billing', { ids: [blueId] }, t5);
+    for (let i = 0; i < 3; i++) await s.call('/api/invoice/request-billing/refresh', { ids: [blueId] }, t5);
+    const c = await s.call('/api/invoiceredconfirm/create', { blueInvoiceId: blueId }, t5);
+    expect(c.code).toBe(20000);
+    expect((await s.call('/api/invoiceredconfirm/save', { id: c.r.id, redReason: 1, vatUsage: 4, lines: [] }, t5)).code).toBe(20000);
+    // The clock stands still from the submission on (only Date is faked; I/O timers run), so a slow
+    // machine cannot make the first poll due before the test moves the clock itself.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      expect((await s.call('/api/invoiceredconfirm/apply', { id: c.r.id }, t5)).code).toBe(20000);
+      const state = async () => (await s.call('/api/invoiceredconfirm/detail', { id: c.r.id }, t5)).r.state as string;
+      expect(await state()).toBe('15');
+      await s.app.invoiceJob.tick();
+      expect(await state()).toBe('15'); // not yet due: the first poll is 3 s after the submission
+      vi.setSystemTime(Date.now() + 3200);
+      await s.app.invoiceJob.tick();
+      expect(await state()).toBe('01');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('confirms a buyer application awaiting us; refuses illegal moves', async () => {
     const list = await s.call('/api/invoiceredconfirm/list', { direction: 'buyer', state: '03' }, t5);
     const theirs = list.r.items[0];
@@ -131,7 +156,7 @@ describe('the entry form: buyer detail, creation settings, project and contract 
     expect(paper.r.taxNo).toMatch(/^91320113MA1P9W2Q0[0-9A-Z]$/);
 
     const bad = await s.call('/api/invoice/buyer/detail', { id: 'abc' }, t5);
-    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '参数错误：id ID格式不正确']);
+    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '参数错误：ID格式不正确']);
     const none = await s.call('/api/invoice/buyer/detail', { id: NO_SUCH_ID }, t5);
     expect([none.status, none.code, none.message]).toEqual([404, 30000, '购方不存在或已删除']);
     const body = { id: EMPTY_ID, name: '南京临时删除测试有限公司', taxNo: '', address: '', phone: '', bank: '', account: '', email: '', mobile: '', defaultKind: InvoiceKind.pc, remark: '' };
@@ -167,7 +192,7 @@ describe('the entry form: buyer detail, creation settings, project and contract 
     // Blank filters are no filters.
     expect((await s.call('/api/invoice/projects', { keyword: '  ', customer: '' }, t5)).r).toHaveLength(6);
     const long = await s.call('/api/invoice/projects', { keyword: '项'.repeat(101) }, t5);
-    expect([long.status, long.message]).toEqual([400, '参数错误：keyword 不能超过100个字符']);
+    expect([long.status, long.message]).toEqual([400, '参数错误：关键字不能超过100个字符']);
   });
 
   it('answers at most 50 projects', async () => {
@@ -197,7 +222,7 @@ describe('the entry form: buyer detail, creation settings, project and contract 
     expect(wx.map((c: { code: string; amount: number }) => [c.code, c.amount])).toEqual([['HJ-KJ-2026-002', 45_600_000_00], ['HJ-DD-2026-031', 9_800_000_00]]);
     expect((await s.call('/api/invoice/contracts', { projectId: NO_SUCH_ID }, t5)).r).toEqual([]);
     const bad = await s.call('/api/invoice/contracts', { projectId: 'XM2026-001' }, t5);
-    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '参数错误：projectId ID格式不正确']);
+    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '参数错误：项目ID格式不正确']);
   });
 
   it('are 403 权限不足 for demo11 (read-only) and demo3 (no invoice role)', async () => {

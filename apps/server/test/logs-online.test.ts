@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OperationLogType, SyncLogStatus, SyncSystem } from '@zhyy/shared';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -20,14 +20,33 @@ describe('operation log', () => {
   });
 
   it('refuses an unknown type or an empty description', async () => {
-    expect((await s.call('/api/syslog/add-operation-log', { description: 'x', type: 999 }, token)).message).toBe('参数错误：type 日志类型不正确');
-    expect((await s.call('/api/syslog/add-operation-log', { description: ' ', type: 30 }, token)).message).toBe('参数错误：description 请填写日志内容');
+    expect((await s.call('/api/syslog/add-operation-log', { description: 'x', type: 999 }, token)).message).toBe('参数错误：日志类型不正确');
+    expect((await s.call('/api/syslog/add-operation-log', { description: ' ', type: 30 }, token)).message).toBe('参数错误：请填写日志内容');
   });
 
-  it('records downloads as type 74', async () => {
+  it('accepts from a client only what it may honestly report, marked as client-reported', async () => {
+    for (const type of [OperationLogType.login, OperationLogType.logout, OperationLogType.add, OperationLogType.edit, OperationLogType.delete, OperationLogType.import, OperationLogType.upload, OperationLogType.fail]) {
+      const a = await s.call('/api/syslog/add-operation-log', { description: `伪造 ${type}`, type }, token);
+      expect(a.code, String(type)).toBe(30000);
+      expect(a.message).toBe('客户端只能上报查看、下载、打印、导出操作，其他操作由系统自动记录');
+    }
+    expect(await s.db.kysely.selectFrom('operation_logs').select('id').where('description', 'like', '伪造 %').execute()).toEqual([]);
+    for (const type of [OperationLogType.view, OperationLogType.download, OperationLogType.print, OperationLogType.export]) {
+      expect((await s.call('/api/syslog/add-operation-log', { description: `上报 ${type}`, type }, token)).code).toBe(20000);
+    }
+    const admin = await s.login('demo1');
+    const list = await s.call('/api/syslog/list', { text: '上报 ', user: 'demo5' }, admin);
+    expect(list.r.total).toBe(4);
+    expect(list.r.items.every((x: { clientReported: boolean }) => x.clientReported)).toBe(true);
+    // What the server records itself (the sign-in) is not marked.
+    const logins = await s.call('/api/syslog/list', { type: OperationLogType.login, user: 'demo5' }, admin);
+    expect(logins.r.items[0].clientReported).toBe(false);
+  });
+
+  it('records downloads as type 74, marked as client-reported', async () => {
     await s.call('/api/syslog/add-file-down-log', { description: '下载发票PDF 12345678' }, token);
-    const row = await s.db.kysely.selectFrom('operation_logs').select('type').where('description', '=', '下载发票PDF 12345678').executeTakeFirstOrThrow();
-    expect(row.type).toBe(OperationLogType.download);
+    const row = await s.db.kysely.selectFrom('operation_logs').select(['type', 'client_reported']).where('description', '=', '下载发票PDF 12345678').executeTakeFirstOrThrow();
+    expect(row).toEqual({ type: OperationLogType.download, client_reported: 1 });
   });
 });
 
@@ -36,7 +55,57 @@ describe('integrated sync log', () => {
     const a = await s.call('/api/syslog/add-integrated-synclog-detail', { status: 1, memo: '推送失败：超时', type: '报销推送', system: 3 }, token);
     expect(a.code).toBe(20000);
     const row = await s.db.kysely.selectFrom('sync_logs').selectAll().where('id', '=', a.r.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ system: SyncSystem.platform, status: SyncLogStatus.failure, memo: '推送失败：超时', type: '报销推送' });
+    expect(row).toMatchObject({ system: SyncSystem.platform, status: SyncLogStatus.failure, memo: '推送失败：超时', type: '报销推送', client_reported: 1 });
+  });
+
+  it("refuses a client's report of an outside system's exchange, or of a pending one", async () => {
+    for (const system of [SyncSystem.tax, SyncSystem.accounting, SyncSystem.oa, SyncSystem.pms]) {
+      for (const url of ['/api/syslog/add-integrated-synclog', '/api/syslog/add-integrated-synclog-detail']) {
+        const a = await s.call(url, { status: 0, memo: '开票成功', type: '伪造开票', system }, token);
+        expect(a.code, `${url} ${system}`).toBe(30000);
+        expect(a.message).toBe('客户端只能上报综合运营支撑平台的同步记录，与外部系统的交互由系统自动记录');
+      }
+    }
+    expect(await s.db.kysely.selectFrom('sync_logs').select('id').where('type', '=', '伪造开票').execute()).toEqual([]);
+    expect((await s.call('/api/syslog/add-integrated-synclog', { status: SyncLogStatus.pending, type: 'x' }, token)).message).toBe('参数错误：状态不正确');
+    const admin = await s.login('demo1');
+    const mine = await s.call('/api/syslog/integratedsync-log', { type: '报销推送' }, admin);
+    expect(mine.r.items[0].clientReported).toBe(true);
+  });
+
+  it('writes the row of an exchange, with its request and refs, before the call, and completes it after', async () => {
+    let during: { status: number; request: string | null } | undefined;
+    let refsDuring: string[] = [];
+    await s.app.synclog.track({ system: SyncSystem.tax, type: '开票-先写', request: { orderNo: 'P1' }, refs: ['P1'] }, async () => {
+      during = await s.db.kysely.selectFrom('sync_logs').select(['status', 'request']).where('type', '=', '开票-先写').executeTakeFirst();
+      refsDuring = (await s.db.kysely.selectFrom('sync_log_refs').select('ref').where('ref', '=', 'P1').execute()).map((r) => r.ref);
+      return { serial: 'S9' };
+    });
+    expect(during?.status).toBe(SyncLogStatus.pending);
+    expect(JSON.parse(during!.request!)).toEqual({ orderNo: 'P1' });
+    expect(refsDuring).toEqual(['P1']);
+    const done = await s.db.kysely.selectFrom('sync_logs').selectAll().where('type', '=', '开票-先写').executeTakeFirstOrThrow();
+    expect(done).toMatchObject({ status: SyncLogStatus.success, memo: '成功', client_reported: 0 });
+    expect(JSON.parse(done.response!)).toEqual({ serial: 'S9' });
+    expect(done.duration_ms).not.toBeNull();
+  });
+
+  it('a crash after the outside call leaves the row, with its request, as pending (结果未知)', async () => {
+    // The tax service accepts the submission; the process "dies" before the row is completed.
+    const spy = vi.spyOn(s.app.synclog, 'complete').mockRejectedValueOnce(new Error('进程中断'));
+    const accepted = vi.fn(async () => ({ serial: 'S10' }));
+    await expect(s.app.synclog.track({ system: SyncSystem.tax, type: '开票-中断', request: { orderNo: 'C1' }, refs: ['C1'] }, accepted)).rejects.toThrow('进程中断');
+    spy.mockRestore();
+    expect(accepted).toHaveBeenCalledOnce();
+    const row = await s.db.kysely.selectFrom('sync_logs').selectAll().where('type', '=', '开票-中断').executeTakeFirstOrThrow();
+    expect(row.status).toBe(SyncLogStatus.pending);
+    expect(JSON.parse(row.request!)).toEqual({ orderNo: 'C1' });
+    expect(row.response).toBeNull();
+    // The screens show it, filterable by its state and found by its order number.
+    const admin = await s.login('demo1');
+    const unknown = await s.call('/api/syslog/integratedsync-log', { status: SyncLogStatus.pending, type: '开票-中断' }, admin);
+    expect(unknown.r.items.map((x: { status: number }) => x.status)).toEqual([SyncLogStatus.pending]);
+    expect((await s.db.kysely.selectFrom('sync_log_refs').select('sync_log_id').where('ref', '=', 'C1').execute()).map((r) => r.sync_log_id)).toEqual([row.id]);
   });
 
   it('the service logs both outcomes of a tracked exchange', async () => {
@@ -59,7 +128,7 @@ describe('integrated sync log', () => {
   });
 
   it('rejects a status other than 0 or 1', async () => {
-    expect((await s.call('/api/syslog/add-integrated-synclog-detail', { status: 7, memo: '', type: 'x' }, token)).message).toBe('参数错误：status 状态不正确');
+    expect((await s.call('/api/syslog/add-integrated-synclog-detail', { status: 7, memo: '', type: 'x' }, token)).message).toBe('参数错误：状态不正确');
   });
 });
 
@@ -78,6 +147,36 @@ describe('presence', () => {
     await s.call('/api/account/logout', {}, other);
     expect((await s.call('/api/useronline/heartBeat', {}, token)).r.onlineCount).toBe(before - 1);
   });
+
+  it('writes a session\'s presence at most once in 30 seconds, however often it beats', async () => {
+    const t = await s.login('demo7');
+    const { hashToken } = await import('../src/platform/tokens.js');
+    const seen = async () => (await s.db.kysely.selectFrom('sessions').select('last_seen_at').where('token_hash', '=', hashToken(t)).executeTakeFirstOrThrow()).last_seen_at;
+    const set = (ago: number) => s.db.kysely.updateTable('sessions').set({ last_seen_at: new Date(Date.now() - ago).toISOString() }).where('token_hash', '=', hashToken(t)).execute();
+    await set(10_000);
+    const recent = await seen();
+    for (let i = 0; i < 3; i++) expect((await s.call('/api/useronline/heartBeat', {}, t)).code).toBe(20000);
+    expect(await seen()).toBe(recent);
+    await set(40_000);
+    await s.call('/api/useronline/heartBeat', {}, t);
+    expect(Date.parse(await seen())).toBeGreaterThan(Date.now() - 5_000);
+  });
+
+  it('resolves a token with all its roles, and with none', async () => {
+    const t = await s.login('demo7');
+    const info = (await s.call('/api/account/userinfo', {}, t)).r;
+    const { hashToken } = await import('../src/platform/tokens.js');
+    const userId = (await s.db.kysely.selectFrom('sessions').select('user_id').where('token_hash', '=', hashToken(t)).executeTakeFirstOrThrow()).user_id;
+    const stored = (await s.db.kysely.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute()).map((r) => r.role);
+    expect(stored.length).toBeGreaterThan(0);
+    expect([...(await s.app.sessions.resolve(t))!.roles].sort()).toEqual([...stored].sort());
+    expect(info).toBeTruthy();
+    const roles = await s.db.kysely.selectFrom('user_roles').selectAll().where('user_id', '=', userId).execute();
+    await s.db.kysely.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+    const bare = await s.app.sessions.resolve(t);
+    expect(bare?.roles).toEqual([]);
+    await s.db.kysely.insertInto('user_roles').values(roles).execute();
+  });
 });
 
 describe('client errors', () => {
@@ -92,7 +191,7 @@ describe('validation messages are Chinese even where no rule of ours applies', (
   it('a wrong type', async () => {
     const a = await s.call('/api/syslog/add-operation-log', { description: 'x', type: 'abc' }, token);
     expect(a.code).toBe(30000);
-    expect(a.message).toMatch(/^参数错误：type .*[\u4e00-\u9fa5]/);
+    expect(a.message).toMatch(/^参数错误：类型.*[\u4e00-\u9fa5]/);
     expect(a.message).not.toMatch(/expected|received/i);
   });
 });

@@ -52,11 +52,11 @@ describe('the password update enforces SPEC section 5 on the server', () => {
   const update = (b: object) => s.call('/api/user/updatepassword', b, token);
 
   it.each([
-    [{ oldPassword: 'demo123', password: '', confirmPassword: '' }, '参数错误：password 输入新密码'],
-    [{ oldPassword: 'demo123', password: 'ab1', confirmPassword: 'ab1' }, '参数错误：password 6-20位密码'],
-    [{ oldPassword: 'demo123', password: 'abcdefgh', confirmPassword: 'abcdefgh' }, '参数错误：password 6-20位，由字母和数字组合'],
-    [{ oldPassword: 'demo123', password: 'abc123', confirmPassword: '' }, '参数错误：confirmPassword 输入确认密码'],
-    [{ oldPassword: 'demo123', password: 'abc123', confirmPassword: 'abc124' }, '参数错误：confirmPassword 两次密码不一致'],
+    [{ oldPassword: 'demo123', password: '', confirmPassword: '' }, '参数错误：输入新密码'],
+    [{ oldPassword: 'demo123', password: 'ab1', confirmPassword: 'ab1' }, '参数错误：6-20位密码'],
+    [{ oldPassword: 'demo123', password: 'abcdefgh', confirmPassword: 'abcdefgh' }, '参数错误：密码：6-20位，由字母和数字组合'],
+    [{ oldPassword: 'demo123', password: 'abc123', confirmPassword: '' }, '参数错误：输入确认密码'],
+    [{ oldPassword: 'demo123', password: 'abc123', confirmPassword: 'abc124' }, '参数错误：两次密码不一致'],
   ])('%j -> %s', async (body, message) => {
     const a = await update(body);
     expect([a.code, a.message]).toEqual([30000, message]);

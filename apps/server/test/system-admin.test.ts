@@ -53,7 +53,7 @@ describe('roles (role 1)', () => {
   });
 
   it('role codes are fixed: unknown codes refused, no way to delete one, no self lock-out', async () => {
-    expect((await s.call('/api/role/members', { role: '2' }, demo1)).message).toBe('参数错误：role 角色不在角色目录中');
+    expect((await s.call('/api/role/members', { role: '2' }, demo1)).message).toBe('参数错误：角色不在角色目录中');
     expect((await s.call('/api/role/delete', { role: '4' }, demo1)).status).toBe(404);
     expect((await s.call('/api/role/remove-member', { role: '1', userId: demoId('user:demo1') }, demo1)).message).toBe('不能移除自己的系统管理员角色');
   });
@@ -76,10 +76,22 @@ describe('online users (role 1)', () => {
     const row = (await s.call('/api/useronline/list', { keyword: 'demo14' }, demo1)).r.items[0];
     const a = await s.call('/api/useronline/force-logout', { sessionId: row.sessionId }, demo1);
     expect([a.code, a.message]).toEqual([20000, '已强制 孙浩 下线']);
-    expect((await s.call('/api/useronline/heartBeat', {}, t)).code).toBe(50008);
+    const after = await s.call('/api/useronline/heartBeat', {}, t);
+    // Issue 12 #20: the 50008 says why, for the sign-in page.
+    expect([after.code, after.message]).toEqual([50008, '您已被管理员强制下线']);
     expect((await s.call('/api/useronline/force-logout', { sessionId: row.sessionId }, demo1)).message).toBe('该会话已经结束');
     const log = await s.db.kysely.selectFrom('operation_logs').select(['type', 'description']).where('description', 'like', '强制用户%').executeTakeFirstOrThrow();
     expect(log).toEqual({ type: OperationLogType.logout, description: '强制用户 孙浩（demo14）下线，IP 127.0.0.1' });
+  });
+
+  it('a 50008 says why the session ended: expired, or simply not known (issue 12 #20)', async () => {
+    const t = await s.login('demo15');
+    const user = await s.db.kysely.selectFrom('users').select('id').where('login_name', '=', 'demo15').executeTakeFirstOrThrow();
+    await s.db.kysely.updateTable('sessions').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('user_id', '=', user.id).execute();
+    const expired = await s.call('/api/useronline/heartBeat', {}, t);
+    expect([expired.code, expired.message]).toEqual([50008, '登录已过期，请重新登录']);
+    const unknown = await s.call('/api/useronline/heartBeat', {}, 'not-a-token');
+    expect([unknown.code, unknown.message]).toEqual([50008, '登录已失效，请重新登录']);
   });
 
   it('refuses to force out the caller’s own session', async () => {

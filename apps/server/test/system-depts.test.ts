@@ -77,7 +77,7 @@ describe('changes', () => {
   it('refuses a duplicate name under the same parent, a missing parent and a bad name', async () => {
     expect((await s.call('/api/dept/save', { id: EMPTY_ID, name: '工程一部', parentId: eng }, demo3)).message).toBe('同一上级部门下已有名为“工程一部”的部门');
     expect((await s.call('/api/dept/save', { id: EMPTY_ID, name: '无上级' }, demo3)).message).toBe('请选择上级部门');
-    expect((await s.call('/api/dept/save', { id: EMPTY_ID, name: ' ', parentId: eng }, demo3)).message).toBe('参数错误：name 请输入部门名称');
+    expect((await s.call('/api/dept/save', { id: EMPTY_ID, name: ' ', parentId: eng }, demo3)).message).toBe('参数错误：请输入部门名称');
   });
 
   it('deletes only an empty department and says why otherwise', async () => {

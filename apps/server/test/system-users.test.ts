@@ -12,6 +12,8 @@ let demo3: string;
 const itDept = demoId('dept:it');
 const engDept = demoId('dept:eng');
 const eng1Dept = demoId('dept:eng1');
+const GRANTS_ONLY = '只有系统管理员可以授予或撤销系统管理员和用户管理员角色';
+const MANAGERS_ONLY = '只有系统管理员可以修改系统管理员或用户管理员的账号';
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -65,8 +67,8 @@ describe('user list', () => {
   });
 
   it('refuses an unknown role or a bad page size with a Chinese message', async () => {
-    expect((await s.call('/api/user/list', { role: '99' }, demo3)).message).toBe('参数错误：role 角色不在角色目录中');
-    expect((await s.call('/api/user/list', { pageSize: 1000 }, demo3)).message).toBe('参数错误：pageSize 每页最多500条');
+    expect((await s.call('/api/user/list', { role: '99' }, demo3)).message).toBe('参数错误：角色不在角色目录中');
+    expect((await s.call('/api/user/list', { pageSize: 1000 }, demo3)).message).toBe('参数错误：每页最多500条');
   });
 });
 
@@ -99,9 +101,9 @@ describe('creating and editing users', () => {
     const dup = await s.call('/api/user/save', newUser({ loginName: 'ZHANG.SAN_01' }), demo3);
     expect([dup.status, dup.message]).toEqual([409, '登录名“zhang.san_01”已被使用']);
     const bad = await s.call('/api/user/save', newUser({ loginName: '张三' }), demo3);
-    expect(bad.message).toBe('参数错误：loginName 登录名只能包含字母、数字、点（.）和下划线（_）');
-    expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', roles: ['2'] }), demo3)).message).toBe('参数错误：roles.0 角色不在角色目录中');
-    expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', email: 'x@' }), demo3)).message).toBe('参数错误：email 邮箱格式不正确');
+    expect(bad.message).toBe('参数错误：登录名只能包含字母、数字、点（.）和下划线（_）');
+    expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', roles: ['2'] }), demo3)).message).toBe('参数错误：角色不在角色目录中');
+    expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', email: 'x@' }), demo3)).message).toBe('参数错误：邮箱格式不正确');
   });
 
   it('edits profile and roles and logs what changed', async () => {
@@ -116,10 +118,42 @@ describe('creating and editing users', () => {
 
   it('only administrators grant role 1 or touch an administrator account', async () => {
     expect((await s.call('/api/user/save', newUser({ loginName: 'boss', roles: ['1'] }), demo3)).status).toBe(403);
-    expect((await s.call('/api/user/save', newUser({ id, loginName: 'zhang.san_01', roles: ['1'] }), demo3)).message).toBe('只有系统管理员可以授予或移除系统管理员角色');
-    expect((await s.call('/api/user/reset-password', { id: demoId('user:demo1') }, demo3)).message).toBe('只有系统管理员可以修改管理员账号');
+    expect((await s.call('/api/user/save', newUser({ id, loginName: 'zhang.san_01', roles: ['1'] }), demo3)).message).toBe(GRANTS_ONLY);
+    expect((await s.call('/api/user/reset-password', { id: demoId('user:demo1') }, demo3)).message).toBe(MANAGERS_ONLY);
     expect((await s.call('/api/user/save', newUser({ id, loginName: 'zhang.san_01', roles: ['1', '4'] }), demo1)).code).toBe(20000);
     expect((await s.call('/api/user/detail', { id }, demo1)).r.roles).toEqual(['1', '4']);
+  });
+
+  it('a user administrator (role 3) neither grants roles 1 and 3 nor manages accounts holding them', async () => {
+    const refused = (a: { status: number; code: number; message?: string }, message: string) => expect([a.status, a.code, a.message]).toEqual([403, 30000, message]);
+    // No new account with role 3 (or 1) to sign in as and add roles from.
+    refused(await s.call('/api/user/save', newUser({ loginName: 'deputy', roles: ['3', '5', '23'] }), demo3), GRANTS_ONLY);
+    refused(await s.call('/api/user/save', newUser({ loginName: 'deputy', roles: ['1'] }), demo3), GRANTS_ONLY);
+    // An ordinary account it made does not get role 3 later.
+    const made = await s.call('/api/user/save', newUser({ loginName: 'deputy', roles: ['5', '23'] }), demo3);
+    expect(made.code).toBe(20000);
+    const deputy = newUser({ id: made.r.id, loginName: 'deputy', roles: ['5', '23'] });
+    refused(await s.call('/api/user/save', { ...deputy, roles: ['3', '5', '23'] }, demo3), GRANTS_ONLY);
+    // Another user administrator's account belongs to administrators: no edit, reset, disable or delete.
+    const other = await s.call('/api/user/save', newUser({ loginName: 'hr.second', roles: ['3'] }), demo1);
+    expect(other.code).toBe(20000);
+    const hr = newUser({ id: other.r.id, loginName: 'hr.second', roles: ['3'] });
+    refused(await s.call('/api/user/save', { ...hr, position: '文员' }, demo3), MANAGERS_ONLY);
+    refused(await s.call('/api/user/save', { ...hr, roles: ['4'] }, demo3), MANAGERS_ONLY);
+    refused(await s.call('/api/user/reset-password', { id: hr.id }, demo3), MANAGERS_ONLY);
+    refused(await s.call('/api/user/set-status', { id: hr.id, status: 0 }, demo3), MANAGERS_ONLY);
+    refused(await s.call('/api/user/delete', { id: hr.id }, demo3), MANAGERS_ONLY);
+    refused(await s.call('/api/user/set-status', { id: demoId('user:admin'), status: 0 }, demo3), MANAGERS_ONLY);
+    expect((await s.call('/api/user/detail', { id: hr.id }, demo1)).r).toMatchObject({ roles: ['3'], position: '施工员', status: 1 });
+    // An administrator (role 1) does all of it.
+    expect((await s.call('/api/user/save', { ...deputy, roles: ['3', '5'] }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/save', { ...hr, roles: ['4'], position: '文员' }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/save', { ...hr, roles: ['3'] }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/reset-password', { id: hr.id }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/set-status', { id: hr.id, status: 0 }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/set-status', { id: hr.id, status: 1 }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/delete', { id: hr.id }, demo1)).code).toBe(20000);
+    expect((await s.call('/api/user/detail', { id: deputy.id }, demo1)).r.roles).toEqual(['3', '5']);
   });
 
   it('keeps the super role admin when an administrator account is edited', async () => {
@@ -219,7 +253,7 @@ describe('pickers for other areas', () => {
 
 describe('export', () => {
   it('streams an xlsx of the filtered users, neutralises formulas and writes an export log (80)', async () => {
-    await s.call('/api/user/save', newUser({ loginName: 'formula', name: '=HYPERLINK("x")', position: '+1', phone: '-1', roles: [] }), demo3);
+    await s.call('/api/user/save', newUser({ loginName: 'formula', name: '=HYPERLINK("x")', position: '+1', phone: '+86 13912345678', roles: [] }), demo3);
     const res = await s.app.inject({ method: 'POST', url: '/api/user/export', headers: { 'content-type': 'application/json', 'x-token': demo3 }, payload: JSON.stringify({ loginName: 'formula' }) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
@@ -231,7 +265,7 @@ describe('export', () => {
     expect(ws.rowCount).toBe(2);
     expect(ws.getRow(2).getCell(2).value).toBe('\'=HYPERLINK("x")');
     expect(ws.getRow(2).getCell(4).value).toBe("'+1");
-    expect(ws.getRow(2).getCell(5).value).toBe("'-1");
+    expect(ws.getRow(2).getCell(5).value).toBe("'+86 13912345678");
     const log = await s.db.kysely.selectFrom('operation_logs').selectAll().where('type', '=', OperationLogType.export).executeTakeFirstOrThrow();
     expect(log).toMatchObject({ login_name: 'demo3', description: '导出用户列表（登录名含“formula”）' });
     const file = await s.db.kysely.selectFrom('file_export_logs').selectAll().executeTakeFirstOrThrow();

@@ -27,9 +27,10 @@ export interface FakeNuonuo {
   close(): Promise<void>;
 }
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-export async function startFakeNuonuo(appKey: string, appSecret: string): Promise<FakeNuonuo> {
+/** `extra` answers methods the fake does not know itself (the incoming-invoice tests bring their own). */
+export async function startFakeNuonuo(appKey: string, appSecret: string, extra?: (method: string, body: any) => Json | undefined): Promise<FakeNuonuo> {
   const orders = new Map<string, { serialNo: string; order: any }>();
   const retries = new Map<string, number>();
   const fake = { tokenCalls: 0, calls: [] as FakeCall[], answers: [] as string[], validTokens: new Set<string>(), pdf: Buffer.from('%PDF-1.7 fake invoice'), forms: new Map<string, any>() };
@@ -88,7 +89,7 @@ export async function startFakeNuonuo(appKey: string, appSecret: string): Promis
         return { code: 'E0000', describe: '撤销成功', result: null };
       }
       default:
-        return { code: 'E9000', describe: `未知方法 ${method}`, result: null };
+        return extra?.(method, body) ?? { code: 'E9000', describe: `未知方法 ${method}`, result: null };
     }
   }
 

@@ -1,15 +1,20 @@
 /** Money words and figures of the tax gateway: 分 ↔ 元, capitals (大写), decimal strings. */
 import { describe, expect, it } from 'vitest';
+import { capitalAmount } from '@zhyy/shared';
 import { chineseCapital, fenToYuan, formatYuan, isDecimalString, lineAmount, plainDecimal, taxOf, yuanToFen } from '../src/integrations/tax/money.js';
 
 describe('chineseCapital', () => {
+  it('is the shared rule the pages show (one 大写 for page and PDF)', () => {
+    for (const fen of [0, 5, 101, 1_234_567, 100_010_000, -1_090_000]) expect(chineseCapital(fen)).toBe(capitalAmount(fen));
+  });
+
   it.each([
     [0, '零圆整'],
     [1, '壹分'],
-    [10, '壹角'],
+    [10, '壹角整'],
     [100, '壹圆整'],
     [101, '壹圆零壹分'],
-    [110, '壹圆壹角'],
+    [110, '壹圆壹角整'],
     [1_000, '壹拾圆整'],
     [1_234_567, '壹万贰仟叁佰肆拾伍圆陆角柒分'],
     [10_000_500, '壹拾万零伍圆整'],
@@ -17,7 +22,7 @@ describe('chineseCapital', () => {
     [1_408_053, '壹万肆仟零捌拾圆伍角叁分'],
     [20_000_000_007, '贰亿圆零柒分'],
     [1_000_000_000_000, '壹佰亿圆整'],
-    [-1_090_000, '负壹万零玖佰圆整'],
+    [-1_090_000, '（负数）壹万零玖佰圆整'],
   ])('%i 分 → %s', (fen, words) => {
     expect(chineseCapital(fen)).toBe(words);
   });

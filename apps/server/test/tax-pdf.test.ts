@@ -2,6 +2,7 @@
 import zlib from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { capitalAmount } from '@zhyy/shared';
 import { chineseCapital, formatYuan } from '../src/integrations/tax/money.js';
 import { renderInvoicePdf } from '../src/integrations/tax/pdf/render.js';
 import { line, request } from './tax-helpers.js';
@@ -77,7 +78,7 @@ describe('invoice PDF', () => {
       '名称：广州市喆堃建设有限公司',
       '名称：华建工程技术服务有限公司',
       '*现代服务*技术咨询',
-      '3000.5',
+      '3,000.50',
       '9%',
       `¥${formatYuan(1_300_050)}`,
       `⊗ ${chineseCapital(1_408_053)}`,
@@ -89,13 +90,24 @@ describe('invoice PDF', () => {
       expect(text).toContain(expected);
     }
     expect(chineseCapital(1_408_053)).toBe('壹万肆仟零捌拾圆伍角叁分');
+    expect(chineseCapital(1_408_053)).toBe(capitalAmount(1_408_053));
+  });
+
+  it('prints the unit price excluding tax that multiplies out to the printed amount, grouped like amounts', async () => {
+    // 2 × 54,500 含税 at 9%: 金额 100,000.00, so 单价 50,000.00 (not the typed 54500)
+    const req = request('PDF-4', { lines: [line({ quantity: '2', unitPrice: '54500', priceIncludesTax: true, amountExcludingTax: 10_000_000, tax: 900_000, amountIncludingTax: 10_900_000 })] });
+    const text = pageText(await PDFDocument.load(await renderInvoicePdf(req, numbers)), 0);
+    expect(text).toContain('50,000.00');
+    expect(text).toContain('100,000.00');
+    expect(text).not.toContain('54500');
+    expect(text).toContain(`⊗ ${capitalAmount(10_900_000)}`);
   });
 
   it('prints red invoices as 销项负数 with the blue number, and paper invoices with code and signers', async () => {
     const red = request('PDF-2', { kind: 2, colour: 2, redReason: 1, blueInvoiceNo: '00001234', payee: '李娜', checker: '王强', lines: [line({ quantity: '-2', amountExcludingTax: -1_000_000, tax: -90_000, amountIncludingTax: -1_090_000 })] });
     const doc = await PDFDocument.load(await renderInvoicePdf(red, { invoiceNo: '00004321', invoiceCode: '1100261130', issuedAt: '2026-11-21 10:30:00' }));
     const text = pageText(doc, 0);
-    for (const expected of ['增值税专用发票', '销项负数', '发票代码：1100261130', '被红冲蓝字发票号码：00001234　冲红原因：销货退回', '负壹万零玖佰圆整', '收款人：李娜', '复核：王强', '-10,000.00']) {
+    for (const expected of ['增值税专用发票', '销项负数', '发票代码：1100261130', '被红冲蓝字发票号码：00001234　冲红原因：销货退回', '（负数）壹万零玖佰圆整', '收款人：李娜', '复核：王强', '-10,000.00']) {
       expect(text).toContain(expected);
     }
   });

@@ -127,6 +127,20 @@ describe('failures and re-issue', () => {
     await gw.reissueInvoice(sub.serialNo);
   });
 
+  it('fails the order numbers in failOrders whatever the buyer, and draws re-issues as usual', async () => {
+    const clock = new TestClock();
+    const gw = simulator(s, clock, { failOrders: { 'SIM-O22': 22, 'SIM-O24': 24 } });
+    const s22 = await gw.submitInvoice(request('SIM-O22'));
+    const s24 = await gw.submitInvoice(request('SIM-O24'));
+    const fine = await gw.submitInvoice(request('SIM-O00'));
+    clock.advance(2 * DELAY);
+    const states = await gw.queryInvoices([s22.serialNo, s24.serialNo, fine.serialNo]);
+    expect(states.map((r) => r.status)).toEqual([22, 24, 2]);
+    await gw.reissueInvoice(s24.serialNo);
+    clock.advance(DELAY);
+    expect((await gw.queryInvoices([s24.serialNo]))[0]!.status).toBe(2);
+  });
+
   it('applies the failure rate at submit and lets a re-issue of a random 24 succeed', async () => {
     const clock = new TestClock();
     const draws = [0.1, 0.2];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.js';
 
@@ -10,6 +11,12 @@ fs.mkdirSync(path.join(dist, 'assets'));
 fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>综合运营支撑平台</title><div id="root"></div>');
 fs.writeFileSync(path.join(dist, 'version.json'), JSON.stringify({ version: 'build-42' }));
 fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+// The build's compressed copies (apps/web/vite-compress.ts) of index.html and the asset.
+for (const file of ['index.html', 'assets/app-abc123.js']) {
+  const raw = fs.readFileSync(path.join(dist, file));
+  fs.writeFileSync(path.join(dist, `${file}.br`), zlib.brotliCompressSync(raw));
+  fs.writeFileSync(path.join(dist, `${file}.gz`), zlib.gzipSync(raw));
+}
 
 let s: TestServer;
 beforeAll(async () => {
@@ -33,6 +40,23 @@ describe('the built web client', () => {
     const res = await get('/assets/app-abc123.js');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the compressed copy the browser accepts, for assets and for the history-mode page', async () => {
+    for (const url of ['/assets/app-abc123.js', '/', '/dashboard', '/login?redirect=%2Fdashboard']) {
+      const br = await get(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      expect([url, br.statusCode, br.headers['content-encoding']]).toEqual([url, 200, 'br']);
+      expect(br.headers.vary).toContain('accept-encoding');
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toMatch(/console\.log|<div id="root">/);
+      const gz = await get(url, { 'accept-encoding': 'gzip' });
+      expect([url, gz.headers['content-encoding']]).toEqual([url, 'gzip']);
+      expect(zlib.gunzipSync(gz.rawPayload).toString()).toMatch(/console\.log|<div id="root">/);
+      const plain = await get(url, { 'accept-encoding': 'identity' });
+      expect([url, plain.headers['content-encoding']]).toEqual([url, undefined]);
+    }
+    const page = await get('/dashboard', { 'accept-encoding': 'br' });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 
   it('answers the build id of the client at /version.json', async () => {

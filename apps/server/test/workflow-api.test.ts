@@ -56,7 +56,7 @@ describe('actions through the API', () => {
   it('validates bodies with Chinese messages', async () => {
     const a = await call('send', { workId: 'abc' }, 'demo4');
     expect([a.status, a.code]).toEqual([400, 30000]);
-    expect(a.message).toMatch(/^参数错误：workId/);
+    expect(a.message).toMatch(/^参数错误：流程编号/);
     const b = await call('return', { workId: 1, toNodeId: 'start', reason: '' }, 'demo4');
     expect(b.message).toContain('请填写退回原因');
     const c = await call('start', { flowNo: 'QJ01', form: { leaveType: '事假' } }, 'demo7');
@@ -155,7 +155,7 @@ describe('notices, settings, catalogue, attachments', () => {
 
   it('personal settings: phone, email and default opinion, validated', async () => {
     const bad = await call('personal/save', { phone: '123', email: 'x', defaultOpinion: '' }, 'demo7');
-    expect(bad.message).toContain('手机号应为11位数字');
+    expect(bad.message).toBe('参数错误：手机号须为11位手机号码');
     const ok = await call('personal/save', { phone: '13912345678', email: 'yangfan@huajian.example.cn', defaultOpinion: '同意，请按规定执行' }, 'demo7');
     expect(ok.r).toMatchObject({ phone: '13912345678', defaultOpinion: '同意，请按规定执行', loginName: 'demo7' });
     expect((await call('personal/get', {}, 'demo7')).r.email).toBe('yangfan@huajian.example.cn');

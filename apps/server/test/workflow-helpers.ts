@@ -1,4 +1,5 @@
 /** Helpers of the workflow tests: engine actors from demo logins, and a snapshot to prove refusals change nothing. */
+import { endOfWorkdays } from '@zhyy/shared';
 import type { Actor } from '../src/modules/workflow/engine-core.js';
 import { WorkflowEngine } from '../src/modules/workflow/engine.js';
 import { OutcomeRegistry } from '../src/modules/workflow/outcomes.js';
@@ -58,4 +59,5 @@ export async function managerLogin(s: TestServer, deptName: string): Promise<str
   return row.login_name;
 }
 
-export const leaveForm = (days: number) => ({ leaveType: '事假', days, period: ['2026-11-23', '2026-11-27'], reason: '家中有事需要处理' });
+/** A leave from Monday 2026-11-23 whose 请假天数 agree with its dates (working days, half a day less allowed). */
+export const leaveForm = (days: number) => ({ leaveType: '事假', days, period: ['2026-11-23', endOfWorkdays('2026-11-23', days)], reason: '家中有事需要处理' });

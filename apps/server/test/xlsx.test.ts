@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { neutralise, sendXlsx } from '../src/platform/xlsx.js';
 
-const BATCHES = 600;
+const BATCHES = 200;
 const ROWS = 500;
 let pulled = 0;
 const app = Fastify();

@@ -8,6 +8,7 @@ import { reportClientErrors } from './api/syslog';
 import { installErrorLog } from './live/errorLog';
 import { routes } from './router/routes';
 import { App } from './App';
+import './base.css';
 
 dayjs.locale('zh-cn');
 // The local error log is always kept; it is reported to the server in production builds.

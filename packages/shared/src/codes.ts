@@ -30,6 +30,9 @@ export const TOKEN_HEADER = 'X-Token';
 /** The marker a workflow host string answer uses for an error: the text after it is shown. */
 export const WORKFLOW_ERROR_MARKER = 'err@';
 
+/** The name shown for what the platform did by itself (tax-service callbacks, scheduled jobs): one name everywhere. */
+export const SYSTEM_ACTOR_NAME = '系统';
+
 export const Messages = {
   loginInfoMissing: '验证失败, 请重新登录',
   noRoles: '权限不足',
@@ -39,6 +42,14 @@ export const Messages = {
   wrongCredentials: '用户名或密码错误',
   accountDisabled: '账号已停用，请联系管理员',
   tokenInvalid: '登录已失效，请重新登录',
+  /** 50008 for a session an administrator ended (强制下线): said on the sign-in page. */
+  sessionForcedOut: '您已被管理员强制下线',
+  /** 50008 for a session past its 7 days. */
+  sessionExpired: '登录已过期，请重新登录',
+  /** 50008 for a session ended because the password was reset by an administrator. */
+  sessionPasswordReset: '密码已被管理员重置，请重新登录',
+  /** 50008 for a session ended because the password was changed elsewhere. */
+  sessionPasswordChanged: '密码已修改，请重新登录',
   needChangePassword: '首次登录请修改初始密码',
   oldPasswordWrong: '原密码错误',
   samePassword: '新密码不能与原密码相同',

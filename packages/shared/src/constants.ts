@@ -55,3 +55,10 @@ export const LOGIN_LOCK_MS = 15 * 60 * 1000;
 /** A session counts as online when its heartbeat was seen within the last 2 minutes. */
 export const ONLINE_WINDOW_MS = 2 * 60 * 1000;
 export const HEARTBEAT_INTERVAL_MS = 60000;
+
+/**
+ * The platform's own file links: the short-lived signed invoice-file link (outside /api, readable
+ * without a token). The public file viewer (/file/view) shows and offers for download only these.
+ */
+export const SIGNED_INVOICE_FILE_ROUTE = '/signed/invoice-file';
+export const PLATFORM_FILE_PATH_PREFIXES: readonly string[] = [`${SIGNED_INVOICE_FILE_ROUTE}/`];

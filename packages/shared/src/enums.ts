@@ -95,10 +95,21 @@ export const OperationLogType = defineEnum({
   fail: [90, '失败'],
 });
 
-/** Integrated sync log: status 1 means failure (SPEC section 3). */
+/**
+ * The operation types a client may report itself (/syslog/add-operation-log): what the reader did
+ * in the browser, which the server cannot see. Every other type (登录, 新增, 删除, 失败…) is written by
+ * the server where the change happens, so a client cannot forge it.
+ */
+export const CLIENT_REPORTABLE_OPERATION_TYPES: readonly number[] = [OperationLogType.view, OperationLogType.download, OperationLogType.print, OperationLogType.export];
+
+/**
+ * Integrated sync log: status 1 means failure (SPEC section 3). A row is written as pending before
+ * the outside call and completed after it; one still pending after a crash has an unknown result.
+ */
 export const SyncLogStatus = defineEnum({
   success: [0, '成功'],
   failure: [1, '失败'],
+  pending: [2, '进行中'],
 });
 
 /** Outside systems of the integrated sync log; the spec fixes code 3 for the client-reported one. */
@@ -109,3 +120,10 @@ export const SyncSystem = defineEnum({
   oa: [4, 'OA系统'],
   pms: [5, '项目管理系统'],
 });
+
+/**
+ * The outside system a client may report an exchange of (/syslog/add-integrated-synclog): only the
+ * platform itself (code 3, as the spec's call fixes it); exchanges with the tax service, accounting or
+ * the sister systems are logged by the server that makes them.
+ */
+export const CLIENT_REPORTABLE_SYNC_SYSTEMS: readonly number[] = [SyncSystem.platform];

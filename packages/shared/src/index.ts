@@ -1,4 +1,5 @@
 import './zod-locale.js';
+export { FIELD_LABELS, fieldLabel, fieldSentence, issueMessage } from './zod-locale.js';
 export * from './enum.js';
 export * from './enums.js';
 export * from './roles.js';
@@ -12,7 +13,10 @@ export * from './routes.js';
 export * from './workflow.js';
 export * from './workflow-rules.js';
 export * from './workflow-form.js';
+export * from './work-calendar.js';
 export * from './invoice.js';
 export * from './invoice-rules.js';
+export * from './amount-input.js';
+export * from './contact-rules.js';
 export * from './invoice-types.js';
 export * from './api/index.js';

@@ -18,8 +18,6 @@ const DECIMAL_RE = /^-?\d{1,12}(\.\d{1,8})?$/;
 /** The longest 规格型号 and 单位 of a line (the tax service's limits). */
 export const SPEC_MAX = 40;
 export const UNIT_MAX = 20;
-/** A mainland mobile number for delivering the invoice to the buyer (交付手机): 11 digits starting with 1. */
-export const MOBILE_RE = /^1\d{10}$/;
 
 export const isDecimalText = (s: string) => DECIMAL_RE.test(s.trim());
 
@@ -75,6 +73,33 @@ export function computeLine(l: LineInput): LineAmounts {
   const unitPriceExcl = hasQty ? trimZeros(excl.dividedBy(100).dividedBy(l.quantity!)) : '';
   return { amountExcl: excl.toNumber(), tax: tax.toNumber(), amountIncl: excl.plus(tax).toNumber(), unitPriceExcl };
 }
+
+/**
+ * The unit price a line prints (单价 on the detail page, the ledger and the PDF): the price excluding
+ * tax, to at most 8 places, as the tax service prints it, so that quantity × 单价 gives the printed
+ * 金额. A price typed excluding tax is printed as typed; a price typed including tax is the amount
+ * excluding tax divided by the quantity. '' for a line without quantity.
+ */
+export function printedUnitPrice(l: { quantity?: string; unitPrice?: string; priceIncludesTax: boolean; amountExcl: number }): string {
+  const q = (l.quantity ?? '').trim();
+  if (!q || !isDecimalText(q) || new D(q).isZero()) return '';
+  const typed = (l.unitPrice ?? '').trim();
+  if (!l.priceIncludesTax && typed && isDecimalText(typed)) return trimZeros(new D(typed));
+  return trimZeros(new D(l.amountExcl).dividedBy(100).dividedBy(q).abs());
+}
+
+/** A unit price (decimal string) with thousands separators and at least two places, up to 8: '50000' → '50,000.00'. */
+export function formatUnitPrice(price: string | null | undefined): string {
+  const s = (price ?? '').trim();
+  if (!s || !isDecimalText(s)) return s;
+  const d = new D(s).toDecimalPlaces(8, Decimal.ROUND_HALF_UP);
+  const places = Math.max(2, Math.min(8, d.decimalPlaces()));
+  const [int, dec] = d.abs().toFixed(places).split('.') as [string, string];
+  return `${d.isNegative() ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${dec}`;
+}
+
+/** The 单价 text of a line wherever it is shown or printed: the printed price, grouped ('50,000.00'). */
+export const unitPriceText = (l: Parameters<typeof printedUnitPrice>[0]): string => formatUnitPrice(printedUnitPrice(l));
 
 /** A line as it is stored and checked. */
 export interface InvoiceLineData {
@@ -226,7 +251,10 @@ const DIGITS = '零壹贰叁肆伍陆柒捌玖';
 const SMALL = ['', '拾', '佰', '仟'];
 const BIG = ['', '万', '亿', '万亿'];
 
-/** The amount in Chinese capitals as printed on invoices: 12345.60 元 → 壹万贰仟叁佰肆拾伍元陆角整; red amounts get (负数). */
+/**
+ * The amount in Chinese capitals (大写) as printed on invoices, the one rule for the pages and the PDF:
+ * 12345.60 元 → 壹万贰仟叁佰肆拾伍圆陆角整 (圆, as on the tax service's invoices); red amounts get （负数）.
+ */
 export function capitalAmount(fen: number): string {
   const negative = fen < 0;
   const abs = Math.abs(Math.round(fen));
@@ -260,10 +288,10 @@ export function capitalAmount(fen: number): string {
       }
       intText += part + BIG[g]!;
     }
-    intText += '元';
+    intText += '圆';
   }
   let decText = '';
-  if (jiao === 0 && fenDigit === 0) decText = intText ? '整' : '零元整';
+  if (jiao === 0 && fenDigit === 0) decText = intText ? '整' : '零圆整';
   else {
     if (jiao > 0) decText += `${DIGITS[jiao]}角`;
     else if (intText) decText += '零';

@@ -1,6 +1,7 @@
 /** SPEC section 5: the password rules with their messages, word for word. */
-import { z } from 'zod';
+import { z } from './zod-locale.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants.js';
+import { text } from './api/common.js';
 
 export const PasswordMessages = {
   newRequired: '输入新密码',
@@ -35,9 +36,9 @@ export function validateConfirmPassword(value: string | null | undefined, passwo
 /** The password update body, enforced on the server with the same rules. */
 export const UpdatePasswordBody = z
   .object({
-    oldPassword: z.string().max(128).optional(),
-    password: z.string().max(128),
-    confirmPassword: z.string().max(128),
+    oldPassword: text().max(128).optional(),
+    password: text().max(128),
+    confirmPassword: text().max(128),
   })
   .superRefine((v, ctx) => {
     const p = validateNewPassword(v.password);

@@ -9,6 +9,10 @@ export type RoleCode = (typeof ROLE_CODES)[number];
 /** The super role: role `admin` sees all routes, role `1` appears everywhere and acts as administrator. */
 export const ADMIN_ROLE = 'admin';
 export const ADMINISTRATOR: RoleCode = '1';
+/** Role 3 manages users; it may not hand out or touch the roles that manage users. */
+export const USER_ADMINISTRATOR: RoleCode = '3';
+/** Roles only an administrator (role `admin` or `1`) grants or takes away, on accounts only an administrator manages. */
+export const PRIVILEGED_ROLES: readonly RoleCode[] = [ADMINISTRATOR, USER_ADMINISTRATOR];
 
 export interface RoleInfo {
   code: RoleCode;
@@ -54,4 +58,9 @@ export function isRoleCode(code: string): code is RoleCode {
 /** True when the user passes every role check (role `admin` or role `1`). */
 export function isSuperUser(roles: readonly string[]): boolean {
   return roles.includes(ADMIN_ROLE) || roles.includes(ADMINISTRATOR);
+}
+
+/** True for the accounts only an administrator manages: those holding `admin`, role 1 or role 3. */
+export function holdsPrivilegedRole(roles: readonly string[]): boolean {
+  return roles.includes(ADMIN_ROLE) || roles.some((r) => (PRIVILEGED_ROLES as readonly string[]).includes(r));
 }

@@ -50,6 +50,13 @@ export interface RouteDef {
   title?: string;
   roles?: RoleCode[];
   hidden?: boolean;
+  /**
+   * A hidden page's menu item, which the sidebar highlights while it is shown (its list page): a path relative to
+   * the parent like `path`, or absolute.
+   */
+  menu?: string;
+  /** The title when the page's id is the empty id (the page creates instead of edits: 新增用户 for 编辑用户). */
+  newTitle?: string;
   redirect?: string;
   icon?: string;
   noCache?: boolean;
@@ -115,7 +122,7 @@ const invoiceGroup: RouteDef = {
         { path: 'invoice-retry-creation', title: '开票重试', badge: { keys: ['invoiceRetryCreationCount'] } },
         { path: 'red-confirm-apply', title: '数电红字', badge: { keys: ['redConfirmApplyCount', 'redConfirmToConfirmCount'] } },
         { path: 'invoice-cancellation', title: '税控作废', badge: { keys: ['cancellationCount'] } },
-        { path: 'red-confirm-apply/edit/:id', title: '红字确认单', hidden: true, digitParams: ['id'], tagName: 'red-confirm-edit' },
+        { path: 'red-confirm-apply/edit/:id', title: '红字确认单', hidden: true, menu: 'red-confirm-apply', digitParams: ['id'], tagName: 'red-confirm-edit' },
         { path: 'invoice-synclog-details', title: '同步日志' },
       ],
     },
@@ -126,10 +133,10 @@ const invoiceGroup: RouteDef = {
       icon: 'table',
       children: [
         { path: 'invoice-list', title: '发票台账' },
-        { path: 'invoice-detail/:id', title: '发票详情', hidden: true, tagName: 'invoice-detail' },
-        { path: 'invoice-upload/:id', title: '发票上传', hidden: true, roles: R.invoiceWrite, noCache: true },
+        { path: 'invoice-detail/:id', title: '发票详情', hidden: true, menu: 'invoice-list', tagName: 'invoice-detail' },
+        { path: 'invoice-upload/:id', title: '发票上传', hidden: true, menu: 'invoice-list', roles: R.invoiceWrite, noCache: true },
         { path: 'digital-electric-red-ledger', title: '数电红字台账' },
-        { path: 'digital-electric-red-ledger-detail/:id', title: '红字确认单详情', hidden: true, tagName: 'red-ledger-detail' },
+        { path: 'digital-electric-red-ledger-detail/:id', title: '红字确认单详情', hidden: true, menu: 'digital-electric-red-ledger', tagName: 'red-ledger-detail' },
         { path: 'invoice-item-apportionment', title: '项目分摊台账' },
         { path: 'contract-apportionment', title: '订单分摊台账' },
         { path: 'project-change', title: '项目变更' },
@@ -156,9 +163,9 @@ const invoiceGroup: RouteDef = {
       children: [
         { path: 'setting', title: '开票设置' },
         { path: 'buyerlist', title: '购方管理' },
-        { path: 'buyerdetail/:id', title: '购方详情', hidden: true, tagName: 'buyer-detail' },
-        { path: 'buyeradd', title: '新增购方', hidden: true, noCache: true },
-        { path: 'buyeredit/:id', title: '编辑购方', hidden: true, noCache: true, tagName: 'buyer-edit' },
+        { path: 'buyerdetail/:id', title: '购方详情', hidden: true, menu: 'buyerlist', tagName: 'buyer-detail' },
+        { path: 'buyeradd', title: '新增购方', hidden: true, menu: 'buyerlist', noCache: true },
+        { path: 'buyeredit/:id', title: '编辑购方', hidden: true, menu: 'buyerlist', noCache: true, tagName: 'buyer-edit' },
       ],
     },
   ],
@@ -171,15 +178,15 @@ const tenderGroup: RouteDef = {
   icon: 'tender',
   children: [
     { path: 'contract/list', title: '合同管理', icon: 'contract' },
-    { path: 'contract/addcf/:contractType/:id', title: '框架合同录入', hidden: true, roles: R.contractAdd, noCache: true },
-    { path: 'contract/addc/:contractType/:id', title: '合同录入', hidden: true, roles: R.contractAdd, noCache: true },
-    { path: 'contract/edit/:contractType/:id', title: '合同编辑', hidden: true, roles: R.contractEdit, noCache: true, tagName: 'contract-edit' },
-    { path: 'contract/detail/:contractType/:id', title: '合同详情', hidden: true, tagName: 'contract-detail' },
+    { path: 'contract/addcf/:contractType/:id', title: '框架合同录入', hidden: true, menu: 'contract/list', roles: R.contractAdd, noCache: true },
+    { path: 'contract/addc/:contractType/:id', title: '合同录入', hidden: true, menu: 'contract/list', roles: R.contractAdd, noCache: true },
+    { path: 'contract/edit/:contractType/:id', title: '合同编辑', hidden: true, menu: 'contract/list', roles: R.contractEdit, noCache: true, tagName: 'contract-edit' },
+    { path: 'contract/detail/:contractType/:id', title: '合同详情', hidden: true, menu: 'contract/list', tagName: 'contract-detail' },
     { path: 'framecontract-invoice-statistic', title: '框架合同开票统计', icon: 'chart' },
     { path: 'project', title: '项目管理', roles: R.project, icon: 'project' },
-    { path: 'project/detail/:id', title: '项目详情', hidden: true, roles: R.project, tagName: 'project-detail' },
-    { path: 'project/add', title: '新增项目', hidden: true, roles: R.project, noCache: true },
-    { path: 'project/modify/:id', title: '修改项目', hidden: true, roles: R.project, noCache: true, tagName: 'project-modify' },
+    { path: 'project/detail/:id', title: '项目详情', hidden: true, menu: 'project', roles: R.project, tagName: 'project-detail' },
+    { path: 'project/add', title: '新增项目', hidden: true, menu: 'project', roles: R.project, noCache: true },
+    { path: 'project/modify/:id', title: '修改项目', hidden: true, menu: 'project', roles: R.project, noCache: true, tagName: 'project-modify' },
     {
       path: 'personnel-certificate',
       title: '人员证书',
@@ -188,14 +195,14 @@ const tenderGroup: RouteDef = {
       children: [
         { path: 'collect', title: '证书汇总' },
         { path: 'personnel-info', title: '人员信息' },
-        { path: 'personnel-edit/:id', title: '人员编辑', hidden: true, noCache: true, tagName: 'personnel-edit' },
-        { path: 'personnel-detail/:id', title: '人员详情', hidden: true, tagName: 'personnel-detail' },
+        { path: 'personnel-edit/:id', title: '人员编辑', hidden: true, menu: 'personnel-info', noCache: true, tagName: 'personnel-edit' },
+        { path: 'personnel-detail/:id', title: '人员详情', hidden: true, menu: 'personnel-info', tagName: 'personnel-detail' },
         { path: 'professional-title', title: '职称证书' },
-        { path: 'title-certificate-add', title: '新增职称证书', hidden: true, noCache: true },
-        { path: 'title-certificate-modify/:id', title: '修改职称证书', hidden: true, noCache: true, tagName: 'title-certificate-modify' },
+        { path: 'title-certificate-add', title: '新增职称证书', hidden: true, menu: 'professional-title', noCache: true },
+        { path: 'title-certificate-modify/:id', title: '修改职称证书', hidden: true, menu: 'professional-title', noCache: true, tagName: 'title-certificate-modify' },
         { path: 'qualification-certificate', title: '资格证书' },
-        { path: 'qualification-certificate-add', title: '新增资格证书', hidden: true, noCache: true },
-        { path: 'qualification-certificate-modify/:id', title: '修改资格证书', hidden: true, noCache: true, tagName: 'qualification-certificate-modify' },
+        { path: 'qualification-certificate-add', title: '新增资格证书', hidden: true, menu: 'qualification-certificate', noCache: true },
+        { path: 'qualification-certificate-modify/:id', title: '修改资格证书', hidden: true, menu: 'qualification-certificate', noCache: true, tagName: 'qualification-certificate-modify' },
       ],
     },
     {
@@ -223,10 +230,10 @@ const systemGroup: RouteDef = {
   icon: 'system',
   children: [
     { path: 'userlist', title: '用户管理', icon: 'user' },
-    { path: 'edituser/:id', title: '编辑用户', hidden: true, noCache: true, tagName: 'edit-user' },
-    { path: 'userdetail/:id', title: '用户详情', hidden: true, tagName: 'user-detail' },
+    { path: 'edituser/:id', title: '编辑用户', newTitle: '新增用户', hidden: true, menu: 'userlist', noCache: true, tagName: 'edit-user' },
+    { path: 'userdetail/:id', title: '用户详情', hidden: true, menu: 'userlist', tagName: 'user-detail' },
     { path: 'dept-list', title: '部门管理', icon: 'tree' },
-    { path: 'dept-edit/:id', title: '编辑部门', hidden: true, noCache: true, tagName: 'dept-edit' },
+    { path: 'dept-edit/:id', title: '编辑部门', newTitle: '新增部门', hidden: true, menu: 'dept-list', noCache: true, tagName: 'dept-edit' },
     { path: '/system/geolocation', title: '登录地分布', roles: R.admin, icon: 'location' },
     { path: 'userrolelist', title: '角色管理', roles: R.admin, icon: 'peoples' },
     {
@@ -250,7 +257,7 @@ const reimbursementGroup: RouteDef = {
   icon: 'money',
   children: [
     { path: 'my-reimbursement-list', title: '我的报销', icon: 'list' },
-    { path: '/my/reimbursement/detail/:id', title: '我的报销详情', hidden: true, tagName: 'my-reimbursement-detail' },
+    { path: '/my/reimbursement/detail/:id', title: '我的报销详情', hidden: true, menu: 'my-reimbursement-list', tagName: 'my-reimbursement-detail' },
     {
       path: 'nuonuo',
       title: '报销入账',
@@ -259,9 +266,9 @@ const reimbursementGroup: RouteDef = {
       children: [
         { path: 'reimbursement/apply/list', title: '一键报销', badge: { keys: ['reimbursementApplyCount'] } },
         { path: '/reimbursement/revoke/list', title: '报销撤销' },
-        { path: '/reimbursement/revoke/add', title: '新增撤销', hidden: true, noCache: true },
+        { path: '/reimbursement/revoke/add', title: '新增撤销', hidden: true, menu: '/reimbursement/revoke/list', noCache: true },
         { path: 'synclog-details', title: '同步日志', roles: R.reimburseAdmin },
-        { path: '/reimbursement/edit/:id', title: '报销编辑', hidden: true, noCache: true, tagName: 'reimbursement-edit' },
+        { path: '/reimbursement/edit/:id', title: '报销编辑', hidden: true, menu: 'reimbursement/apply/list', noCache: true, tagName: 'reimbursement-edit' },
       ],
     },
     {
@@ -271,7 +278,7 @@ const reimbursementGroup: RouteDef = {
       icon: 'table',
       children: [
         { path: 'reimbursement-list', title: '报销台账' },
-        { path: '/reimbursement/detail/:id', title: '报销详情', hidden: true, tagName: 'reimbursement-detail' },
+        { path: '/reimbursement/detail/:id', title: '报销详情', hidden: true, menu: 'reimbursement-list', tagName: 'reimbursement-detail' },
         { path: 'summary', title: '部门月度报销汇总' },
         { path: 'laundry', title: '部门月度报销流水' },
       ],
@@ -292,11 +299,11 @@ const incomeGroup: RouteDef = {
       icon: 'sign',
       children: [
         { path: 'list', title: '进项发票登记' },
-        { path: 'detail/:id', title: '进项发票详情', hidden: true, tagName: 'entry-detail' },
+        { path: 'detail/:id', title: '进项发票详情', hidden: true, menu: 'list', tagName: 'entry-detail' },
         { path: 'sign/list', title: '签收归档', badge: { keys: ['invoiceEntrySignCount'] } },
-        { path: 'edit/:id', title: '进项发票编辑', hidden: true, noCache: true, tagName: 'entry-edit' },
+        { path: 'edit/:id', title: '进项发票编辑', hidden: true, menu: 'list', noCache: true, tagName: 'entry-edit' },
         { path: 'revoke/list', title: '签收撤销' },
-        { path: 'revoke/add', title: '新增签收撤销', hidden: true, noCache: true },
+        { path: 'revoke/add', title: '新增签收撤销', hidden: true, menu: 'revoke/list', noCache: true },
         { path: 'dept/sign', title: '部门签收' },
         { path: 'project/apportionment', title: '项目分摊' },
         { path: 'project/change', title: '项目变更' },
@@ -323,7 +330,7 @@ const incomeGroup: RouteDef = {
       icon: 'pool',
       children: [
         { path: 'list', title: '进项票池' },
-        { path: 'detail/:id', title: '票池发票详情', hidden: true, tagName: 'pool-detail' },
+        { path: 'detail/:id', title: '票池发票详情', hidden: true, menu: 'list', tagName: 'pool-detail' },
         { path: 'other', title: '其他票池' },
         { path: 'abnormal', title: '异常票池', badge: { keys: ['abnormalInvoicePoolCount'] } },
       ],

@@ -1,6 +1,7 @@
 /** Functions over the route table: full paths, role filtering, matching, landing rules, page permissions. */
 import { GROUP_AREAS, ROUTE_TABLE, type Area, type RouteBadge, type RouteDef } from './route-table.js';
 import { isSuperUser, type RoleCode } from './roles.js';
+import { EMPTY_ID } from './enums.js';
 
 /** Every ancestor's roles must be satisfied; each entry is any-of. An empty list means open to all. */
 export type RoleRequirement = RoleCode[][];
@@ -28,6 +29,10 @@ export interface FlatRoute {
   area: Area;
   /** Titles from the module down to this page. */
   crumbs: Crumb[];
+  /** The menu item the sidebar highlights on this page: its own path, or for a hidden page its list page's. */
+  menu: string;
+  /** The title when the page creates rather than edits (its id is the empty id). */
+  newTitle?: string;
 }
 
 export function joinPath(parent: string, child: string): string {
@@ -66,6 +71,8 @@ function walk(
         group: top,
         area: GROUP_AREAS[top] ?? 'workflow',
         crumbs: chain,
+        menu: def.menu ? joinPath(parentPath, def.menu) : path,
+        newTitle: def.newTitle,
       });
     }
   }
@@ -145,9 +152,16 @@ export function matchRoute(pathname: string): RouteMatch | null {
     const params: Record<string, string> = {};
     m.names.forEach((n, i) => (params[n] = decodeURIComponent(hit[i + 1]!)));
     if (m.names.length === 0) return { route: m.route, params };
-    if (!best) best = { route: m.route, params };
+    if (!best) best = { route: forParams(m.route, params), params };
   }
   return best;
+}
+
+/** A page opened with the empty id creates: it names itself so (新增用户), in its tag, breadcrumb and title. */
+function forParams(route: FlatRoute, params: Record<string, string>): FlatRoute {
+  if (!route.newTitle || !Object.values(params).includes(EMPTY_ID)) return route;
+  const title = route.newTitle;
+  return { ...route, title, crumbs: route.crumbs.map((c, i) => (i === route.crumbs.length - 1 ? { ...c, title } : c)) };
 }
 
 /** The first page of a module that a user may open and that shows in the menu. */

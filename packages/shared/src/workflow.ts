@@ -87,6 +87,14 @@ export interface FieldDef extends FieldBase {
   /** Sum of this money column is written to `sumInto` (a money field) by the form. */
   sumColumn?: string;
   sumInto?: string;
+  /**
+   * A number field derived from a dateRange field (the key given): its working days by the shared
+   * work calendar (work-calendar.ts). The form shows it computed; the server fills it in when
+   * missing and refuses a value that contradicts the dates. With halfDays, half a day less at either
+   * end of the range is allowed (请假天数 2.5 for three working days).
+   */
+  workdaysOf?: string;
+  halfDays?: boolean;
 }
 
 export interface UserRef {

@@ -6,6 +6,9 @@ import {
   computeLine,
   creditCodeCheckChar,
   fenToYuan,
+  formatUnitPrice,
+  printedUnitPrice,
+  unitPriceText,
   InvoiceColour,
   InvoiceKind,
   normaliseRate,
@@ -144,15 +147,40 @@ describe('tax number (GB 32100-2015)', () => {
 
 describe('capital amount (大写)', () => {
   it.each([
-    [1234560, '壹万贰仟叁佰肆拾伍元陆角整'],
-    [100000000, '壹佰万元整'],
-    [1000000100, '壹仟万零壹元整'],
-    [10000000000, '壹亿元整'],
-    [100500, '壹仟零伍元整'],
-    [101, '壹元零壹分'],
+    [1234560, '壹万贰仟叁佰肆拾伍圆陆角整'],
+    [100000000, '壹佰万圆整'],
+    [1000000100, '壹仟万零壹圆整'],
+    [10000000000, '壹亿圆整'],
+    [100500, '壹仟零伍圆整'],
+    [101, '壹圆零壹分'],
     [5, '伍分'],
-    [0, '零元整'],
-    [10203040506, '壹亿零贰佰零叁万零肆佰零伍元零陆分'],
-    [-109000, '（负数）壹仟零玖拾元整'],
+    [0, '零圆整'],
+    [10203040506, '壹亿零贰佰零叁万零肆佰零伍圆零陆分'],
+    [-109000, '（负数）壹仟零玖拾圆整'],
   ])('%i 分 → %s', (fen, text) => expect(capitalAmount(fen)).toBe(text));
+});
+
+describe('printed unit price (单价 shown and printed)', () => {
+  it('prints the price excluding tax of a line typed including tax, so that quantity × 单价 = 金额', () => {
+    const a = computeLine({ quantity: '2', unitPrice: '54500', priceIncludesTax: true, taxRate: '0.09' });
+    expect(a.amountExcl).toBe(10_000_000);
+    const l = { quantity: '2', unitPrice: '54500', priceIncludesTax: true, amountExcl: a.amountExcl };
+    expect(printedUnitPrice(l)).toBe('50000');
+    expect(unitPriceText(l)).toBe('50,000.00');
+  });
+
+  it('keeps 8 places as the tax service prints them, and a price typed excluding tax as typed', () => {
+    const a = computeLine({ quantity: '3', unitPrice: '100', priceIncludesTax: true, taxRate: '0.13' });
+    expect(printedUnitPrice({ quantity: '3', unitPrice: '100', priceIncludesTax: true, amountExcl: a.amountExcl })).toBe('88.49666667');
+    expect(printedUnitPrice({ quantity: '3', unitPrice: '0.333', priceIncludesTax: false, amountExcl: 100 })).toBe('0.333');
+    expect(printedUnitPrice({ quantity: '-2', unitPrice: '54500', priceIncludesTax: true, amountExcl: -10_000_000 })).toBe('50000');
+    expect(printedUnitPrice({ quantity: '', unitPrice: '', priceIncludesTax: true, amountExcl: 100 })).toBe('');
+  });
+
+  it('groups unit prices like amounts', () => {
+    expect(formatUnitPrice('1234567.5')).toBe('1,234,567.50');
+    expect(formatUnitPrice('45871.55963303')).toBe('45,871.55963303');
+    expect(formatUnitPrice('0.333')).toBe('0.333');
+    expect(formatUnitPrice('')).toBe('');
+  });
 });

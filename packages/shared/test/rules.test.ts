@@ -106,7 +106,7 @@ describe('SPEC section 9: relative time', () => {
     expect(relativeTime(now - 47 * 3600_000, now)).toBe('1天前');
   });
   it('older times show the date', () => {
-    expect(relativeTime(new Date(2026, 10, 18, 9, 5), now)).toBe('11月18日9时5分');
+    expect(relativeTime(new Date('2026-11-18T09:05:00+08:00'), now)).toBe('11月18日9时5分');
   });
 });
 

@@ -2,9 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
+import { attachReadPool, ReadPool } from './read-pool.js';
+import { StatementCache } from './statements.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -14,6 +16,12 @@ export interface Db {
   dialect: Dialect;
   /** The PostgreSQL schema worked in, when not the default one. */
   schema?: string;
+  /** SQLite: the database file (':memory:' for an in-memory one). */
+  file?: string;
+  /** SQLite: the prepared-statement cache (./statements.ts). */
+  statements?: StatementCache;
+  /** SQLite in a file: the worker threads that run long reads (./read-pool.ts). */
+  reads?: ReadPool;
   close(): Promise<void>;
 }
 
@@ -45,22 +53,87 @@ export function openDatabase(opts: OpenOptions): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  // Kysely prepares each query anew: the cache hands back the statement compiled for the same SQL.
+  const statements = new StatementCache(sqlite);
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // Long reads (offThread) go to worker threads with their own connections; not for ':memory:'.
+  const reads = file === ':memory:' ? undefined : new ReadPool(file);
+  if (reads) attachReadPool(kysely, reads);
+  const close = async () => {
+    await reads?.close();
+    await kysely.destroy();
+  };
+  return { kysely, dialect: 'sqlite', file, statements, reads, close };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; throws with the failing migration's name. */
+/**
+ * Brings the schema up to date; throws with the failing migration's name. Safe with several servers
+ * starting at once: on PostgreSQL Kysely's migrator holds an advisory lock; on SQLite (where its lock
+ * is a no-op) the whole run is one write transaction taken up front (`exclusive`), so a second process
+ * waits and then finds nothing left to do.
+ */
 export async function migrate(db: Db): Promise<string[]> {
-  // With several schemas in one database, Kysely must be told where its own tables live.
-  const migrator = new Migrator({ db: db.kysely, provider, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const run = (k: Kysely<Database>, inOwnTransaction: boolean) =>
+    // With several schemas in one database, Kysely must be told where its own tables live.
+    new Migrator({ db: k, provider, disableTransactions: inOwnTransaction, ...(db.schema ? { migrationTableSchema: db.schema } : {}) }).migrateToLatest();
+  let outcome: MigrationResultSet | undefined;
+  if (db.dialect === 'sqlite') {
+    await exclusive(db, 'migrate', async (k) => {
+      outcome = await run(k, true);
+      if (outcome.error) throw outcome.error; // rolls the run back
+    }).catch((error: unknown) => void (outcome = { error, results: outcome?.results }));
+  } else outcome = await run(db.kysely, false);
+  const { error, results } = outcome!;
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `fn` in a transaction that no other server runs at the same time for the same key: on
+ * PostgreSQL under `pg_advisory_xact_lock` (per key and schema), on SQLite as `BEGIN IMMEDIATE`
+ * (the database's one write lock, taken up front). A second caller waits, then sees what the first
+ * committed. Nothing inside may open its own transaction.
+ */
+export async function exclusive<T>(db: Db, key: string, fn: (k: Kysely<Database>) => Promise<T>, waitMs = 10 * 60_000): Promise<T> {
+  if (db.dialect === 'postgres') {
+    return db.kysely.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`zhyy:${db.schema ?? 'public'}:${key}`}))`.execute(trx);
+      return fn(trx);
+    });
+  }
+  return db.kysely.connection().execute(async (k) => {
+    // Waiting is done here, not in SQLite's busy handler: that one sleeps synchronously and would
+    // hold up this process's other connection (the holder, in tests) for its whole timeout.
+    await sql`pragma busy_timeout = 0`.execute(k);
+    try {
+      for (const deadline = Date.now() + waitMs; ; ) {
+        try {
+          await sql`begin immediate`.execute(k);
+          break;
+        } catch (err) {
+          if (!String((err as { code?: string }).code).startsWith('SQLITE_BUSY') || Date.now() > deadline) throw err;
+          await sleep(25);
+        }
+      }
+    } finally {
+      await sql`pragma busy_timeout = 5000`.execute(k);
+    }
+    try {
+      const out = await fn(k);
+      await sql`commit`.execute(k);
+      return out;
+    } catch (err) {
+      await sql`rollback`.execute(k);
+      throw err;
+    }
+  });
 }
 
 export type { Database } from './schema.js';

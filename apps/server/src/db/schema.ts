@@ -65,6 +65,8 @@ export interface OperationLogTable {
   /** The record the operation concerns, when it concerns one (e.g. 'invoice' and its id). */
   record_kind?: string | null;
   record_id?: string | null;
+  /** 1: reported by the client (/syslog/add-operation-log), not recorded by the server itself. */
+  client_reported?: number;
   created_at: string;
 }
 
@@ -72,13 +74,15 @@ export interface SyncLogTable {
   id: string;
   system: number;
   type: string;
-  /** 1 means failure (SPEC section 3). */
+  /** 0 success, 1 failure (SPEC section 3), 2 pending: written before the outside call, completed after it. */
   status: number;
   memo: string;
   request: string | null;
   response: string | null;
   duration_ms: number | null;
   user_id: string | null;
+  /** 1: reported by the client (/syslog/add-integrated-synclog), not an exchange the server made. */
+  client_reported?: number;
   created_at: string;
 }
 
@@ -103,6 +107,22 @@ export interface AppMetaTable {
   value: string;
 }
 
+/** A request limit's count in its current window (platform/rate-limit.ts). */
+export interface RateLimitTable {
+  name: string;
+  key: string;
+  n: number;
+  window_ends_at: string;
+}
+
+/** Who runs a background job now (platform/leases.ts): one row per job, until it expires. */
+export interface JobLeaseTable {
+  name: string;
+  holder: string;
+  acquired_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   departments: DepartmentTable;
   users: UserTable;
@@ -113,4 +133,6 @@ export interface Database {
   sync_log_refs: SyncLogRefTable;
   sister_todos: SisterTodoTable;
   app_meta: AppMetaTable;
+  rate_limits: RateLimitTable;
+  job_leases: JobLeaseTable;
 }

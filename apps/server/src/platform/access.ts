@@ -7,7 +7,15 @@ import { requirementForPages, type RoleRequirement } from '@zhyy/shared';
 export type Access =
   | { kind: 'public' }
   | { kind: 'signedIn'; allowInitialPassword?: boolean }
-  | { kind: 'pages'; pages: string[]; requirements: RoleRequirement[] };
+  | {
+      kind: 'pages';
+      /** The caller may open at least one of these pages… */
+      pages: string[];
+      /** …and every one of these as well (a write action offered on a read-only ledger). */
+      alsoPages: string[];
+      /** Derived from the two lists above; the guard checks these. */
+      requirements: RoleRequirement[];
+    };
 
 /** No token needed. */
 export const PUBLIC: Access = { kind: 'public' };
@@ -18,11 +26,21 @@ export const SIGNED_IN_INITIAL_OK: Access = { kind: 'signedIn', allowInitialPass
 
 /** Callers who may open one of these pages (full paths of the shared route table). */
 export function pages(...patterns: string[]): Access {
-  return { kind: 'pages', pages: patterns, requirements: requirementForPages(patterns) };
+  return pagesAnd(patterns, []);
+}
+
+/**
+ * Callers who may open one of `patterns` and every page of `also`: e.g. a change on a ledger that
+ * role 11 may read but only invoice writers (those who may open invoice-upload) may change.
+ */
+export function pagesAnd(patterns: string[], also: string[]): Access {
+  const extra = requirementForPages(also).flat();
+  return { kind: 'pages', pages: patterns, alsoPages: also, requirements: requirementForPages(patterns).map((r) => [...r, ...extra]) };
 }
 
 export function describeAccess(a: Access): string {
   if (a.kind === 'public') return 'public';
   if (a.kind === 'signedIn') return a.allowInitialPassword ? 'signed-in (initial password allowed)' : 'signed-in';
-  return `pages: ${a.pages.join(', ')}`;
+  const also = a.alsoPages.length ? ` and also ${a.alsoPages.join(', ')}` : '';
+  return `pages: ${a.pages.join(', ')}${also}`;
 }

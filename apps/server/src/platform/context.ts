@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { Access } from './access.js';
 import type { OperationLogService } from './oplog.js';
+import type { RateLimiter, RateLimitRule } from './rate-limit.js';
 import type { SessionService } from './sessions.js';
 import type { SyncLogService } from './synclog.js';
 import type { UserRecords } from './user-records.js';
@@ -28,6 +29,8 @@ export interface RouteCatalogEntry {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** A limit shared by all app servers (platform/rate-limit.ts). */
+    rateLimit?: RateLimitRule;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -38,6 +41,7 @@ declare module 'fastify' {
     sessions: SessionService;
     oplog: OperationLogService;
     synclog: SyncLogService;
+    rateLimiter: RateLimiter;
     /** What each area holds about a user (asked before deleting one). */
     userRecords: UserRecords;
     /** Every registered route with its access rule (the permission test walks it). */

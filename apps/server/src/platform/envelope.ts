@@ -25,5 +25,5 @@ export const refuse = (message: string, status = 400) => new AppError(ResponseCo
 export const notFound = (message: string) => new AppError(ResponseCode.businessError, message, 404);
 export const conflict = (message: string) => new AppError(ResponseCode.businessError, message, 409);
 export const forbidden = () => new AppError(ResponseCode.businessError, Messages.forbidden, 403);
-export const tokenInvalid = () => new AppError(ResponseCode.tokenInvalid, Messages.tokenInvalid, 401);
+export const tokenInvalid = (message: string = Messages.tokenInvalid) => new AppError(ResponseCode.tokenInvalid, message, 401);
 export const mustChangePassword = () => new AppError(ResponseCode.needChangePassword, Messages.needChangePassword, 403);

@@ -41,7 +41,7 @@ export function installGuard(app: FastifyInstance): void {
     const header = req.headers[TOKEN_HEADER.toLowerCase()];
     const token = Array.isArray(header) ? header[0] : header;
     const user = await app.sessions.resolve(token);
-    if (!user) throw tokenInvalid();
+    if (!user) throw tokenInvalid(await app.sessions.rejection(token));
     req.user = user;
     const initialOk = access.kind === 'signedIn' && access.allowInitialPassword;
     if (user.mustChangePassword && !initialOk) throw mustChangePassword();

@@ -1,9 +1,7 @@
-/** Security headers, the sign-in rate limit, the API docs, and the web client with history-mode fallback. */
+/** The API docs, and the web client with history-mode fallback. (Security headers: security-headers.ts; request limits: rate-limit.ts.) */
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,41 +10,6 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Messages, ResponseCode } from '@zhyy/shared';
 import type { Config } from '../config.js';
 import { PUBLIC } from './access.js';
-
-function originOf(url: string): string | null {
-  try {
-    return /^https?:\/\//.test(url) ? new URL(url).origin : null;
-  } catch {
-    return null;
-  }
-}
-
-export async function installSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  const outside = [config.workflowBaseUrl, config.oaApiBaseUrl, config.pmsApiBaseUrl].map(originOf).filter((o): o is string => !!o);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'self'"],
-        formAction: ["'self'"],
-        scriptSrc: ["'self'"],
-        // antd's CSS-in-JS injects <style> elements at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...outside],
-        frameSrc: ["'self'", 'blob:'],
-        workerSrc: ["'self'", 'blob:'],
-      },
-    },
-    // The API docs page loads its own inline bootstrap script.
-    crossOriginEmbedderPolicy: false,
-  });
-  await app.register(rateLimit, { global: false });
-}
 
 export async function installDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -89,7 +52,10 @@ export async function installWebClient(app: FastifyInstance, config: Config): Pr
     await app.register(fastifyStatic, {
       root: config.webDist,
       index: 'index.html',
+      // The build writes .br and .gz copies (apps/web/vite-compress.ts); the one the browser accepts is sent.
+      preCompressed: true,
       setHeaders(res, file) {
+        // Hashed file names never change content; index.html and version.json must be asked for every time.
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
         else res.header('Cache-Control', 'no-cache');
       },
@@ -99,11 +65,8 @@ export async function installWebClient(app: FastifyInstance, config: Config): Pr
   app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '';
     const wantsPage = req.method === 'GET' && !url.startsWith('/api/') && !path.extname(url);
-    const page = wantsPage && hasClient ? await fs.promises.readFile(indexFile).catch(() => null) : null;
-    if (page) {
-      reply.header('Cache-Control', 'no-cache');
-      return reply.type('text/html; charset=utf-8').send(page);
-    }
+    // History-mode fallback: index.html (read from disk every time, so a new build is served at once), compressed when accepted.
+    if (wantsPage && hasClient && fs.existsSync(indexFile)) return reply.type('text/html; charset=utf-8').sendFile('index.html');
     if (wantsPage) {
       return reply.code(404).type('text/plain; charset=utf-8').send('综合运营支撑平台：网页端尚未构建，请运行 npm start（会先构建网页端）。');
     }

@@ -5,6 +5,7 @@
  * it with `recordFor`, so the record's history is read by key, not by searching the text.
  */
 import type { FastifyRequest } from 'fastify';
+import { SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
@@ -16,6 +17,12 @@ export interface OperationActor {
   loginName: string;
   name: string;
 }
+
+/**
+ * The platform itself (a tax-service answer, a scheduled poll): named 系统 in the operation log as on the
+ * invoice detail. `actor: null` is for an unknown visitor (a sign-in with a user name that does not exist).
+ */
+export const SYSTEM_OPERATOR: OperationActor = { id: null, loginName: '', name: SYSTEM_ACTOR_NAME };
 
 /** The record an operation concerns. */
 export interface RecordRef {
@@ -29,6 +36,8 @@ export interface OperationEntry {
   actor: OperationActor | null;
   ip?: string;
   record?: RecordRef;
+  /** Reported by the client itself (/syslog/add-operation-log), not recorded where the change happened. */
+  clientReported?: boolean;
 }
 
 export class OperationLogService {
@@ -47,6 +56,7 @@ export class OperationLogService {
         ip: entry.ip ?? '',
         record_kind: entry.record?.kind ?? null,
         record_id: entry.record?.id ?? null,
+        client_reported: entry.clientReported ? 1 : 0,
         created_at: nowIso(),
       })
       .execute();
@@ -55,6 +65,11 @@ export class OperationLogService {
   /** Records an event for the signed-in user of a request. */
   record(req: FastifyRequest, type: number, description: string, trx?: Kysely<Database>): Promise<void> {
     return this.write(entryOf(req, type, description), trx);
+  }
+
+  /** Records an event the signed-in user's client reports (marked as such in the log). */
+  reportedByClient(req: FastifyRequest, type: number, description: string, trx?: Kysely<Database>): Promise<void> {
+    return this.write({ ...entryOf(req, type, description), clientReported: true }, trx);
   }
 
   /** Records an event about one record (it appears in that record's history); null: about none. */

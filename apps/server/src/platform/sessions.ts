@@ -1,13 +1,24 @@
 /** Sessions live in the database, so any number of app servers can serve one user. */
-import { ONLINE_WINDOW_MS, SESSION_TTL_MS } from '@zhyy/shared';
+import { Messages, ONLINE_WINDOW_MS, SESSION_TTL_MS } from '@zhyy/shared';
 import type { Db } from '../db/index.js';
 import type { AuthUser } from './context.js';
 import { newId } from './ids.js';
 import { isoAfter, isoBefore, nowIso } from './time.js';
 import { hashToken, newToken } from './tokens.js';
 
-/** A session's last_seen_at is written at most this often by ordinary calls (the heartbeat always writes). */
+/**
+ * A session's last_seen_at is written at most this often, by whichever signed-in call comes first
+ * (the heartbeat included): presence needs a 2-minute precision, not a write on every beat.
+ */
 const TOUCH_EVERY_MS = 30_000;
+
+/** What the sign-in page says after each revocation reason (users.service REVOKE_REASON keys). */
+const REVOKED_MESSAGES: Record<string, string> = {
+  forced: Messages.sessionForcedOut,
+  'password-reset': Messages.sessionPasswordReset,
+  'password-changed': Messages.sessionPasswordChanged,
+  disabled: Messages.accountDisabled,
+};
 
 export class SessionService {
   constructor(private readonly db: Db) {}
@@ -39,10 +50,12 @@ export class SessionService {
   async resolve(token: string | undefined): Promise<AuthUser | null> {
     if (!token || token.length > 200) return null;
     const now = nowIso();
-    const row = await this.db.kysely
+    const rows = await this.db.kysely
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .leftJoin('departments as d', 'd.id', 'u.dept_id')
+      // The roles in the same round trip: one row per role (one row with a null role when none).
+      .leftJoin('user_roles as r', 'r.user_id', 'u.id')
       .select([
         's.id as sessionId',
         's.last_seen_at',
@@ -53,26 +66,48 @@ export class SessionService {
         'd.name as dept_name',
         'u.position',
         'u.password_is_initial',
+        'r.role',
       ])
       .where('s.token_hash', '=', hashToken(token))
       .where('s.revoked_at', 'is', null)
       .where('s.expires_at', '>', now)
       .where('u.status', '=', 1)
-      .executeTakeFirst();
+      .execute();
+    const row = rows[0];
     if (!row) return null;
-    const roles = await this.db.kysely.selectFrom('user_roles').select('role').where('user_id', '=', row.id).execute();
+    const roles = rows.flatMap((r) => (r.role === null ? [] : [r.role]));
     if (Date.parse(row.last_seen_at) < Date.now() - TOUCH_EVERY_MS) await this.touch(row.sessionId);
     return {
       id: row.id,
       sessionId: row.sessionId,
       loginName: row.login_name,
       name: row.name,
-      roles: roles.map((r) => r.role).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b)),
+      roles: roles.sort((a, b) => Number(a) - Number(b) || a.localeCompare(b)),
       deptId: row.dept_id,
       deptName: row.dept_name ?? '',
       position: row.position,
       mustChangePassword: row.password_is_initial === 1,
     };
+  }
+
+  /**
+   * Why a token is no longer accepted, in words for the sign-in page: forced out by an administrator,
+   * expired, ended by a password reset or change, the account disabled; else the plain 50008 message.
+   * Asked only after `resolve` refused the token.
+   */
+  async rejection(token: string | undefined): Promise<string> {
+    if (!token || token.length > 200) return Messages.tokenInvalid;
+    const row = await this.db.kysely
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.revoked_at', 's.revoked_reason', 's.expires_at', 'u.status'])
+      .where('s.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) return Messages.tokenInvalid;
+    if (row.revoked_at) return REVOKED_MESSAGES[row.revoked_reason ?? ''] ?? Messages.tokenInvalid;
+    if (row.status !== 1) return Messages.accountDisabled;
+    if (row.expires_at <= nowIso()) return Messages.sessionExpired;
+    return Messages.tokenInvalid;
   }
 
   async touch(sessionId: string): Promise<void> {

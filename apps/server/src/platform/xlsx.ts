@@ -5,8 +5,8 @@
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import { contentDisposition } from './userFiles.js';
 
 export interface XlsxColumn<T> {
   header: string;
@@ -41,20 +41,16 @@ export async function* batches<T>(page: (offset: number, limit: number) => Promi
   }
 }
 
-function contentDisposition(name: string): string {
-  const file = `${name}.xlsx`;
-  const ascii = file.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file)}`;
-}
-
 /** Streams the workbook as the answer. */
 export function sendXlsx<T>(reply: FastifyReply, spec: XlsxSpec<T>): FastifyReply {
   const out = new PassThrough();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
-  const ws = wb.addWorksheet(spec.sheetName);
-  ws.columns = spec.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? 16 }));
-  ws.getRow(1).font = { bold: true };
   const write = async () => {
+    // ExcelJS loads with the first export, not at start-up (it is a large module graph).
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
+    const ws = wb.addWorksheet(spec.sheetName);
+    ws.columns = spec.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? 16 }));
+    ws.getRow(1).font = { bold: true };
     for await (const batch of spec.rows) {
       // The client went away: stop reading the database.
       if (out.destroyed) return;
@@ -73,7 +69,7 @@ export function sendXlsx<T>(reply: FastifyReply, spec: XlsxSpec<T>): FastifyRepl
   });
   return reply
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    .header('Content-Disposition', contentDisposition(spec.fileName))
+    .header('Content-Disposition', contentDisposition('attachment', `${spec.fileName}.xlsx`))
     .header('Cache-Control', 'no-store')
     .send(out);
 }

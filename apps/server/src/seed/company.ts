@@ -101,7 +101,7 @@ export function buildDemoUsers(rng: Rng): DemoUser[] {
       dept: 'it',
       position: '系统管理员',
       roles: ['admin'],
-      phone: '13800000000',
+      phone: '13905173826',
       email: 'admin@huajian.example.cn',
     },
   ];

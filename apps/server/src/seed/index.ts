@@ -3,7 +3,7 @@
  * with a random initial password. Later areas append their demo data to SEEDERS.
  */
 import type { Kysely } from 'kysely';
-import type { Db } from '../db/index.js';
+import { exclusive, type Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import { newUserRow } from '../modules/account/user-row.js';
 import { demoId } from '../platform/ids.js';
@@ -16,6 +16,7 @@ import { seedSystem } from '../modules/system/seed.js';
 import { insertTemplates, seedWorkflow } from './workflow.js';
 import { insertTaxCodes, seedInvoices } from './invoice.js';
 import { seedInvoiceApportionment } from './invoice-apportionment.js';
+import { seedIncome } from './income.js';
 
 export const DEMO_PASSWORD = 'demo123';
 const DEMO_SEED = 20261121;
@@ -39,6 +40,7 @@ export const SEEDERS: Seeder[] = [
   { name: 'workflow', run: seedWorkflow },
   { name: 'invoice', run: seedInvoices },
   { name: 'invoice-apportionment', run: seedInvoiceApportionment },
+  { name: 'income', run: seedIncome },
 ];
 
 // Every demo account shares one password, so they share one argon2id hash (computed once per process).
@@ -46,45 +48,56 @@ let demoHash: Promise<string> | null = null;
 const demoPasswordHash = () => (demoHash ??= hashPassword(DEMO_PASSWORD));
 
 export async function seedDemo(db: Db, now: Date = new Date()): Promise<DemoUser[]> {
+  const hash = await demoPasswordHash();
+  return db.kysely.transaction().execute((trx) => insertDemo(trx, hash, now));
+}
+
+/** The demo company, written with `k` (a transaction: nothing here opens one). */
+async function insertDemo(k: Kysely<Database>, hash: string, now: Date): Promise<DemoUser[]> {
   const rng = new Rng(DEMO_SEED);
   const users = buildDemoUsers(rng);
-  const hash = await demoPasswordHash();
-  await db.kysely.transaction().execute(async (trx) => {
-    await insertCompany(trx, users, hash, now.toISOString());
-    for (const s of SEEDERS) await s.run({ db: trx, rng, now, users });
-    await trx.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
-  });
+  await insertCompany(k, users, hash, now.toISOString());
+  for (const s of SEEDERS) await s.run({ db: k, rng, now, users });
+  await k.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
   return users;
 }
 
-/** One administrator with a random initial password, which must be changed at first sign-in. */
-export async function bootstrapAdmin(db: Db): Promise<string> {
-  const password = generateInitialPassword();
+/** The administrator `admin` with an initial password (its hash given), which must be changed at first sign-in. */
+async function insertAdmin(k: Kysely<Database>, passwordHash: string): Promise<void> {
   const now = nowIso();
   const id = demoId('user:admin');
-  await db.kysely.transaction().execute(async (trx) => {
-    const dept = demoId('dept:company');
-    await trx.insertInto('departments').values({ id: dept, parent_id: null, name: '本公司', sort: 0, manager_id: null, created_at: now, updated_at: now }).execute();
-    await trx
-      .insertInto('users')
-      .values(newUserRow({ id, loginName: 'admin', name: '系统管理员', deptId: dept, position: '系统管理员', passwordHash: await hashPassword(password), initialPassword: true }, now))
-      .execute();
-    await trx.insertInto('user_roles').values({ user_id: id, role: 'admin' }).execute();
-    // Reference data a company needs from day one: the standard approval templates (named approvers
-    // are the administrator until people exist) and the tax classification codes.
-    const admin: DemoUser = { id, loginName: 'admin', name: '系统管理员', dept: 'company', position: '系统管理员', roles: ['admin'], phone: '', email: '' };
-    await insertTemplates(trx, [admin], now);
-    await insertTaxCodes(trx);
-  });
-  return password;
+  const dept = demoId('dept:company');
+  await k.insertInto('departments').values({ id: dept, parent_id: null, name: '本公司', sort: 0, manager_id: null, created_at: now, updated_at: now }).execute();
+  await k
+    .insertInto('users')
+    .values(newUserRow({ id, loginName: 'admin', name: '系统管理员', deptId: dept, position: '系统管理员', passwordHash, initialPassword: true }, now))
+    .execute();
+  await k.insertInto('user_roles').values({ user_id: id, role: 'admin' }).execute();
+  // Reference data a company needs from day one: the standard approval templates (named approvers
+  // are the administrator until people exist) and the tax classification codes.
+  const admin: DemoUser = { id, loginName: 'admin', name: '系统管理员', dept: 'company', position: '系统管理员', roles: ['admin'], phone: '', email: '' };
+  await insertTemplates(k, [admin], now);
+  await insertTaxCodes(k);
 }
 
 export type FirstStart = { kind: 'none' } | { kind: 'demo'; users: number } | { kind: 'admin'; password: string };
 
-/** Fills an empty database: the demo company, or the administrator alone. Does nothing otherwise. */
+/**
+ * Fills an empty database: the demo company, or the administrator alone. Does nothing otherwise.
+ * Safe with any number of servers starting at once: "count users, then fill" runs under one lock
+ * (`exclusive`), so exactly one server fills the database and the others find users and do nothing
+ * (only the one that created the administrator gets — and prints — its password).
+ */
 export async function prepareFirstStart(db: Db, opts: { demo: boolean }): Promise<FirstStart> {
-  const row = await db.kysely.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  if (Number(row.n) > 0) return { kind: 'none' };
-  if (opts.demo) return { kind: 'demo', users: (await seedDemo(db)).length };
-  return { kind: 'admin', password: await bootstrapAdmin(db) };
+  const hasUsers = async (k: Kysely<Database>) => Number((await k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) > 0;
+  if (await hasUsers(db.kysely)) return { kind: 'none' };
+  // Hashing is slow, so it is done before taking the lock.
+  const password = opts.demo ? '' : generateInitialPassword();
+  const hash = opts.demo ? await demoPasswordHash() : await hashPassword(password);
+  return exclusive(db, 'first-start', async (k): Promise<FirstStart> => {
+    if (await hasUsers(k)) return { kind: 'none' };
+    if (opts.demo) return { kind: 'demo', users: (await insertDemo(k, hash, new Date())).length };
+    await insertAdmin(k, hash);
+    return { kind: 'admin', password };
+  });
 }

@@ -113,10 +113,18 @@ export async function seedInvoices(ctx: SeedContext): Promise<void> {
   const req = { user: { id: clerk.id, name: clerk.name, loginName: clerk.loginName, roles: clerk.roles }, ip: '127.0.0.1' } as unknown as FastifyRequest;
   const at = new Date(ctx.now.getTime() - 45 * 86400_000).toISOString();
   await reference(db, at, clerk);
-  const settings = new InvoiceSettings(app);
+  // The failed invoices are scripted by order number: the buyers stay ordinary companies.
+  const failOrders: Record<string, 22 | 24> = {};
+  const settings = new InvoiceSettings(app, { failOrders });
   await approvedRequests(ctx, db, settings);
 
-  const save = async (b: InvoiceSaveBody) => (await saveEntry(db, req, app.oplog, await settings.row(db), b)).id;
+  const saved = async (b: InvoiceSaveBody) => saveEntry(db, req, app.oplog, await settings.row(db), b);
+  const save = async (b: InvoiceSaveBody) => (await saved(b)).id;
+  const failing = async (status: 22 | 24, b: InvoiceSaveBody) => {
+    const { id, orderNo } = await saved(b);
+    failOrders[orderNo] = status;
+    return id;
+  };
   // Requests entered by the clerk, left to issue: paper special, paper ordinary, 数电.
   await save(entry(4, InvoiceKind.s, [[9, '12.5', 4380], [8, '20', 1500]], 5));
   await save(entry(5, InvoiceKind.c, [[8, '18', 1800]], 5));
@@ -132,8 +140,8 @@ export async function seedInvoices(ctx: SeedContext): Promise<void> {
     await save(entry(5, InvoiceKind.c, [[8, '10', 1800]], 5)),
     await save(entry(5, InvoiceKind.s, [[8, '6', 1800]], 5)),
   ];
-  const failedCreate = await save(entry(7, InvoiceKind.bs, [[0, '1', 96_000]], 4));
-  const failedSign = await save(entry(8, InvoiceKind.bs, [[0, '1', 128_000]], 4));
+  const failedCreate = await failing(22, entry(7, InvoiceKind.bs, [[0, '1', 96_000]], 4));
+  const failedSign = await failing(24, entry(8, InvoiceKind.bs, [[0, '1', 128_000]], 4));
   const issuing = new IssuingService(app, settings);
   await issuing.issue(req, [...issued, failedCreate, failedSign]);
   for (let round = 0; round < 3; round++) await issuing.poll({ ids: [...issued, failedCreate, failedSign] });

@@ -7,9 +7,9 @@ export const creditCode = (first17: string) => `${first17}${creditCodeCheckChar(
 export const SELLER = {
   taxNo: creditCode('91320100MA1HJGC7X'),
   address: '南京市建邺区江东中路369号',
-  phone: '025-86651234',
+  phone: '025-86651870',
   bank: '中国建设银行南京建邺支行',
-  account: '32050159613600001234',
+  account: '32050159613609002786',
 };
 
 export const TAX_CODES: Array<{ code: string; name: string; shortName: string; taxRate: string; policy: number }> = [
@@ -39,29 +39,35 @@ export interface DemoBuyer {
   kind: number;
 }
 
-const b = (key: string, name: string, first17: string, city: string, kind: number, bank: string): DemoBuyer => ({
+/**
+ * The demo buyers, written out like a real customer list: each with its own registered address, a
+ * switchboard number with the area code of its city, its bank and a bank account of that bank's
+ * length. None is named after the simulator's failure trigger (FORCED_FAILURE): the demo's failed
+ * invoices are scripted by order number (seed/invoice.ts).
+ */
+const b = (key: string, name: string, first17: string, address: string, phone: string, bank: string, account: string, kind: number): DemoBuyer => ({
   key,
   name,
   taxNo: creditCode(first17),
-  address: `${city}${['江东中路', '中山路', '人民路', '解放路'][key.length % 4]}${100 + key.length * 7}号`,
-  phone: `0${key.length % 2 ? 25 : 512}-${String(83000000 + key.length * 1777).slice(0, 8)}`,
+  address,
+  phone,
   bank,
-  account: `${3205}${String(1000000000000 + key.length * 987654321).slice(0, 14)}`,
+  account,
   email: `finance@${key}.example.cn`,
   kind,
 });
 
 /** The first four are the buyers of the workflow's demo 开票申请 (same names, valid tax numbers). */
 export const BUYERS: DemoBuyer[] = [
-  b('cjlq', '江苏长江路桥建设有限公司', '91320100MA1XK3PQ2', '南京市', InvoiceKind.bs, '中国银行南京分行营业部'),
-  b('njct', '南京市城市建设投资控股（集团）有限责任公司', '91320100249728262', '南京市', InvoiceKind.bs, '中国工商银行南京新街口支行'),
-  b('szsz', '苏州工业园区市政工程管理有限公司', '91320594MA1MC8BH4', '苏州市', InvoiceKind.pc, '交通银行苏州工业园区支行'),
-  b('wxxc', '无锡新城发展集团有限公司', '91320200MA1N3QJK7', '无锡市', InvoiceKind.bs, '江苏银行无锡分行'),
-  b('hnjc', '江苏华宁建材有限公司', '91320115MA1TY6RL3', '南京市', InvoiceKind.s, '南京银行江宁支行'),
-  b('hxzl', '南京恒信机械租赁有限公司', '91320113MA1P9W2Q0', '南京市', InvoiceKind.c, '招商银行南京分行'),
-  b('tjzx', '上海同济工程咨询有限公司', '91310110132234567', '上海市', InvoiceKind.pc, '上海浦东发展银行杨浦支行'),
-  b('cssb', '测试失败科技有限公司', '91320100MA1CT5B0A', '南京市', InvoiceKind.bs, '中国农业银行南京分行'),
-  b('cqsb', '测试失败签章工程有限公司', '91320100MA1QY8R1B', '南京市', InvoiceKind.bs, '中国农业银行南京分行'),
+  b('cjlq', '江苏长江路桥建设有限公司', '91320100MA1XK3PQ2', '南京市鼓楼区中山北路283号', '025-83312468', '中国银行南京分行营业部', '470658213364', InvoiceKind.bs),
+  b('njct', '南京市城市建设投资控股（集团）有限责任公司', '91320100249728262', '南京市玄武区中山路268号', '025-84785618', '中国工商银行南京新街口支行', '4301010109100238147', InvoiceKind.bs),
+  b('szsz', '苏州工业园区市政工程管理有限公司', '91320594MA1MC8BH4', '苏州市苏州工业园区星海街198号', '0512-62586731', '交通银行苏州工业园区支行', '325605000018170093516', InvoiceKind.pc),
+  b('wxxc', '无锡新城发展集团有限公司', '91320200MA1N3QJK7', '无锡市新吴区震泽路18号', '0510-85216690', '江苏银行无锡分行', '20110188000163527', InvoiceKind.bs),
+  b('hnjc', '江苏华宁建材有限公司', '91320115MA1TY6RL3', '南京市江宁区天元中路126号', '025-52108836', '南京银行江宁支行', '0185270000213047', InvoiceKind.s),
+  b('hxzl', '南京恒信机械租赁有限公司', '91320113MA1P9W2Q0', '南京市栖霞区仙林大道163号', '025-85790412', '招商银行南京分行', '125904315710901', InvoiceKind.c),
+  b('tjzx', '上海同济工程咨询有限公司', '91310110132208471', '上海市杨浦区四平路1398号', '021-65983726', '上海浦东发展银行杨浦支行', '98420154740022137', InvoiceKind.pc),
+  b('dssz', '南京鼎盛市政工程有限公司', '91320104MA1W8D5K2', '南京市秦淮区龙蟠中路218号', '025-84562319', '中国农业银行南京秦淮支行', '10106101040018726', InvoiceKind.bs),
+  b('wjjt', '常州武进交通建设有限公司', '91320412MA1P4RT6X', '常州市武进区延政中路9号', '0519-86315072', '中国农业银行常州武进支行', '10605101040036218', InvoiceKind.bs),
 ];
 
 export const PROJECTS: Array<{ key: string; code: string; name: string; customer: string; amount: number; source: number; temp?: boolean }> = [

@@ -1,6 +1,7 @@
 /** Realistic form values for the demo instances of each template (seeded, so identical everywhere). */
 import type { DemoUser } from './company.js';
 import type { Rng } from './rng.js';
+import { endOfWorkdays, nextWorkday } from '@zhyy/shared';
 import { creditCode } from './invoiceData.js';
 
 const day = (d: Date, plusDays = 0) => new Date(d.getTime() + 8 * 3600_000 + plusDays * 86400_000).toISOString().slice(0, 10);
@@ -19,8 +20,9 @@ export function demoForm(flowNo: string, starter: DemoUser, rng: Rng, at: Date):
   switch (flowNo) {
     case 'QJ01': {
       const days = rng.pick([0.5, 1, 1, 2, 3, 5]);
-      const from = day(at, rng.int(1, 10));
-      const to = day(new Date(Date.parse(from)), Math.max(0, Math.ceil(days) - 1));
+      // 请假天数 agree with 请假时间 by the work calendar: the leave starts on a working day.
+      const from = nextWorkday(day(at, rng.int(1, 10)));
+      const to = endOfWorkdays(from, days);
       const leaveType = rng.pick(['年假', '事假', '病假', '调休']);
       return {
         title: `${starter.name}的${leaveType}申请（${days}天）`,

@@ -14,6 +14,8 @@ export interface TemplateSeed {
   definition: FlowDefinition;
 }
 
+/** 请假天数 is derived from 请假时间 by the shared work calendar (migration 0015 updates stored templates). */
+export const LEAVE_DAYS_HELP = '按请假时间内的工作日自动计算（周末不计，法定节假日未计入）；首尾两天可各少算半天';
 const wan = (n: number) => n * 10000 * 100; // n 万元 in 分
 const attachments = (label: string, required = false): FieldDef => ({ key: 'files', label, type: 'attachments', required, span: 2 });
 const start = (to: string): NodeDef => ({ id: 'start', name: '填写申请', type: 'start', next: [{ to }] });
@@ -44,7 +46,7 @@ export function templateSeeds(users: readonly DemoUser[]): TemplateSeed[] {
       definition: {
         form: [
           { key: 'leaveType', label: '请假类型', type: 'select', required: true, options: ['年假', '事假', '病假', '婚假', '产假', '陪产假', '丧假', '调休'] },
-          { key: 'days', label: '请假天数', type: 'number', required: true, min: 0.5, max: 180, help: '按工作日计算，可填半天（0.5）' },
+          { key: 'days', label: '请假天数', type: 'number', required: true, min: 0.5, max: 180, workdaysOf: 'period', halfDays: true, help: LEAVE_DAYS_HELP },
           { key: 'period', label: '请假时间', type: 'dateRange', required: true, span: 2 },
           { key: 'reason', label: '请假事由', type: 'textarea', required: true, maxLength: 500, span: 2 },
           { key: 'handover', label: '工作交接人', type: 'user' },

@@ -1,6 +1,8 @@
 /** The four service clients, wired to the session store and the toast. */
 import { useSession, getToken } from '../stores/session';
+import { emitCountsRefresh } from '../live/events';
 import { showError } from '../ui/feedback';
+import { keepSignOutReason } from '../utils/storage';
 import { publicConfig } from './config';
 import { createHttpClient, type HttpHooks } from './http';
 
@@ -9,14 +11,18 @@ let reloading = false;
 
 export const hooks: HttpHooks = {
   getToken,
-  onTokenInvalid() {
+  onTokenInvalid(reason?: string) {
     if (reloading) return;
     reloading = true;
+    // The sign-in page says why (您已被管理员强制下线, 登录已过期，请重新登录 …) — only for a session that existed.
+    if (getToken() && reason) keepSignOutReason(reason);
     useSession.getState().resetToken();
     window.location.reload();
   },
   onNeedChangePassword: () => useSession.getState().raisePasswordFlag(),
   showError,
+  // Any change the user makes refreshes the counts it may affect (badges) at once, not at the next 60 s tick.
+  onChanged: () => emitCountsRefresh(),
 };
 
 /** The main API under /api. */
@@ -30,8 +36,26 @@ export const workflowApi = createHttpClient({
   hooks,
 });
 
+/** True when a base URL is on the platform's own origin (a path, or this origin spelled out). */
+export function isSameOrigin(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Hooks for a sister system: the session's X-Token goes only to a same-origin base URL (the built-in
+ * simulator, which reads it); an outside system never receives it.
+ */
+const sisterHooks = (baseUrl: () => string): HttpHooks => ({ ...hooks, getToken: () => (isSameOrigin(baseUrl()) ? getToken() : undefined) });
+
+const oaBase = () => publicConfig().oaApiBaseUrl;
+const pmsBase = () => publicConfig().pmsApiBaseUrl;
+
 /** The office-automation system's to-do API. */
-export const oaApi = createHttpClient({ baseUrl: () => publicConfig().oaApiBaseUrl, hooks });
+export const oaApi = createHttpClient({ baseUrl: oaBase, hooks: sisterHooks(oaBase) });
 
 /** The project-management system's to-do API. */
-export const pmsApi = createHttpClient({ baseUrl: () => publicConfig().pmsApiBaseUrl, hooks });
+export const pmsApi = createHttpClient({ baseUrl: pmsBase, hooks: sisterHooks(pmsBase) });

@@ -148,4 +148,24 @@ describe('http client: SPEC section 8', () => {
     expect(fetchMock.mock.calls[0]![1]?.method).toBe('GET');
     expect(fetchMock.mock.calls[0]![1]?.body).toBeUndefined();
   });
+
+  it('a successful change (request) tells onChanged once; a read (post/get) or a refused change does not (issue 12 #7)', async () => {
+    const onChanged = vi.fn();
+    let answer = json({ code: 20000, r: { id: '1' }, message: '保存成功' });
+    const fetchMock = vi.fn(() => Promise.resolve(answer.clone()));
+    const client = createHttpClient({
+      baseUrl: () => '/api',
+      hooks: { getToken: () => undefined, onTokenInvalid: vi.fn(), onNeedChangePassword: vi.fn(), showError: vi.fn(), onChanged },
+      fetch: fetchMock as unknown as typeof fetch,
+    });
+    await client.post('/invoice/list', {});
+    await client.get('/todo-num/u1');
+    expect(onChanged).not.toHaveBeenCalled();
+    await client.request('/invoice/save', {});
+    expect(onChanged).toHaveBeenCalledTimes(1);
+    expect(onChanged).toHaveBeenCalledWith('/invoice/save');
+    answer = json({ code: 30000, message: '发票已作废' }, 409);
+    await expect(client.request('/invoice/save', {})).rejects.toThrow('发票已作废');
+    expect(onChanged).toHaveBeenCalledTimes(1);
+  });
 });

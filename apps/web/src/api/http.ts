@@ -5,12 +5,14 @@ import { interpretAnswer } from './interpret';
 
 export interface HttpHooks {
   getToken(): string | undefined;
-  /** 50008: reset the token and reload the page. */
-  onTokenInvalid(): void;
+  /** 50008: reset the token and reload the page; `reason` is the server's message (why the session ended). */
+  onTokenInvalid(reason?: string): void;
   /** 50010: raise the change-password dialog. */
   onNeedChangePassword(): void;
   /** An error toast. */
   showError(text: string, durationMs: number): void;
+  /** A change went through (a successful `request`): the counts it may affect are refreshed at once. */
+  onChanged?(path: string): void;
 }
 
 export interface RequestOptions {
@@ -35,7 +37,11 @@ export interface ClientConfig {
 }
 
 export interface HttpClient {
-  /** The whole envelope of a successful answer. */
+  /**
+   * A change (save, issue, delete …): the whole envelope of a successful answer, whose message says what was
+   * done. On success the client tells `hooks.onChanged`, so badges and counts follow the change at once.
+   * Reads use `post`/`get`.
+   */
   request<T>(path: string, body?: unknown, options?: RequestOptions): Promise<Envelope<T>>;
   /** The `r` of a successful answer. */
   post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
@@ -92,24 +98,30 @@ export function createHttpClient(config: ClientConfig): HttpClient {
   async function settle<T>(res: Response, options: RequestOptions): Promise<Envelope<T>> {
     const outcome = interpretAnswer({ status: res.status, body: await readBody(res), workflow: !!config.workflow });
     if (outcome.ok) return outcome.envelope as Envelope<T>;
-    if (outcome.action === 'resetToken') hooks.onTokenInvalid();
+    if (outcome.action === 'resetToken') hooks.onTokenInvalid(outcome.error.message);
     if (outcome.action === 'needChangePassword') hooks.onNeedChangePassword();
     const muted = options.silent || (options.noShowError && outcome.error.kind === 'business');
     if (outcome.toast && !muted) hooks.showError(outcome.toast, ERROR_TOAST_MS);
     throw outcome.error;
   }
 
+  async function call<T>(path: string, body: unknown, options: RequestOptions): Promise<Envelope<T>> {
+    const res = await send(path, body, options);
+    return settle<T>(res, options);
+  }
+
   const client: HttpClient = {
     async request<T>(path: string, body?: unknown, options: RequestOptions = {}) {
-      const res = await send(path, body, options);
-      return settle<T>(res, options);
+      const envelope = await call<T>(path, body, options);
+      hooks.onChanged?.(path);
+      return envelope;
     },
     async post<T>(path: string, body?: unknown, options: RequestOptions = {}) {
-      const envelope = await client.request<T>(path, body, options);
+      const envelope = await call<T>(path, body, options);
       return envelope.r as T;
     },
     async get<T>(path: string, options: RequestOptions = {}) {
-      const envelope = await client.request<T>(path, undefined, { ...options, method: 'GET' });
+      const envelope = await call<T>(path, undefined, { ...options, method: 'GET' });
       return envelope.r as T;
     },
     async blob(path: string, body?: unknown, options: RequestOptions = {}) {

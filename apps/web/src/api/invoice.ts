@@ -19,6 +19,7 @@ import type {
   TaxCodeRow,
 } from '@zhyy/shared';
 import { api } from './clients';
+import type { RequestOptions } from './http';
 import type { ListParams } from './system';
 
 export type InvoicePage = PageResult<InvoiceRow> & { totals: { amountIncl: number; tax: number } };
@@ -56,13 +57,13 @@ export const invoiceApi = {
   cancel: (ids: string[], reason: string) => api.request<BatchAnswer>('/invoice/invoice-cancellation', { ids, reason }),
   cancelRefresh: (ids: string[] = []) => api.request<{ refreshed: number }>('/invoice/invoice-cancellation/refresh', { ids }),
   cancelInvalidate: (id: string, reason: string) => api.request<unknown>('/invoice/invoice-cancellation/is-invalid', { id, reason }),
-  detail: (id: string) => api.post<InvoiceDetail>('/invoice/detail', { id }),
+  detail: (id: string, options?: RequestOptions) => api.post<InvoiceDetail>('/invoice/detail', { id }, options),
   fileLink: (fileId: string) => api.post<{ url: string; name: string; type: string; expiresAt: string }>('/invoice/file-link', { fileId }),
   syncLogs: (p: ListParams) => api.post<PageResult<InvoiceSyncLogRow>>('/invoice/invoice-synclog-details', p),
   syncLogDetail: (id: string) => api.post<InvoiceSyncLogDetail>('/invoice/invoice-synclog-detail', { id }),
 
   buyers: (p: ListParams) => api.post<PageResult<BuyerRow>>('/invoice/buyer/list', p),
-  buyer: (id: string) => api.post<BuyerRow>('/invoice/buyer/detail', { id }),
+  buyer: (id: string, options?: RequestOptions) => api.post<BuyerRow>('/invoice/buyer/detail', { id }, options),
   saveBuyer: (body: BuyerSaveBody) => api.request<{ id: string }>('/invoice/buyer/save', body),
   deleteBuyer: (id: string) => api.request<unknown>('/invoice/buyer/delete', { id }),
   setting: () => api.post<InvoiceSettingView>('/invoice/setting/get', {}),

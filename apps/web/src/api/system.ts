@@ -26,6 +26,7 @@ import type {
   UserSaveResult,
 } from '@zhyy/shared';
 import { api, workflowApi } from './clients';
+import type { RequestOptions } from './http';
 
 /** Filters and paging as the list calls take them; blank values are left out by the server. */
 export type ListParams = Record<string, unknown> & { pageIndex: number; pageSize: number };
@@ -33,7 +34,7 @@ type Body = Record<string, unknown>;
 
 export const systemApi = {
   users: (p: ListParams) => api.post<PageResult<UserRow>>('/user/list', p),
-  userDetail: (id: string) => api.post<UserDetail>('/user/detail', { id }),
+  userDetail: (id: string, options?: RequestOptions) => api.post<UserDetail>('/user/detail', { id }, options),
   saveUser: (body: UserSaveInput) => api.request<UserSaveResult>('/user/save', body),
   resetPassword: (id: string) => api.post<ResetPasswordResult>('/user/reset-password', { id }),
   setUserStatus: (id: string, status: 0 | 1) => api.request<{ revokedSessions: number }>('/user/set-status', { id, status }),

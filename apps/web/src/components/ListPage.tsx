@@ -11,7 +11,9 @@ import { useState, type ReactNode } from 'react';
 import type { PageResult } from '@zhyy/shared';
 import type { ListParams } from '../api/system';
 import { ExportButton } from './ExportButton';
+import { tableScrollX } from './tableWidth';
 import './listPage.css';
+import { refetchWhileSettling } from './settlePoll';
 
 type Filters = Record<string, unknown>;
 
@@ -33,8 +35,11 @@ export interface ListPageProps<T> {
   rowClassName?: TableProps<T>['rowClassName'];
   emptyText?: string;
   pageSize?: number;
+  /** The table's least width; the columns' total width when larger (see tableScrollX). */
   scrollX?: number;
   testId?: string;
+  /** While true for the page's data (a record still settling at the tax service), the page reloads with a growing step. */
+  refetchWhile?: (data: PageResult<T>) => boolean;
 }
 
 const dropBlank = (v: Filters): Filters => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== ''));
@@ -46,7 +51,9 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
   const [page, setPage] = useState({ pageIndex: 1, pageSize: props.pageSize ?? 20 });
   const [sort, setSort] = useState<{ field: string; order: 'ascend' | 'descend' } | undefined>();
   const params: ListParams = { ...filters, ...page, ...(sort ? { sort } : {}) };
-  const query = useQuery({ queryKey: [...props.queryKey, params], queryFn: () => props.fetch(params), placeholderData: keepPreviousData });
+  const [refetchInterval] = useState(() => (props.refetchWhile ? refetchWhileSettling(props.refetchWhile) : undefined));
+  const scrollX = tableScrollX(props.columns, props.scrollX);
+  const query = useQuery({ queryKey: [...props.queryKey, params], queryFn: () => props.fetch(params), placeholderData: keepPreviousData, refetchInterval });
 
   const apply = (values: Filters) => {
     setFilters(toRequest(values));
@@ -88,7 +95,7 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
           dataSource={query.data?.items ?? []}
           loading={query.isFetching}
           rowClassName={props.rowClassName}
-          scroll={props.scrollX ? { x: props.scrollX } : undefined}
+          scroll={scrollX ? { x: scrollX } : undefined}
           locale={{ emptyText: query.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={props.emptyText ?? '暂无数据'} /> }}
           pagination={{
             current: page.pageIndex,

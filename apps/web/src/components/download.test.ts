@@ -11,11 +11,12 @@ describe('times shown and sent by the list pages', () => {
     expect(todayStamp(new Date('2026-11-21T16:30:00.000Z'))).toBe('20261122');
   });
 
-  it('turns a date range into from (start of the first day) and to (start of the day after the last)', () => {
+  it('turns a date range into from (start of the first day) and to (start of the day after the last), days of Asia/Shanghai', () => {
     const r = withRange({ range: [dayjs('2026-11-01T10:00:00'), dayjs('2026-11-03T08:00:00')], user: 'x' });
     expect(r.user).toBe('x');
-    expect(r.from).toBe(dayjs('2026-11-01T00:00:00').toISOString());
-    expect(r.to).toBe(dayjs('2026-11-04T00:00:00').toISOString());
+    // Shanghai midnight is 16:00 UTC the day before, whatever zone the browser (and this test) runs in.
+    expect(r.from).toBe('2026-10-31T16:00:00.000Z');
+    expect(r.to).toBe('2026-11-03T16:00:00.000Z');
     expect(withRange({})).toEqual({ from: undefined, to: undefined });
   });
 });

@@ -1,3 +1,4 @@
+import { formatShanghai } from '@zhyy/shared';
 /** Saves a blob the API returned (an Excel export) under a file name. */
 export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -10,17 +11,12 @@ export function saveBlob(blob: Blob, fileName: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const SHANGHAI_OFFSET_MS = 8 * 3600_000;
-
 /** An instant as YYYY-MM-DD HH:mm:ss in Asia/Shanghai, whatever the browser's zone; '' for none. */
 export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return '';
-  return new Date(t + SHANGHAI_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+  return formatShanghai(iso, 'YYYY-MM-DD HH:mm:ss');
 }
 
 /** Today in Asia/Shanghai as YYYYMMDD, for export file names. */
 export function todayStamp(now: Date = new Date()): string {
-  return new Date(now.getTime() + SHANGHAI_OFFSET_MS).toISOString().slice(0, 10).replaceAll('-', '');
+  return formatShanghai(now, 'YYYYMMDD');
 }

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import { MAIN_SIDEBAR_WIDTH } from '@zhyy/shared';
 import { useLiveData } from '../live/useLiveData';
 import { useAppStore } from '../stores/app';
@@ -5,12 +6,14 @@ import { useSettings } from '../stores/settings';
 import { AppMain } from './AppMain';
 import { Breadcrumb } from './Breadcrumb';
 import { Navbar } from './Navbar';
-import { SettingsDrawer } from './SettingsDrawer';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useDevice } from './useDevice';
 import { useTrackView } from './useTrackView';
 import './layout.css';
+
+// The page-style drawer (switches, sliders, the colour picker) is downloaded the first time it is opened.
+const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
 
 /** The signed-in chrome: navbar, sidebar, tag bar, breadcrumbs and the main area. */
 export function Layout() {
@@ -18,7 +21,9 @@ export function Layout() {
   useTrackView();
   useLiveData();
   const { sidebarOpened, device } = useAppStore();
-  const { tagsView, fixedHeader } = useSettings();
+  const { tagsView, fixedHeader, drawerOpen } = useSettings();
+  const [drawerWanted, setDrawerWanted] = useState(drawerOpen);
+  if (drawerOpen && !drawerWanted) setDrawerWanted(true);
   const mobile = device === 'mobile';
   const offset = mobile ? 0 : sidebarOpened ? MAIN_SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
   return (
@@ -34,7 +39,11 @@ export function Layout() {
           <AppMain />
         </div>
       </div>
-      <SettingsDrawer />
+      {drawerWanted ? (
+        <Suspense fallback={null}>
+          <SettingsDrawer />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,15 +1,18 @@
 import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Button, Popconfirm, Tooltip } from 'antd';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { PRODUCT_TITLE } from '@zhyy/shared';
 import { useAppStore } from '../stores/app';
 import { useSession } from '../stores/session';
 import { useSettings } from '../stores/settings';
-import { InitialPasswordDialog } from './InitialPasswordDialog';
 import { OnlineCount } from './OnlineCount';
 import { SisterLinks } from './SisterLinks';
 import { TopMenu } from './TopMenu';
 import { useLogout } from './useSessionActions';
+
+// The dialog (its form and the password rules) is downloaded only when the initial password must be changed.
+const InitialPasswordDialog = lazy(() => import('./InitialPasswordDialog').then((m) => ({ default: m.InitialPasswordDialog })));
 
 /** The top bar: logo and title, module menu, sister-system links, online count, user, logout. */
 export function Navbar() {
@@ -17,6 +20,7 @@ export function Navbar() {
   const name = useSession((s) => s.name);
   const openDrawer = useSettings((s) => s.setDrawerOpen);
   const logout = useLogout();
+  const mustChangePassword = useSession((s) => s.needChangePassword);
   const mobile = device === 'mobile';
   return (
     <header className="navbar" data-testid="navbar">
@@ -51,7 +55,11 @@ export function Navbar() {
           </Button>
         </Popconfirm>
       </div>
-      <InitialPasswordDialog />
+      {mustChangePassword ? (
+        <Suspense fallback={null}>
+          <InitialPasswordDialog />
+        </Suspense>
+      ) : null}
     </header>
   );
 }

@@ -28,6 +28,18 @@ describe('navbar badges (SPEC sections 1, 2 and 9)', () => {
     expect(screen.getByTestId('pms-badge').querySelector('.ant-badge-count')).toBeNull();
   });
 
+  it('the links carry their names, and the count follows the name instead of covering the icon (issue 12 item 22)', () => {
+    act(() => useBadges.getState().setSister('oa', 12));
+    renderIn(<SisterLinks compact={false} />);
+    const oa = screen.getByTestId('oa-link');
+    expect(oa.querySelector('.sister-link-name')?.textContent).toBe('OA系统');
+    expect(screen.getByTestId('pms-link').querySelector('.sister-link-name')?.textContent).toBe('项目管理系统');
+    // The badge stands on its own after the name: it wraps neither the icon nor the name.
+    const badge = screen.getByTestId('oa-badge');
+    expect(badge.querySelector('.anticon, .sister-link-name')).toBeNull();
+    expect(badge.previousElementSibling?.className).toBe('sister-link-name');
+  });
+
   it('a count up to 9 shows as is', () => {
     act(() => useBadges.getState().setSister('pms', 9));
     renderIn(<SisterLinks compact />);

@@ -28,12 +28,13 @@ export function SisterLinks({ compact }: { compact: boolean }) {
             aria-label={text ? `${l.name}（${text}项待办）` : l.name}
             data-testid={`${l.id}-link`}
           >
-            <Badge count={text} size="small" offset={[6, -2]} data-testid={`${l.id}-badge`}>
-              <span className="sister-link-label">
-                {l.icon}
-                {compact ? null : <span className="sister-link-name">{l.name}</span>}
-              </span>
-            </Badge>
+            {/* The name stays on every desktop width (an icon alone says nothing); the count follows the
+                name inline instead of sitting on the icon. */}
+            <span className="sister-link-label">
+              {l.icon}
+              {compact ? null : <span className="sister-link-name">{l.name}</span>}
+              <Badge count={text} size="small" className="sister-link-badge" data-testid={`${l.id}-badge`} />
+            </span>
           </a>
         );
       })}

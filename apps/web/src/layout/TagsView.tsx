@@ -1,6 +1,6 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTagsView, type VisitedView } from '../stores/tagsView';
 import { DASHBOARD_PATH } from '../router/guard';
@@ -14,12 +14,22 @@ export function TagsView() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [menuFor, setMenuFor] = useState<VisitedView | null>(null);
-  const activeRef = useRef<HTMLAnchorElement | null>(null);
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const activeIndex = views.findIndex((v) => v.path === pathname);
 
-  useEffect(() => {
-    // Braces matter: Chromium's scrollIntoView returns a Promise, which an effect must not return.
-    void activeRef.current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [pathname]);
+  // The active tag is always in view: also when it has just been added (the page's tag arrives after the
+  // navigation, so this runs again when it appears) and when tags before it close. Only the bar scrolls, not the page.
+  useLayoutEffect(() => {
+    // Found in the bar, not through a ref: the Dropdown around each tag keeps the ref its tag first had.
+    const box = scrollRef.current;
+    const tag = box?.querySelector<HTMLElement>('.tags-view-item.active');
+    if (!box || !tag) return;
+    const b = box.getBoundingClientRect();
+    const t = tag.getBoundingClientRect();
+    const margin = 12;
+    if (t.left < b.left + margin) box.scrollLeft -= b.left + margin - t.left;
+    else if (t.right > b.right - margin) box.scrollLeft += t.right - (b.right - margin);
+  }, [pathname, activeIndex, views.length]);
 
   /** After closing the active view, go to the last remaining one (or the dashboard). */
   function leaveIfActive(path: string) {
@@ -56,7 +66,7 @@ export function TagsView() {
 
   return (
     <div className="tags-view" role="tablist" aria-label="已打开的页面" data-testid="tags-view">
-      <div className="tags-view-scroll">
+      <div className="tags-view-scroll" ref={scrollRef}>
         {views.map((v) => {
           const active = v.path === pathname;
           return (
@@ -69,7 +79,6 @@ export function TagsView() {
               popupRender={(node) => <div data-testid="tags-context-menu">{node}</div>}
             >
               <a
-                ref={active ? activeRef : undefined}
                 role="tab"
                 aria-selected={active}
                 href={v.fullPath}

@@ -1,6 +1,6 @@
-import { Button, Result } from 'antd';
 import { Component, type ReactNode } from 'react';
 import { logClientError } from '../live/errorLog';
+import { ErrorResult } from '../router/ErrorResult';
 
 interface State {
   error: Error | null;
@@ -20,17 +20,6 @@ export class ViewErrorBoundary extends Component<{ children: ReactNode }, State>
 
   override render() {
     if (!this.state.error) return this.props.children;
-    return (
-      <Result
-        status="error"
-        title="页面加载失败"
-        subTitle={this.state.error.message}
-        extra={
-          <Button type="primary" onClick={() => this.setState({ error: null })}>
-            重试
-          </Button>
-        }
-      />
-    );
+    return <ErrorResult title="页面加载失败" detail={this.state.error.message} action="重试" onAction={() => this.setState({ error: null })} />;
   }
 }

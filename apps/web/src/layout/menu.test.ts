@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_COUNTS } from '../stores/badges';
+import { EMPTY_ID, FLAT_ROUTES } from '@zhyy/shared';
 import { locate, openKeysFor, sideMenu, topMenu } from './menu';
 
 const titles = (roles: string[]) => topMenu(roles).map((e) => e.title);
@@ -52,6 +53,20 @@ describe('sidebar (SPEC sections 2 and 9)', () => {
     expect(locate('/invoice-entry/list')).toEqual({ group: '/income', page: '/invoice-entry/list' });
     expect(locate('/redirect/income/invoicePool/abnormal')).toEqual({ group: '/income', page: '/income/invoicePool/abnormal' });
     expect(locate('/nowhere')).toBeNull();
+  });
+
+  it('highlights a hidden page\'s list page in the sidebar (issue 12 item 11)', () => {
+    expect(locate(`/system/edituser/${EMPTY_ID}`)).toEqual({ group: '/system', page: '/system/userlist' });
+    expect(locate('/system/edituser/3b1c6e9a-0000-4000-8000-000000000001')?.page).toBe('/system/userlist');
+    expect(locate('/invoice/invoicesetting/buyeradd')?.page).toBe('/invoice/invoicesetting/buyerlist');
+    expect(locate('/invoice/invoiceaccount/invoice-detail/abc')?.page).toBe('/invoice/invoiceaccount/invoice-list');
+    expect(locate('/invoice/nuonuo/red-confirm-apply/edit/12')?.page).toBe('/invoice/nuonuo/red-confirm-apply');
+    expect(locate('/reimbursement/revoke/add')?.page).toBe('/reimbursement/revoke/list');
+    // Every hidden page names a menu item the sidebar shows (a visible page of the same module).
+    for (const r of FLAT_ROUTES.filter((x) => x.hidden)) {
+      const item = FLAT_ROUTES.find((x) => x.path === r.menu);
+      expect(item && !item.hidden && item.group === r.group ? r.menu : `${r.path} -> ${r.menu}`).toBe(r.menu);
+    }
     const menu = sideMenu('/income', ['admin'], EMPTY_COUNTS);
     expect(openKeysFor(menu, '/income/invoicePool/abnormal')).toEqual(['/income/invoicePool']);
   });

@@ -65,11 +65,14 @@ export function sideMenu(group: string, roles: readonly string[], counts: BadgeC
   return def?.children ? entries(def.children, def.path, counts) : [];
 }
 
-/** The module and page a pathname belongs to; /redirect/x counts as x. */
+/**
+ * The module and menu item a pathname belongs to; /redirect/x counts as x. A hidden page (a detail or edit page)
+ * belongs to its list page's item, which the sidebar highlights.
+ */
 export function locate(pathname: string): { group: string; page: string } | null {
   const target = pathname.startsWith('/redirect/') ? pathname.slice('/redirect'.length) : pathname;
   const m = matchRoute(target);
-  return m ? { group: m.route.group, page: m.route.path } : null;
+  return m ? { group: m.route.group, page: m.route.menu } : null;
 }
 
 /** The keys of the sub-groups that lead to a page (to open them in the sidebar). */

@@ -2,9 +2,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { abnormalInvoiceText } from '@zhyy/shared';
 import { calendarDay, shouldRemind, takeReminder } from './abnormalReminder';
 
-const day1 = new Date(2026, 10, 21, 9, 0);
-const day1Late = new Date(2026, 10, 21, 23, 59);
-const day2 = new Date(2026, 10, 22, 0, 1);
+const day1 = new Date('2026-11-21T09:00:00+08:00');
+const day1Late = new Date('2026-11-21T23:59:00+08:00');
+const day2 = new Date('2026-11-22T00:01:00+08:00');
 
 describe('abnormal-invoice reminder (SPEC section 9)', () => {
   beforeEach(() => localStorage.clear());

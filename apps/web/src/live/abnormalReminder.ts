@@ -2,15 +2,14 @@
  * SPEC section 9: the abnormal-invoice reminder: only for role 13, at most once per calendar day per
  * login name, only when the count is above 0.
  */
-import { ABNORMAL_INVOICE_ROLE } from '@zhyy/shared';
+import { ABNORMAL_INVOICE_ROLE, formatShanghai } from '@zhyy/shared';
 import { readText, writeText } from '../utils/storage';
 
 export const reminderKey = (loginName: string) => `zhyy-abnormal-invoice-reminded:${loginName}`;
 
-/** The local calendar day, YYYY-MM-DD. */
+/** The calendar day in Asia/Shanghai, YYYY-MM-DD (the company's day, whatever the browser's zone). */
 export function calendarDay(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return formatShanghai(now, 'YYYY-MM-DD');
 }
 
 export function shouldRemind(roles: readonly string[], loginName: string, count: number, lastDay: string | null, now: Date): boolean {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../api/errors';
 import { useBadges } from '../stores/badges';
 
 const api = {
@@ -41,12 +42,18 @@ describe('count refresh (SPEC section 7 "Refresh")', () => {
   });
 
   it('failures are silent and keep the other counts; the workflow service is marked unavailable', async () => {
-    api.fetchWorkflowTodo.mockRejectedValue(new Error('down'));
+    api.fetchWorkflowTodo.mockRejectedValue(new ApiError('network', '网络连接失败，请检查网络后重试'));
     api.fetchInvoiceCounts.mockRejectedValue(new Error('404'));
     api.fetchCostTodo.mockResolvedValue({ toAudit: 2 });
     await expect(refreshCounts('demo1', ['admin'], handlers())).resolves.toBeUndefined();
     expect(useBadges.getState().workflowAvailable).toBe(false);
     expect(useBadges.getState().counts.toAudit).toBe(2);
+  });
+
+  it('a refusal (50010 while the initial password must be changed) is not an outage (issue 12 #4)', async () => {
+    api.fetchWorkflowTodo.mockRejectedValue(new ApiError('business', '首次登录请修改初始密码', { code: 50010, status: 403 }));
+    await refreshCounts('newuser', ['7'], handlers());
+    expect(useBadges.getState().workflowAvailable).not.toBe(false);
   });
 
   it('does not poll sister systems without a configured base URL, nor counts the user cannot see', async () => {

@@ -1,6 +1,7 @@
 /** One refresh of every count (SPEC section 7 "Refresh"); each failure is silent. */
 import { accessibleRoutes, type BadgeKey } from '@zhyy/shared';
 import { publicConfig } from '../api/config';
+import { isUnreachable } from '../api/errors';
 import { fetchCostTodo, fetchInvoiceCounts, fetchOaTodo, fetchPmsTodo, fetchWorkflowTodo, type WorkflowTodoItem } from '../api/live';
 import { useBadges } from '../stores/badges';
 
@@ -39,7 +40,11 @@ export async function refreshCounts(loginName: string, roles: readonly string[],
         badges.setWorkflowAvailable(true);
         if (Array.isArray(r?.items)) handlers.onTodoItems(r.items);
       },
-      () => badges.setWorkflowAvailable(false),
+      // Only an outage marks the service unavailable; a refusal (50010 while the initial password must be
+      // changed, …) leaves the last state as it was.
+      (e: unknown) => {
+        if (isUnreachable(e)) badges.setWorkflowAvailable(false);
+      },
     ),
     sources.invoice
       ? fetchInvoiceCounts().then((r) => {

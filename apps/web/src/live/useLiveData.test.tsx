@@ -1,11 +1,11 @@
 /** SPEC sections 4 and 9: the counts and the online count refresh every 60000 ms and on workflow refresh events. */
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HEARTBEAT_INTERVAL_MS, REFRESH_INTERVAL_MS } from '@zhyy/shared';
 import { useSession } from '../stores/session';
-import { emitWorkflowRefresh } from './events';
+import { COUNTS_REFRESH_EVENT, emitCountsRefresh, emitWorkflowRefresh } from './events';
 
 const refreshCounts = vi.hoisted(() => vi.fn(() => Promise.resolve()));
 const heartBeat = vi.hoisted(() => vi.fn(() => Promise.resolve({ onlineCount: 7 })));
@@ -74,5 +74,23 @@ describe('useLiveData', () => {
     useSession.setState({ loginName: '' });
     renderHook(() => useLiveData(), { wrapper });
     expect([refreshCounts.mock.calls.length, heartBeat.mock.calls.length]).toEqual([0, 0]);
+  });
+
+  it('a change the user made (counts refresh event) reloads the badge counts at once, once per batch (issue 12 #7)', async () => {
+    cleanup(); // hooks earlier tests left mounted would listen too
+    const { unmount } = renderHook(() => useLiveData(), { wrapper });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    refreshCounts.mockClear();
+    act(() => {
+      emitCountsRefresh();
+      emitCountsRefresh();
+      emitCountsRefresh();
+    });
+    expect(refreshCounts).toHaveBeenCalledTimes(0);
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(refreshCounts).toHaveBeenCalledTimes(1);
+    act(() => void window.dispatchEvent(new Event(COUNTS_REFRESH_EVENT)));
+    expect(refreshCounts).toHaveBeenCalledTimes(2);
+    unmount();
   });
 });

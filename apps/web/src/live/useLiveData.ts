@@ -8,7 +8,7 @@ import { useSession } from '../stores/session';
 import { feedback } from '../ui/feedback';
 import { takeReminder } from './abnormalReminder';
 import { wfApi } from '../features/workflow/api';
-import { WORKFLOW_REFRESH_EVENT } from './events';
+import { COUNTS_REFRESH_EVENT, WORKFLOW_REFRESH_EVENT } from './events';
 import { refreshCounts } from './refreshCounts';
 import { alertNewItems } from './todoAlerts';
 
@@ -59,10 +59,12 @@ export function useLiveData(): void {
     void run();
     const timer = setInterval(run, REFRESH_INTERVAL_MS);
     window.addEventListener(WORKFLOW_REFRESH_EVENT, run);
+    window.addEventListener(COUNTS_REFRESH_EVENT, run);
     return () => {
       alive = false;
       clearInterval(timer);
       window.removeEventListener(WORKFLOW_REFRESH_EVENT, run);
+      window.removeEventListener(COUNTS_REFRESH_EVENT, run);
     };
   }, [loginName, roles, navigate]);
 

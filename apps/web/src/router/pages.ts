@@ -51,6 +51,10 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice/invoicestatistics/temp-project-invoice': lazy(() => import('../features/invoice/statistics/TempProjectInvoice')),
   '/invoice/invoicestatistics/contract-statistics': lazy(() => import('../features/invoice/statistics/ContractStatistics')),
   '/invoice/invoicestatistics/temp-contract-invoice': lazy(() => import('../features/invoice/statistics/TempContractInvoice')),
+  '/income/invoicePool/list': lazy(() => import('../features/income/PoolList')),
+  '/income/invoicePool/detail/:id': lazy(() => import('../features/income/PoolDetail')),
+  '/income/invoicePool/other': lazy(() => import('../features/income/PoolOther')),
+  '/income/invoicePool/abnormal': lazy(() => import('../features/income/PoolAbnormal')),
 };
 
 export function pageFor(pattern: string): PageComponent {

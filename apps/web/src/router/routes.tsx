@@ -1,13 +1,14 @@
 /** The router: public pages, then every page of the shared table flattened under the Layout. */
-import { Spin } from 'antd';
 import { lazy } from 'react';
 import { redirect, type RouteObject } from 'react-router';
 import { FLAT_ROUTES } from '@zhyy/shared';
-import { Layout } from '../layout/Layout';
+import { PageLoading } from './PageLoading';
 import { RootShell } from './RootShell';
 import { rootLoader } from './rootLoader';
 import { RouteError } from './RouteError';
 
+// The signed-in chrome (and the antd parts it uses) is not needed to sign in.
+const Layout = lazy(() => import('../layout/Layout').then((m) => ({ default: m.Layout })));
 const Login = lazy(() => import('../features/login/Login'));
 const NotFound = lazy(() => import('../features/common/NotFound'));
 const FileView = lazy(() => import('../features/common/FileView'));
@@ -22,7 +23,7 @@ export const routes: RouteObject[] = [
     shouldRevalidate: () => true,
     element: <RootShell />,
     // Shown while the first navigation's guard runs (e.g. loading the user info).
-    hydrateFallbackElement: <Spin fullscreen description="加载中…" />,
+    hydrateFallbackElement: <PageLoading />,
     errorElement: <RouteError />,
     children: [
       { path: '/login', element: <Login /> },

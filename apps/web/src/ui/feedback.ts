@@ -1,8 +1,9 @@
 /**
  * The antd App context's message / notification / modal, reachable outside components (the request
- * layer, live behaviours). FeedbackBridge registers them; before that the static methods serve.
+ * layer, live behaviours). FeedbackBridge registers them. Before that (the sign-in page, which is drawn
+ * without antd to keep its first load small) antd's static methods serve, downloaded on first use: a
+ * call then returns nothing instead of antd's handle.
  */
-import { message as staticMessage, Modal, notification as staticNotification } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
@@ -13,11 +14,22 @@ export interface Feedback {
   modal: ModalApi;
 }
 
-let current: Feedback = {
-  message: staticMessage,
-  notification: staticNotification,
-  modal: Modal as unknown as ModalApi,
-};
+/** One part of the static feedback, each method loading antd's static API before it runs. */
+function lazyPart<K extends keyof Feedback>(part: K): Feedback[K] {
+  return new Proxy({} as Feedback[K], {
+    get: (_target, method: string) =>
+      (...args: unknown[]) => {
+        void import('./staticFeedback').then(({ staticFeedback }) => {
+          (staticFeedback[part] as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...args);
+        });
+        return undefined;
+      },
+  });
+}
+
+const lazyStatic: Feedback = { message: lazyPart('message'), notification: lazyPart('notification'), modal: lazyPart('modal') };
+
+let current: Feedback = lazyStatic;
 
 export function setFeedback(f: Feedback): void {
   current = f;

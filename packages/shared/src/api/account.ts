@@ -1,9 +1,10 @@
 /** /api/account/*: sign-in, user info, sign-out (SPEC section 7). */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
+import { text } from './common.js';
 
 export const LoginBody = z.object({
-  name: z.string().trim().min(1, '请输入用户名').max(64, '用户名过长'),
-  password: z.string().min(1, '请输入密码').max(128, '密码过长'),
+  name: text({ error: '请输入用户名' }).trim().min(1, '请输入用户名').max(64, '用户名过长'),
+  password: text({ error: '请输入密码' }).min(1, '请输入密码').max(128, '密码过长'),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
@@ -13,7 +14,7 @@ export interface LoginResult {
   needChangePassword: boolean;
 }
 
-export const UserInfoBody = z.object({ token: z.string().max(256).optional() });
+export const UserInfoBody = z.object({ token: text().max(256).optional() });
 
 export interface UserInfo {
   roles: string[];
@@ -25,4 +26,4 @@ export interface UserInfo {
   needChangePassword: boolean;
 }
 
-export const LogoutBody = z.object({ token: z.string().max(256).optional(), name: z.string().max(64).optional() });
+export const LogoutBody = z.object({ token: text().max(256).optional(), name: text().max(64).optional() });

@@ -9,3 +9,6 @@ export * from './invoice.js';
 export * from './public.js';
 export * from './invoice-ledger.js';
 export * from './invoice-apportionment.js';
+export * from './income.js';
+export * from './income-intake.js';
+export * from './income-signing.js';

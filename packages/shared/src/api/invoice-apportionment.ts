@@ -2,18 +2,18 @@
  * Outgoing invoices, part 2 (issue 7): apportionment (分摊) of invoices to projects and to
  * orders/contracts, the moves between them, and the statistics. Money in 分; days YYYY-MM-DD.
  */
-import { z } from 'zod';
-import { PageQuery, Uuid } from './common.js';
+import { z } from '../zod-locale.js';
+import { PageQuery, Uuid, isoDay, text } from './common.js';
 import { optText } from './system.js';
 
 /** What an allocation points at: a project (项目分摊) or an order/contract (订单分摊). */
 export const AllocationDim = z.enum(['project', 'contract'], { message: '分摊类型不正确' });
 export type AllocationDim = z.infer<typeof AllocationDim>;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为YYYY-MM-DD');
-const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, '月份格式应为YYYY-MM');
+const Day = isoDay();
+const Month = text().regex(/^\d{4}-(0[1-9]|1[0-2])$/, '月份格式应为YYYY-MM');
 const Money = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(-1e13, '金额超出范围').max(1e13, '金额超出范围');
-const Reason = z.string({ message: '请填写变更原因' }).trim().min(2, '变更原因至少2个字').max(200, '变更原因不能超过200个字');
+const Reason = text({ message: '请填写变更原因' }).trim().min(2, '变更原因至少2个字').max(200, '变更原因不能超过200个字');
 const Colour = z.union([z.literal(1), z.literal(2)], { message: '发票颜色不正确' });
 
 export const ApportionmentQuery = PageQuery.extend({
@@ -244,6 +244,6 @@ export const TempMatchBody = z.object({
   /** The temporary project (or contract) allocation to match; null: the unallocated part (contracts). */
   allocationId: Uuid.nullable(),
   toTargetId: Uuid,
-  reason: z.string().trim().max(200, '说明不能超过200个字').default(''),
+  reason: text().trim().max(200, '说明不能超过200个字').default(''),
 });
 export type TempMatchBody = z.infer<typeof TempMatchBody>;

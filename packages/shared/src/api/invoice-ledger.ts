@@ -2,14 +2,14 @@
  * Outgoing invoices, part 2 (issue 7): the ledgers — 销项发票台账 (filters, totals, export, print),
  * the detail's history, uploads to history invoices, re-sending to the buyer, and the 数电红字 ledger.
  */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind } from '../enums.js';
 import type { InvoiceRow, RedConfirmRow } from '../invoice-types.js';
-import { MOBILE_RE } from '../invoice-rules.js';
-import { PageQuery, Uuid } from './common.js';
+import { emailField, mobileField } from '../contact-rules.js';
+import { PageQuery, Uuid, isoDay, text } from './common.js';
 import { IsoTime, optText } from './system.js';
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式须为YYYY-MM-DD');
+const Day = isoDay('日期格式须为YYYY-MM-DD');
 const oneOf = <V extends number>(values: readonly V[], message: string) =>
   z.number({ message }).int(message).refine((v): v is V => values.includes(v as V), message);
 const Money = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(-1e13, '金额超出范围').max(1e13, '金额超出范围');
@@ -49,12 +49,24 @@ export const LedgerExportQuery = PageQuery.pick({ sort: true }).extend(FilterSha
 export type LedgerExportQuery = z.infer<typeof LedgerExportQuery>;
 export type LedgerFilter = LedgerExportQuery;
 
-export interface LedgerTotals {
+/** A count of invoices and their sums (分). */
+export interface LedgerSums {
   count: number;
   amountExcl: number;
   tax: number;
   amountIncl: number;
 }
+
+/**
+ * The totals of a filter (筛选结果合计): the invoices in force; 已作废 invoices are counted apart in
+ * `voided` (they can be filtered to by status). The rows of the filter are count + voided.count.
+ */
+export interface LedgerTotals extends LedgerSums {
+  voided: LedgerSums;
+}
+
+/** How many rows a filter has, voided ones included (paging, export, print). */
+export const ledgerRowCount = (t: LedgerTotals): number => t.count + t.voided.count;
 
 export interface LedgerRow extends InvoiceRow {
   issueDate: string;
@@ -109,22 +121,21 @@ export const UploadInvoiceFileBody = z.object({
   id: Uuid,
   /** 1000 original (PDF/OFD/XML), 1010 scan, 1011 screenshot of the query. */
   type: z.union([z.literal(1000), z.literal(1010), z.literal(1011)], { message: '文件类别不正确' }),
-  fileName: z
-    .string()
+  fileName: text()
     .trim()
     .min(1, '请选择文件')
     .max(120, '文件名不能超过120个字符')
     .refine((n) => UPLOAD_FORMATS.some((f) => n.toLowerCase().endsWith(`.${f}`) || (f === 'jpg' && n.toLowerCase().endsWith('.jpeg'))), '只能上传PDF、OFD、XML、JPG或PNG文件'),
   /** The file, base64. */
-  content: z.string().min(1, '文件内容为空').max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 8, `文件不能超过${UPLOAD_MAX_BYTES / 1024 / 1024}MB`),
+  content: text().min(1, '文件内容为空').max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 8, `文件不能超过${UPLOAD_MAX_BYTES / 1024 / 1024}MB`),
 });
 export type UploadInvoiceFileBody = z.infer<typeof UploadInvoiceFileBody>;
 
 export const SendInvoiceBody = z
   .object({
     id: Uuid,
-    email: z.union([z.literal(''), z.string().trim().max(100, '邮箱不能超过100个字符').email('邮箱格式不正确')]).default(''),
-    mobile: z.union([z.literal(''), z.string().trim().regex(MOBILE_RE, '手机号须为11位数字')]).default(''),
+    email: emailField('邮箱', 100).default(''),
+    mobile: mobileField('手机号', 20).default(''),
   })
   .refine((b) => b.email !== '' || b.mobile !== '', { message: '请填写邮箱或手机号', path: ['email'] });
 export type SendInvoiceBody = z.infer<typeof SendInvoiceBody>;

@@ -2,24 +2,24 @@
  * Outgoing invoices, part 1 (issue 6): request bodies (zod, Chinese messages) and answers of the
  * calls under /api/invoice and /api/invoiceredconfirm. Answers are in ../invoice-types.ts.
  */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
 import { InvoiceKind, SourceKind } from '../enums.js';
 import { LineProperty, RedReason, SpecialFactor, TaxPolicy, VatUsage, normaliseRate } from '../invoice.js';
-import { isDecimalText, MAX_LINES, MOBILE_RE, SPEC_MAX, taxNumberProblem, UNIT_MAX } from '../invoice-rules.js';
-import { PageQuery, Uuid } from './common.js';
+import { isDecimalText, MAX_LINES, SPEC_MAX, taxNumberProblem, UNIT_MAX } from '../invoice-rules.js';
+import { INT_MAX, PageQuery, Uuid, text } from './common.js';
+import { bankAccountField, emailField, mobileField, phoneField } from '../contact-rules.js';
 import { IsoTime, optText } from './system.js';
 
-const text = (max: number, label: string) => z.string().trim().max(max, `${label}不能超过${max}个字符`);
-const required = (max: number, label: string) => text(max, label).min(1, `请填写${label}`);
+const limited = (max: number, label: string) => text().trim().max(max, `${label}不能超过${max}个字符`);
+const required = (max: number, label: string) => limited(max, label).min(1, `请填写${label}`);
 const kind = z.union(InvoiceKind.values.map((v) => z.literal(v)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<9>, z.ZodLiteral<10>], { message: '发票种类不正确' });
 const enumOf = <V extends number>(values: readonly V[], message: string) =>
   z.number({ message }).int(message).refine((v): v is V => values.includes(v as V), message);
 
 /** Money in 分 (integer; negative allowed on red invoices). */
 export const Fen = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(-1e13, '金额超出范围').max(1e13, '金额超出范围');
-export const DecimalText = z.string().trim().refine(isDecimalText, '须为数字，最多8位小数');
-export const TaxNo = z
-  .string()
+export const DecimalText = text().trim().refine(isDecimalText, '须为数字，最多8位小数');
+export const TaxNo = text()
   .trim()
   .transform((v) => v.toUpperCase())
   .superRefine((v, ctx) => {
@@ -27,10 +27,6 @@ export const TaxNo = z
     if (p) ctx.addIssue({ code: 'custom', message: p });
   });
 const OptionalTaxNo = z.union([z.literal(''), TaxNo]);
-const email = z.union([z.literal(''), z.string().trim().max(100, '邮箱不能超过100个字符').email('邮箱格式不正确')]);
-const phone = z.union([z.literal(''), z.string().trim().regex(/^[0-9+\-() ]{5,20}$/, '电话格式不正确')]);
-/** 交付手机 of an invoice: empty, or an 11-digit mobile number. */
-const mobile = z.string().trim().refine((v) => v === '' || MOBILE_RE.test(v), '交付手机须为11位手机号码');
 export const IdList = z.array(Uuid).min(1, '请至少选择一条记录').max(200, '一次最多处理200条');
 
 // ---------------------------------------------------------------- buyers
@@ -39,14 +35,14 @@ export const BuyerSaveBody = z.object({
   id: Uuid,
   name: required(100, '购方名称'),
   taxNo: OptionalTaxNo,
-  address: text(100, '地址').default(''),
-  phone: text(30, '电话').default(''),
-  bank: text(100, '开户行').default(''),
-  account: text(50, '账号').default(''),
-  email: email.default(''),
-  mobile: phone.default(''),
+  address: limited(100, '地址').default(''),
+  phone: phoneField('电话', 30).default(''),
+  bank: limited(100, '开户行').default(''),
+  account: bankAccountField('账号', 50).default(''),
+  email: emailField('交付邮箱', 100).default(''),
+  mobile: mobileField('交付手机', 20).default(''),
   defaultKind: kind,
-  remark: text(200, '备注').default(''),
+  remark: limited(200, '备注').default(''),
 });
 export type BuyerSaveBody = z.infer<typeof BuyerSaveBody>;
 
@@ -56,10 +52,10 @@ export type BuyerListQuery = z.infer<typeof BuyerListQuery>;
 // ---------------------------------------------------------------- settings
 
 export const TaxCodeItem = z.object({
-  code: z.string().trim().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  code: text().trim().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
   name: required(100, '商品和服务名称'),
   shortName: required(40, '简称'),
-  taxRate: z.string().refine((v) => normaliseRate(v) !== null, '税率不在税率表中'),
+  taxRate: text().refine((v) => normaliseRate(v) !== null, '税率不在税率表中'),
   policy: enumOf(TaxPolicy.values, '优惠政策不正确').default(0),
 });
 export type TaxCodeItem = z.infer<typeof TaxCodeItem>;
@@ -67,20 +63,20 @@ export type TaxCodeItem = z.infer<typeof TaxCodeItem>;
 export const SettingSaveBody = z.object({
   sellerName: required(100, '销方名称'),
   sellerTaxNo: TaxNo,
-  sellerAddress: text(100, '销方地址').default(''),
-  sellerPhone: text(30, '销方电话').default(''),
-  sellerBank: text(100, '销方开户行').default(''),
-  sellerAccount: text(50, '销方账号').default(''),
+  sellerAddress: limited(100, '销方地址').default(''),
+  sellerPhone: phoneField('销方电话', 30).default(''),
+  sellerBank: limited(100, '销方开户行').default(''),
+  sellerAccount: bankAccountField('销方账号', 50).default(''),
   clerk: required(20, '开票人'),
-  payee: text(20, '收款人').default(''),
-  checker: text(20, '复核人').default(''),
+  payee: limited(20, '收款人').default(''),
+  checker: limited(20, '复核人').default(''),
   defaultKind: kind,
   gatewayMode: z.enum(['simulator', 'nuonuo'], { message: '接口模式不正确' }),
-  appKey: text(100, 'appKey').default(''),
+  appKey: limited(100, 'appKey').default(''),
   /** Blank keeps the stored secret (it is never sent back to the browser). */
-  appSecret: text(200, 'appSecret').default(''),
+  appSecret: limited(200, 'appSecret').default(''),
   gatewayTaxNo: OptionalTaxNo.default(''),
-  nuonuoUrl: z.union([z.literal(''), z.string().trim().max(200, '地址过长').url('接口地址格式不正确')]).default(''),
+  nuonuoUrl: z.union([z.literal(''), text().trim().max(200, '地址过长').url('接口地址格式不正确')]).default(''),
   simulatorDelayMs: z.number({ message: '模拟延迟须为数字' }).int('模拟延迟须为整数').min(0, '模拟延迟不能为负数').max(600_000, '模拟延迟最多600000毫秒'),
   simulatorFailureRate: z.number({ message: '失败率须为数字' }).min(0, '失败率须在0到1之间').max(1, '失败率须在0到1之间'),
   taxCodes: z.array(TaxCodeItem).max(500, '税收分类编码最多500条'),
@@ -91,13 +87,13 @@ export type SettingSaveBody = z.infer<typeof SettingSaveBody>;
 
 export const InvoiceLineBody = z.object({
   goodsName: required(100, '货物或应税劳务名称'),
-  taxCode: z.string().trim().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
-  spec: text(SPEC_MAX, '规格型号').default(''),
-  unit: text(UNIT_MAX, '单位').default(''),
+  taxCode: text().trim().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  spec: limited(SPEC_MAX, '规格型号').default(''),
+  unit: limited(UNIT_MAX, '单位').default(''),
   quantity: z.union([z.literal(''), DecimalText]).default(''),
   unitPrice: z.union([z.literal(''), DecimalText]).default(''),
   priceIncludesTax: z.boolean().default(true),
-  taxRate: z.string().refine((v) => normaliseRate(v) !== null, '税率不在税率表中'),
+  taxRate: text().refine((v) => normaliseRate(v) !== null, '税率不在税率表中'),
   policy: enumOf(TaxPolicy.values, '优惠政策不正确').default(0),
   lineProperty: enumOf(LineProperty.values, '发票行性质不正确').default(0),
   amountExcl: Fen,
@@ -113,21 +109,21 @@ export const InvoiceSaveBody = z.object({
   buyerId: Uuid.nullable().default(null),
   buyerName: required(100, '购买方名称'),
   buyerTaxNo: OptionalTaxNo.default(''),
-  buyerAddress: text(100, '购买方地址').default(''),
-  buyerPhone: text(30, '购买方电话').default(''),
-  buyerBank: text(100, '购买方开户行').default(''),
-  buyerAccount: text(50, '购买方账号').default(''),
-  buyerEmail: email.default(''),
-  buyerMobile: mobile.default(''),
+  buyerAddress: limited(100, '购买方地址').default(''),
+  buyerPhone: phoneField('购买方电话', 30).default(''),
+  buyerBank: limited(100, '购买方开户行').default(''),
+  buyerAccount: bankAccountField('购买方账号', 50).default(''),
+  buyerEmail: emailField('交付邮箱', 100).default(''),
+  buyerMobile: mobileField('交付手机', 20).default(''),
   projectId: Uuid.nullable().default(null),
   contractId: Uuid.nullable().default(null),
   specialFactor: enumOf(SpecialFactor.values, '特定业务不正确').default(0),
-  constructionSite: text(100, '建筑服务发生地').default(''),
-  constructionProject: text(100, '建筑项目名称').default(''),
-  remark: text(200, '备注').default(''),
-  clerk: text(20, '开票人').default(''),
-  payee: text(20, '收款人').default(''),
-  checker: text(20, '复核人').default(''),
+  constructionSite: limited(100, '建筑服务发生地').default(''),
+  constructionProject: limited(100, '建筑项目名称').default(''),
+  remark: limited(200, '备注').default(''),
+  clerk: limited(20, '开票人').default(''),
+  payee: limited(20, '收款人').default(''),
+  checker: limited(20, '复核人').default(''),
   lines: z.array(InvoiceLineBody).min(1, '请至少填写一行开票明细').max(MAX_LINES, `开票明细不能超过${MAX_LINES}行`),
 });
 export type InvoiceSaveBody = z.infer<typeof InvoiceSaveBody>;
@@ -141,7 +137,7 @@ export const InvoiceListQuery = PageQuery.extend({
   orderNo: optText(40),
   invoiceNo: optText(40),
   kind: kind.optional(),
-  status: z.number().int().optional(),
+  status: z.number().int().min(-INT_MAX).max(INT_MAX).optional(),
   source: enumOf(SourceKind.values, '来源不正确').optional(),
   projectId: Uuid.optional(),
   contractId: Uuid.optional(),
@@ -174,7 +170,7 @@ export const ReferenceQuery = z.object({ keyword: optText(100), customer: optTex
 
 // ---------------------------------------------------------------- red-letter confirmations
 
-export const RedConfirmId = z.number({ message: '确认单编号不正确' }).int('确认单编号不正确').positive('确认单编号不正确');
+export const RedConfirmId = z.number({ message: '确认单编号不正确' }).int('确认单编号不正确').positive('确认单编号不正确').max(INT_MAX, '确认单编号不正确');
 export const RedConfirmIdBody = z.object({ id: RedConfirmId });
 export const RedConfirmListQuery = PageQuery.extend({
   state: optText(4),

@@ -1,9 +1,10 @@
 /** /api/syslog/*: operation log and integrated sync log calls the client makes (SPEC section 7). */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
+import { text } from './common.js';
 import { OperationLogType, SyncLogStatus, SyncSystem } from '../enums.js';
 
 export const AddOperationLogBody = z.object({
-  description: z.string().trim().min(1, '请填写日志内容').max(500, '日志内容不能超过500字'),
+  description: text().trim().min(1, '请填写日志内容').max(500, '日志内容不能超过500字'),
   type: z
     .number()
     .int()
@@ -12,20 +13,23 @@ export const AddOperationLogBody = z.object({
 export type AddOperationLogBody = z.infer<typeof AddOperationLogBody>;
 
 export const AddFileDownLogBody = z.object({
-  description: z.string().trim().min(1, '请填写日志内容').max(500, '日志内容不能超过500字'),
+  description: text().trim().min(1, '请填写日志内容').max(500, '日志内容不能超过500字'),
 });
 
+/** A reported exchange has finished: success or failure (pending is the server's own state). */
+const reportedStatus = (v: number) => v === SyncLogStatus.success || v === SyncLogStatus.failure;
+
 export const AddSyncLogDetailBody = z.object({
-  status: z.number().int().refine((v) => SyncLogStatus.has(v), '状态不正确'),
-  memo: z.string().max(2000, '说明不能超过2000字').default(''),
-  type: z.string().trim().min(1, '请填写同步类型').max(100, '同步类型不能超过100字'),
+  status: z.number().int().refine(reportedStatus, '状态不正确'),
+  memo: text().max(2000, '说明不能超过2000字').default(''),
+  type: text().trim().min(1, '请填写同步类型').max(100, '同步类型不能超过100字'),
   system: z
     .number()
     .int()
     .refine((v) => SyncSystem.has(v), '系统编码不正确')
     .default(SyncSystem.platform),
-  request: z.string().max(100_000).optional(),
-  response: z.string().max(100_000).optional(),
+  request: text().max(100_000).optional(),
+  response: text().max(100_000).optional(),
 });
 export type AddSyncLogDetailBody = z.infer<typeof AddSyncLogDetailBody>;
 
@@ -34,7 +38,7 @@ export const AddSyncLogBody = AddSyncLogDetailBody.extend({
   status: z
     .number()
     .int()
-    .refine((v) => SyncLogStatus.has(v), '状态不正确')
+    .refine(reportedStatus, '状态不正确')
     .default(SyncLogStatus.success),
 });
 
@@ -43,10 +47,10 @@ export const ClientErrorBody = z.object({
   entries: z
     .array(
       z.object({
-        message: z.string().max(2000),
-        url: z.string().max(1000).optional(),
-        stack: z.string().max(8000).optional(),
-        time: z.string().max(40),
+        message: text().max(2000),
+        url: text().max(1000).optional(),
+        stack: text().max(8000).optional(),
+        time: text().max(40),
       }),
     )
     .max(25),

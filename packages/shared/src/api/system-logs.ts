@@ -2,7 +2,7 @@
  * System administration, logs and reports (issue 4): operation log, integrated sync log, file
  * exports and downloads, AI recognition calls and the to-do waiting-time report.
  */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
 import { OperationLogType, SyncLogStatus, SyncSystem } from '../enums.js';
 import { PageQuery, Uuid } from './common.js';
 import { TimeRange, optText } from './system.js';
@@ -30,6 +30,8 @@ export interface OperationLogRow {
   type: number;
   description: string;
   ip: string;
+  /** Reported by the client (/syslog/add-operation-log), not recorded by the server itself. */
+  clientReported: boolean;
   createdAt: string;
 }
 
@@ -60,6 +62,8 @@ export interface SyncLogRow {
   memo: string;
   durationMs: number | null;
   userName: string;
+  /** Reported by the client (/syslog/add-integrated-synclog), not an exchange the server made. */
+  clientReported: boolean;
   createdAt: string;
 }
 

@@ -2,25 +2,24 @@
  * System administration (issue 4): users, departments, roles, online users and sign-in locations.
  * The log and report calls live in system-logs.ts.
  */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
 import { ROLE_CODES } from '../roles.js';
 import { EMPTY_ID } from '../enums.js';
-import { PageQuery, Uuid } from './common.js';
+import { PageQuery, Uuid, isCalendarDay, text } from './common.js';
+import { emailField, phoneField } from '../contact-rules.js';
 
 /** An optional text filter: blank means no filter. */
 export const optText = (max = 64) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, `不能超过${max}个字符`)
     .optional()
     .transform((v) => (v ? v : undefined));
 
-/** A point in time sent by the client (any ISO-8601 form), normalised to UTC ISO text. */
-export const IsoTime = z
-  .string()
+/** A point in time sent by the client (ISO-8601 starting with a day that exists), normalised to UTC ISO text. */
+export const IsoTime = text()
   .max(40, '时间格式不正确')
-  .refine((v) => !Number.isNaN(Date.parse(v)), '时间格式不正确')
+  .refine((v) => isCalendarDay(v.slice(0, 10)) && !Number.isNaN(Date.parse(v)), '时间格式不正确')
   .transform((v) => new Date(v).toISOString());
 
 /** A time range filter: from (inclusive) and to (exclusive). */
@@ -69,22 +68,17 @@ export const LOGIN_NAME_PATTERN = /^[A-Za-z0-9._]+$/;
 
 export const UserSaveBody = z.object({
   id: IdOrEmpty,
-  loginName: z
-    .string()
+  loginName: text({ error: '请输入登录名' })
     .trim()
+    .min(1, '请输入登录名')
     .min(2, '登录名至少2个字符')
     .max(32, '登录名不能超过32个字符')
     .regex(LOGIN_NAME_PATTERN, '登录名只能包含字母、数字、点（.）和下划线（_）'),
-  name: z.string().trim().min(1, '请输入姓名').max(32, '姓名不能超过32个字符'),
+  name: text({ error: '请输入姓名' }).trim().min(1, '请输入姓名').max(32, '姓名不能超过32个字符'),
   deptId: Uuid,
-  position: z.string().trim().max(32, '职务不能超过32个字符').default(''),
-  phone: z
-    .string()
-    .trim()
-    .max(20, '电话不能超过20个字符')
-    .regex(/^[0-9+\-() ]*$/, '电话只能包含数字、+、-、括号和空格')
-    .default(''),
-  email: z.union([z.literal(''), z.email('邮箱格式不正确').max(64, '邮箱不能超过64个字符')]).default(''),
+  position: text().trim().max(32, '职务不能超过32个字符').default(''),
+  phone: phoneField('电话', 20).default(''),
+  email: emailField('邮箱', 64).default(''),
   roles: z.array(RoleCodeSchema).max(ROLE_CODES.length, '角色过多').default([]),
   status: z.union([z.literal(0), z.literal(1)], { message: '状态不正确' }).default(1),
 });
@@ -176,7 +170,7 @@ export interface OrgTreeNode {
 
 export const DeptSaveBody = z.object({
   id: IdOrEmpty,
-  name: z.string().trim().min(1, '请输入部门名称').max(40, '部门名称不能超过40个字符'),
+  name: text().trim().min(1, '请输入部门名称').max(40, '部门名称不能超过40个字符'),
   parentId: Uuid.nullable().default(null),
   managerId: Uuid.nullable().default(null),
   sort: z.coerce.number().int().min(0, '排序不能小于0').max(9999, '排序不能大于9999').default(0),

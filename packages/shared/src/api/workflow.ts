@@ -1,14 +1,15 @@
 /** The workflow service under /api/miswf/workflow/ (SPEC section 7): request bodies and answers. */
-import { z } from 'zod';
+import { z } from '../zod-locale.js';
 import type { FieldDef, FlowStateValue, NodeDef, TrackActionValue } from '../workflow.js';
-import { PageQuery } from './common.js';
+import { INT_MAX, PageQuery, isoDay, text } from './common.js';
+import { emailField, mobileField } from '../contact-rules.js';
 
-export const WorkId = z.coerce.number({ error: '流程编号应为数字' }).int('流程编号应为整数').positive('流程编号不正确');
-const Opinion = z.string().trim().max(500, '意见不能超过500个字');
-const Reason = (what: string) => z.string().trim().min(1, `请填写${what}`).max(500, `${what}不能超过500个字`);
-const UserId = z.string().min(1, '请选择人员').max(64);
-const FlowNo = z.string().trim().min(1, '请选择流程').max(32);
-const IsoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为YYYY-MM-DD');
+export const WorkId = z.coerce.number({ error: '流程编号应为数字' }).int('流程编号应为整数').positive('流程编号不正确').max(INT_MAX, '流程编号不正确');
+const Opinion = text().trim().max(500, '意见不能超过500个字');
+const Reason = (what: string) => text().trim().min(1, `请填写${what}`).max(500, `${what}不能超过500个字`);
+const UserId = text().min(1, '请选择人员').max(64);
+const FlowNo = text().trim().min(1, '请选择流程').max(32);
+const IsoDay = isoDay();
 
 export const TodoBody = z.object({ newPublic: z.boolean().optional() });
 export const WorkBody = z.object({ workId: WorkId });
@@ -18,8 +19,8 @@ export type WorkBody = z.infer<typeof WorkBody>;
 export const SaveDraftBody = z.object({
   workId: WorkId.optional(),
   flowNo: FlowNo,
-  title: z.string().trim().max(100, '标题不能超过100个字').optional(),
-  form: z.record(z.string(), z.unknown()).default({}),
+  title: text().trim().max(100, '标题不能超过100个字').optional(),
+  form: z.record(text(), z.unknown()).default({}),
 });
 export type SaveDraftBody = z.infer<typeof SaveDraftBody>;
 export const StartBody = SaveDraftBody.extend({ toUserIds: z.array(UserId).max(50).optional() });
@@ -31,10 +32,10 @@ export const SendBody = z.object({
   /** The handlers of the next node when its rule is "chosen by the sender". */
   toUserIds: z.array(UserId).max(50, '最多选择50人').optional(),
   /** Changed form values (the start node after a return). */
-  form: z.record(z.string(), z.unknown()).optional(),
+  form: z.record(text(), z.unknown()).optional(),
 });
 export type SendBody = z.infer<typeof SendBody>;
-export const ReturnBody = z.object({ workId: WorkId, toNodeId: z.string().min(1, '请选择退回节点').max(32), reason: Reason('退回原因') });
+export const ReturnBody = z.object({ workId: WorkId, toNodeId: text().min(1, '请选择退回节点').max(32), reason: Reason('退回原因') });
 export type ReturnBody = z.infer<typeof ReturnBody>;
 export const ShiftBody = z.object({ workId: WorkId, toUserId: UserId, reason: Reason('移交原因') });
 export type ShiftBody = z.infer<typeof ShiftBody>;
@@ -49,47 +50,47 @@ export const ListScope = z.enum(['todo', 'running', 'draft', 'mine', 'involved',
 export type ListScope = z.infer<typeof ListScope>;
 export const ListBody = PageQuery.extend({
   scope: ListScope.default('all'),
-  flowNo: z.string().max(32).optional(),
-  title: z.string().trim().max(100).optional(),
-  starter: z.string().trim().max(64).optional(),
-  deptId: z.string().max(64).optional(),
+  flowNo: text().max(32).optional(),
+  title: text().trim().max(100).optional(),
+  starter: text().trim().max(64).optional(),
+  deptId: text().max(64).optional(),
   state: z.coerce.number().int().min(1).max(7).optional(),
   from: IsoDay.optional(),
   to: IsoDay.optional(),
 });
 export type ListBody = z.infer<typeof ListBody>;
 
-export const FlowDataBody = z.object({ domain: z.string().max(32).optional() });
+export const FlowDataBody = z.object({ domain: text().max(32).optional() });
 export const FlowTemplateBody = z.object({ flowNo: FlowNo });
-export const EmpListBody = z.object({ keyword: z.string().trim().max(50).optional(), deptId: z.string().max(64).optional() });
-export const ConsumeTimeBody = PageQuery.extend({ workId: WorkId.optional(), flowNo: z.string().max(32).optional(), from: IsoDay.optional(), to: IsoDay.optional() });
+export const EmpListBody = z.object({ keyword: text().trim().max(50).optional(), deptId: text().max(64).optional() });
+export const ConsumeTimeBody = PageQuery.extend({ workId: WorkId.optional(), flowNo: text().max(32).optional(), from: IsoDay.optional(), to: IsoDay.optional() });
 export type ConsumeTimeBody = z.infer<typeof ConsumeTimeBody>;
 export const StatsBody = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
 
 export const NoticeSaveBody = z.object({
-  id: z.string().max(64).optional(),
-  title: z.string().trim().min(1, '请填写公告标题').max(100, '标题不能超过100个字'),
-  infoColumnName: z.string().trim().min(1, '请选择栏目').max(20, '栏目不能超过20个字'),
-  content: z.string().trim().min(1, '请填写公告内容').max(5000, '内容不能超过5000个字'),
+  id: text().max(64).optional(),
+  title: text().trim().min(1, '请填写公告标题').max(100, '标题不能超过100个字'),
+  infoColumnName: text().trim().min(1, '请选择栏目').max(20, '栏目不能超过20个字'),
+  content: text().trim().min(1, '请填写公告内容').max(5000, '内容不能超过5000个字'),
 });
 export type NoticeSaveBody = z.infer<typeof NoticeSaveBody>;
-export const NoticeIdBody = z.object({ id: z.string().min(1, '缺少公告ID').max(64) });
-export const NoticeListBody = PageQuery.extend({ keyword: z.string().trim().max(50).optional(), state: z.coerce.number().int().min(0).max(1).optional() });
+export const NoticeIdBody = z.object({ id: text().min(1, '缺少公告ID').max(64) });
+export const NoticeListBody = PageQuery.extend({ keyword: text().trim().max(50).optional(), state: z.coerce.number().int().min(0).max(1).optional() });
 
 export const PersonalSaveBody = z.object({
-  phone: z.string().trim().regex(/^(1\d{10})?$/, '手机号应为11位数字，以1开头'),
-  email: z.union([z.literal(''), z.string().trim().email('邮箱格式不正确').max(100, '邮箱过长')]),
-  defaultOpinion: z.string().trim().max(200, '默认意见不能超过200个字'),
+  phone: mobileField('手机号'),
+  email: emailField('邮箱'),
+  defaultOpinion: text().trim().max(200, '默认意见不能超过200个字'),
 });
 export type PersonalSaveBody = z.infer<typeof PersonalSaveBody>;
 
 export const UploadBody = z.object({
-  name: z.string().trim().min(1, '缺少文件名').max(200, '文件名过长'),
-  type: z.string().max(100).default('application/octet-stream'),
+  name: text().trim().min(1, '缺少文件名').max(200, '文件名过长'),
+  type: text().max(100).default('application/octet-stream'),
   /** The file as base64 (at most 3 MiB of content). */
-  content: z.string().min(1, '文件为空').max(4 * 1024 * 1024, '单个文件不能超过3MB'),
+  content: text().min(1, '文件为空').max(4 * 1024 * 1024, '单个文件不能超过3MB'),
 });
-export const AttachmentIdBody = z.object({ id: z.string().min(1).max(64) });
+export const AttachmentIdBody = z.object({ id: text().min(1).max(64) });
 
 // ---------------------------------------------------------------- answers
 

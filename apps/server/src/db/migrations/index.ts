@@ -12,6 +12,16 @@ import * as m0006 from '../../modules/invoice/apportionment/migration.js';
 import * as m0007 from '../../modules/invoice/ledger/migration.js';
 import * as m0008 from './0008_sync_log_refs.js';
 import * as m0009 from './0009_operation_log_records.js';
+import * as m0010 from './0010_rate_limits.js';
+import * as m0011 from './0011_job_leases.js';
+import * as m0012 from './0012_log_integrity.js';
+import * as m0013 from './0013_search_index.js';
+import * as m0015 from './0015_leave_days_derived.js';
+import * as m0016 from './0016_system_actor_red_polls.js';
+import * as m0017 from '../../modules/income/migration.js';
+import * as m0018 from '../../integrations/tax/simulator/income-migration.js';
+import * as m0019 from '../../modules/income/intake-migration.js';
+import * as m0020 from '../../modules/income/signing/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -23,4 +33,14 @@ export const migrations: Record<string, Migration> = {
   '0007_invoice_ledger': m0007,
   '0008_sync_log_refs': m0008,
   '0009_operation_log_records': m0009,
+  '0010_rate_limits': m0010,
+  '0011_job_leases': m0011,
+  '0012_log_integrity': m0012,
+  '0013_search_index': m0013,
+  '0015_leave_days_derived': m0015,
+  '0016_system_actor_red_polls': m0016,
+  '0017_income': m0017,
+  '0018_taxsim_income': m0018,
+  '0019_income_intake': m0019,
+  '0020_income_signing': m0020,
 };

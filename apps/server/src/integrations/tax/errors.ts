@@ -11,6 +11,12 @@ export const TaxErrorCode = {
   ok: 'E0000',
   duplicateOrder: 'E9106',
   reissueLimit: 'E9613',
+  /**
+   * 查验 of one invoice more than 5 times in a day: the national verification platform's code 002
+   * (超过该张发票当日查验次数(请于次日再次查验)), as verification services relay it (001 success,
+   * 006 inconsistent, 009 no such invoice).
+   */
+  verifyLimit: '002',
   /** Ours: the service could not be reached, timed out or answered something unreadable. */
   transport: 'TRANSPORT',
   /** Ours: the token call failed (wrong appKey / appSecret). */

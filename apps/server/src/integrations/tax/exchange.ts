@@ -7,6 +7,19 @@ import { SyncSystem } from '@zhyy/shared';
 import type { SyncLogService } from '../../platform/synclog.js';
 import type { TaxCallContext, TaxInvoiceFile } from './types.js';
 
+/**
+ * Nuonuo's method names of the incoming-invoice (进项) calls, used by both the client and the
+ * simulator's sync log rows. NOT CONFIRMED: no public document or SDK reachable while this was built
+ * names the 诺诺 进项 collection and 查验 methods; these follow the naming of the outgoing methods and
+ * must be checked (and corrected here, in this one place) in the first joint test with Nuonuo. The
+ * 查验 request fields (invoiceCode, invoiceNo, invoiceDate, optionField) follow a public
+ * integration of 诺诺发票查验 (npm n8n-nodes-ylhc-nuonuo).
+ */
+export const IncomeMethods = {
+  collect: 'nuonuo.OpeMplatform.queryIncomeInvoice',
+  verify: 'nuonuo.OpeMplatform.invoiceInspection',
+} as const;
+
 /** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
 export const TaxMethods = {
   accessToken: '获取访问令牌',
@@ -20,6 +33,8 @@ export const TaxMethods = {
   'nuonuo.OpeMplatform.confirm': '红字确认单确认',
   'nuonuo.OpeMplatform.confirmInfoCancel': '红字确认单撤销',
   'nuonuo.OpeMplatform.deliveryInvoice': '发票交付',
+  [IncomeMethods.collect]: '进项发票采集',
+  [IncomeMethods.verify]: '发票查验',
 } as const;
 export type TaxMethod = keyof typeof TaxMethods;
 
@@ -29,7 +44,7 @@ export const taxMethodLabel = (type: string): string => (TaxMethods as Record<st
 /** Files as the log shows them. */
 export const fileSummary = (files: TaxInvoiceFile[]) => files.map((f) => ({ type: f.type, fileName: f.fileName, bytes: f.content.length }));
 
-const REF_KEYS = new Set(['orderNo', 'serialNo', 'serialNos', 'orderNos', 'billNo', 'billId', 'billIds', 'invoiceNo', 'invoiceNum', 'redOrderNo', 'blueInvoiceNo']);
+const REF_KEYS = new Set(['orderNo', 'serialNo', 'serialNos', 'orderNos', 'billNo', 'billId', 'billIds', 'invoiceNo', 'invoiceNum', 'redOrderNo', 'blueInvoiceNo', 'invoiceKey']);
 
 /** The business keys named anywhere in a request (order and serial numbers, bill ids…), for the sync log's refs. */
 export function refsOf(request: unknown, out: string[] = [], depth = 0): string[] {
@@ -56,10 +71,12 @@ export async function exchange<T>(
   request: unknown,
   ctx: TaxCallContext | undefined,
   call: () => Promise<{ value: T; log: unknown; memo: string }>,
+  /** The business keys of the row; by default those named in the request. */
+  refs: readonly string[] = refsOf(request),
 ): Promise<T> {
   let value: T | undefined;
   let memo = '成功';
-  await synclog.track({ system: SyncSystem.tax, type: method, request, userId: ctx?.userId ?? null, refs: refsOf(request) }, async () => {
+  await synclog.track({ system: SyncSystem.tax, type: method, request, userId: ctx?.userId ?? null, refs }, async () => {
     const out = await call();
     value = out.value;
     memo = out.memo;

@@ -15,8 +15,10 @@ import { simDb } from './simulator/store.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
+export * from './income-types.js';
+export { INCOME_STATE_LABELS, IncomeMessages, RISK_LEVEL_LABELS, VERIFY_DAILY_LIMIT, VERIFY_FIELD_LABELS, MAX_WINDOW_DAYS } from './income-rules.js';
 export { TaxGatewayError, TaxErrorCode, TaxMessages } from './errors.js';
-export { TaxMethods, taxMethodLabel } from './exchange.js';
+export { IncomeMethods, TaxMethods, taxMethodLabel } from './exchange.js';
 export { RED_STATE_MESSAGES, STATUS_MESSAGES } from './states.js';
 export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
@@ -33,6 +35,8 @@ function simContext(deps: TaxGatewayDeps, opts: SimulatorOptions = {}): SimConte
     failureRate: Math.min(1, Math.max(0, opts.failureRate ?? 0)),
     random: deps.random ?? Math.random,
     ...(opts.taxNumber ? { taxNumber: opts.taxNumber } : {}),
+    ...(opts.failOrders ? { failOrders: opts.failOrders } : {}),
+    ...(opts.company ? { company: opts.company } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * decimal strings computed with decimal.js (never floats).
  */
 import { Decimal } from 'decimal.js';
+import { capitalAmount } from '@zhyy/shared';
 
 /** 分 -> '1234.56' (元, two places, '-' for negatives): what Nuonuo's amount fields carry. */
 export function fenToYuan(fen: number): string {
@@ -42,61 +43,11 @@ export function lineAmount(quantity: string, unitPrice: string): number {
   return new Decimal(quantity).mul(unitPrice).mul(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
 
-const DIGITS = ['零', '壹', '贰', '叁', '肆', '伍', '陆', '柒', '捌', '玖'];
-const SMALL_UNITS = ['', '拾', '佰', '仟'];
-const BIG_UNITS = ['', '万', '亿', '万亿'];
-
-/** A 4-digit group in capitals ('0105' -> '零壹佰零伍'), without leading zeros of the whole number. */
-function group(n: number): string {
-  let out = '';
-  let zero = false;
-  for (let i = 3; i >= 0; i--) {
-    const d = Math.floor(n / 10 ** i) % 10;
-    if (d === 0) {
-      zero = out !== '';
-      continue;
-    }
-    if (zero) out += '零';
-    zero = false;
-    out += DIGITS[d]! + SMALL_UNITS[i]!;
-  }
-  return out;
-}
-
 /**
- * 分 -> the amount in Chinese capital numerals (大写), as printed on invoices:
- * 1234567 -> '壹万贰仟叁佰肆拾伍圆陆角柒分', 100 -> '壹圆整', 0 -> '零圆整',
- * negatives prefixed with '负'.
+ * 分 -> the amount in Chinese capital numerals (大写), as printed on invoices and shown on the pages:
+ * the one shared rule (packages/shared capitalAmount, 圆 and （负数）), refusing fractions of a 分.
  */
 export function chineseCapital(fen: number): string {
   if (!Number.isSafeInteger(fen)) throw new RangeError('amount must be an integer number of 分');
-  const sign = fen < 0 ? '负' : '';
-  const abs = Math.abs(fen);
-  const yuan = Math.floor(abs / 100);
-  const jiao = Math.floor(abs / 10) % 10;
-  const cents = abs % 10;
-  let int = '';
-  if (yuan === 0) {
-    int = abs === 0 ? '零' : '';
-  } else {
-    const groups: number[] = [];
-    for (let rest = yuan; rest > 0; rest = Math.floor(rest / 10000)) groups.push(rest % 10000);
-    let pendingZero = false;
-    for (let i = groups.length - 1; i >= 0; i--) {
-      const g = groups[i]!;
-      if (g === 0) {
-        pendingZero = int !== '';
-        continue;
-      }
-      if (int !== '' && (pendingZero || g < 1000)) int += '零';
-      pendingZero = false;
-      int += group(g) + BIG_UNITS[i]!;
-    }
-  }
-  if (jiao === 0 && cents === 0) return `${sign}${int}圆整`;
-  let frac = '';
-  if (jiao > 0) frac += `${DIGITS[jiao]}角`;
-  else if (yuan > 0) frac += '零';
-  if (cents > 0) frac += `${DIGITS[cents]}分`;
-  return `${sign}${int}${yuan > 0 ? '圆' : ''}${frac}`;
+  return capitalAmount(fen);
 }

@@ -10,6 +10,7 @@
 import type { EnumValue, InvoiceColour, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import type { Db } from '../../db/index.js';
 import type { SyncLogService } from '../../platform/synclog.js';
+import type { IncomeTaxGateway } from './income-types.js';
 
 export type TaxGatewayMode = 'simulator' | 'nuonuo';
 export type InvoiceKindCode = EnumValue<typeof InvoiceKind>; // 1 c, 2 s, 9 bs, 10 pc
@@ -225,9 +226,10 @@ export interface TaxCallContext {
 
 /**
  * Every method writes one integrated sync log row (system tax) per exchange and throws
- * TaxGatewayError on a refusal or a failed exchange.
+ * TaxGatewayError on a refusal or a failed exchange. The incoming-invoice calls (collection, 查验)
+ * come from IncomeTaxGateway (income-types.ts): a module that only needs those depends on that part.
  */
-export interface TaxGateway {
+export interface TaxGateway extends IncomeTaxGateway {
   readonly mode: TaxGatewayMode;
   /** requestBillingNew. A repeated order number (E9106) is answered by querying: the same serial, duplicate = true. */
   submitInvoice(req: TaxInvoiceRequest, ctx?: TaxCallContext): Promise<SubmitResult>;
@@ -258,8 +260,18 @@ export interface SimulatorOptions {
   delayMs?: number;
   /** 0..1: share of requests that fail with 22 or 24 (default 0). */
   failureRate?: number;
+  /**
+   * Order numbers whose submission fails with the given status whatever the buyer: how the demo
+   * company gets its failed invoices without a buyer named after the trigger. Re-issues draw as usual.
+   */
+  failOrders?: Readonly<Record<string, 22 | 24>>;
   /** The seller's tax number: scopes what the simulator shows, like Nuonuo's userTax (all sellers when absent). */
   taxNumber?: string;
+  /**
+   * The company (the invoice settings' seller name and tax number): the buyer of the incoming invoices
+   * the simulator plays its suppliers for. Incoming calls are refused without it.
+   */
+  company?: { name: string; taxNumber: string };
 }
 
 export interface NuonuoOptions {

@@ -16,7 +16,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     '/api/account/login',
     {
       schema: { body: LoginBody, summary: '登录，返回 r.token', tags, security: [] },
-      config: { access: PUBLIC, rateLimit: { max: app.appConfig.loginRateLimit, timeWindow: '1 minute' } },
+      config: { access: PUBLIC, rateLimit: { name: 'login', max: app.appConfig.loginRateLimit, windowMs: 60_000 } },
     },
     async (req) => ok(await svc.login(req, req.body.name, req.body.password)),
   );

@@ -1,13 +1,12 @@
 /**
  * Sign-in, sign-out and the password: the rules of issue 2.
  * - Wrong name or password: 30000 用户名或密码错误 (an unknown name costs the same time as a wrong password).
- * - Five wrong passwords within 15 minutes lock the account for 15 minutes: 50011 saying until when.
+ * - Five wrong passwords within 15 minutes lock the account for 15 minutes: 50011 saying until when;
+ *   each attempt is counted in one statement before its password is checked, so parallel guesses lock too.
  * - A disabled account cannot sign in.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  LOGIN_FAILURE_WINDOW_MS,
-  LOGIN_LOCK_MS,
   LOGIN_MAX_FAILURES,
   Messages,
   OperationLogType,
@@ -20,7 +19,6 @@ import {
 import type { AuthUser } from '../../platform/context.js';
 import { AppError, refuse } from '../../platform/envelope.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../platform/passwords.js';
-import { isoAfter } from '../../platform/time.js';
 import { AccountRepo } from './repo.js';
 
 export class AccountService {
@@ -45,25 +43,28 @@ export class AccountService {
       await fail(null, '用户名不存在');
       throw refuse(Messages.wrongCredentials);
     }
-    const now = new Date();
-    if (user.locked_until && Date.parse(user.locked_until) > now.getTime()) {
-      throw new AppError(ResponseCode.passwordErrorsExceeded, accountLockedMessage(new Date(user.locked_until)), 429);
+    const locked = (until: string) => new AppError(ResponseCode.passwordErrorsExceeded, accountLockedMessage(new Date(until)), 429);
+    // The attempt is counted before the password is checked (see AccountRepo.claimAttempt), so
+    // guesses sent all at once lock the account after the fifth like guesses sent one by one.
+    let attempt = await this.repo.claimAttempt(user.id);
+    if (!attempt) {
+      const until = (await this.repo.lockedUntil(user.id))?.locked_until;
+      if (until && Date.parse(until) > Date.now()) throw locked(until);
+      // The lock was lifted between the two statements (its fifth attempt had the right password).
+      attempt = await this.repo.claimAttempt(user.id);
+      if (!attempt) throw locked((await this.repo.lockedUntil(user.id))?.locked_until ?? new Date().toISOString());
     }
     if (!(await verifyPassword(user.password_hash, password))) {
-      const inWindow = user.failed_since && Date.parse(user.failed_since) > now.getTime() - LOGIN_FAILURE_WINDOW_MS;
-      const count = inWindow ? user.failed_count + 1 : 1;
-      const since = inWindow ? user.failed_since : now.toISOString();
-      if (count >= LOGIN_MAX_FAILURES) {
-        const until = isoAfter(LOGIN_LOCK_MS, now);
-        await this.repo.recordFailure(user.id, 0, null, until);
+      if (attempt.locked_until) {
+        await this.repo.keepLock(user.id);
         await fail(user, `连续${LOGIN_MAX_FAILURES}次密码错误，账号锁定`);
-        throw new AppError(ResponseCode.passwordErrorsExceeded, accountLockedMessage(new Date(until)), 429);
+        throw locked(attempt.locked_until);
       }
-      await this.repo.recordFailure(user.id, count, since, null);
       await fail(user, '密码错误');
       throw refuse(Messages.wrongCredentials);
     }
     if (user.status !== 1) {
+      await this.repo.clearFailures(user.id);
       await fail(user, '账号已停用');
       throw refuse(Messages.accountDisabled, 403);
     }

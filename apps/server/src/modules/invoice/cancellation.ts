@@ -16,7 +16,7 @@ import {
   type IssueOutcome,
 } from '@zhyy/shared';
 import { notFound, refuse } from '../../platform/envelope.js';
-import { invoiceRef } from '../../platform/oplog.js';
+import { SYSTEM_OPERATOR, invoiceRef } from '../../platform/oplog.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { TaxMessages } from '../../integrations/tax/index.js';
@@ -87,18 +87,19 @@ export class CancellationService {
         .executeTakeFirst();
       if (Number(u.numUpdatedRows) === 0) return false;
       await trx.updateTable('invoice_cancellations').set({ state, message: message.slice(0, 500), finished_at: nowIso() }).where('invoice_id', '=', id).where('state', '=', C.canceling).execute();
-      if (!done && state === C.failed) await this.app.oplog.write({ type: OperationLogType.fail, description: `税控作废失败：${message.slice(0, 200)}`, actor: null, record: { kind: 'invoice', id } }, trx);
+      if (!done && state === C.failed) await this.app.oplog.write({ type: OperationLogType.fail, description: `税控作废失败：${message.slice(0, 200)}`, actor: SYSTEM_OPERATOR, record: { kind: 'invoice', id } }, trx);
       return true;
     });
   }
 
   /** Asks the tax service about canceling invoices (the given ones, or all). */
-  async refresh(ids?: readonly string[], userId: string | null = null): Promise<number> {
+  async refresh(ids?: readonly string[], userId: string | null = null, stillOurs: () => Promise<void> = async () => {}): Promise<number> {
     let q = this.db.selectFrom('invoices').select(['id', 'serial_no', 'order_no']).where('status', '=', S.canceling);
     if (ids) q = ids.length ? q.where('id', 'in', ids) : q.where('id', '=', '');
     const rows = await q.limit(100).execute();
     const serials = rows.filter((r) => r.serial_no).map((r) => r.serial_no!);
     if (!serials.length) return 0;
+    await stillOurs();
     const results = await (await this.settings.gateway()).queryInvoices(serials, { userId });
     for (const r of results) {
       const row = rows.find((x) => x.serial_no === r.serialNo);

@@ -12,11 +12,12 @@ import {
   checkInvoice,
   invoiceRefusal,
   invoiceTransition,
+  settlePollDelayMs,
   type BatchAnswer,
   type IssueOutcome,
 } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError, type TaxInvoiceResult } from '../../integrations/tax/index.js';
-import { invoiceRef } from '../../platform/oplog.js';
+import { SYSTEM_OPERATOR, invoiceRef } from '../../platform/oplog.js';
 import { isoAfter, nowIso } from '../../platform/time.js';
 import { allocateOnCreated } from './apportionment/store.js';
 import type { InvoiceSettings } from './settings.js';
@@ -25,8 +26,7 @@ import type { InvoiceTable } from './tables.js';
 
 const S = InvoiceStatus;
 /** Seconds until the next poll after the n-th one: a few seconds first, then a slower schedule. */
-const POLL_STEPS = [3, 5, 10, 20, 30, 60];
-export const nextPollAt = (count: number, from = new Date()) => isoAfter((POLL_STEPS[Math.min(count, POLL_STEPS.length - 1)] ?? 60) * 1000, from);
+export const nextPollAt = (count: number, from = new Date()) => isoAfter(settlePollDelayMs(count), from);
 /** A request without a serial number this long after its claim is submitted again (same order number). */
 const RESUBMIT_AFTER_MS = 15_000;
 
@@ -114,7 +114,7 @@ export class IssuingService {
       .where('id', '=', id)
       .where('status', 'in', [S.creating, S.signing])
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) > 0) await this.app.oplog.write({ type: OperationLogType.fail, description: `税务端回传：${InvoiceStatus.label(status)}（${cause.slice(0, 200)}）`, actor: null, record: { kind: 'invoice', id } });
+    if (Number(r.numUpdatedRows) > 0) await this.app.oplog.write({ type: OperationLogType.fail, description: `税务端回传：${InvoiceStatus.label(status)}（${cause.slice(0, 200)}）`, actor: SYSTEM_OPERATOR, record: { kind: 'invoice', id } });
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -151,7 +151,7 @@ export class IssuingService {
       if (Number(u.numUpdatedRows) === 0) return;
       await storeResultFiles(trx, inv.id, r);
       await allocateOnCreated(trx, inv.id);
-      await this.app.oplog.write({ type: OperationLogType.edit, description: `税务端回传：${inv.order_no} 开票成功，发票号码 ${r.invoiceNo ?? r.allElectronicNo ?? ''}`, actor: null, record: { kind: 'invoice', id: inv.id } }, trx);
+      await this.app.oplog.write({ type: OperationLogType.edit, description: `税务端回传：${inv.order_no} 开票成功，发票号码 ${r.invoiceNo ?? r.allElectronicNo ?? ''}`, actor: SYSTEM_OPERATOR, record: { kind: 'invoice', id: inv.id } }, trx);
     });
   }
 
@@ -159,7 +159,12 @@ export class IssuingService {
    * Asks the tax service about invoices in creating / signing: the given ones (refresh), or those
    * whose next poll is due (the job). Returns how many were asked about.
    */
-  async poll(opts: { ids?: readonly string[]; userId?: string | null; limit?: number } = {}): Promise<number> {
+  /**
+   * Asks the tax service about invoices being issued. `stillOurs` (the background job's lease check)
+   * runs before each call to the tax service, so a server that has lost its lease stops partway.
+   */
+  async poll(opts: { ids?: readonly string[]; userId?: string | null; limit?: number; stillOurs?: () => Promise<void> } = {}): Promise<number> {
+    const stillOurs = opts.stillOurs ?? (async () => {});
     let q = this.db.selectFrom('invoices').selectAll().where('status', 'in', [S.creating, S.signing]);
     q = opts.ids ? (opts.ids.length ? q.where('id', 'in', opts.ids) : q.where('id', '=', '')) : q.where('next_poll_at', '<=', nowIso());
     const rows = await q.orderBy('next_poll_at').limit(opts.limit ?? 100).execute();
@@ -169,6 +174,7 @@ export class IssuingService {
     const withSerial = rows.filter((r) => r.serial_no);
     const found = new Set<string>();
     if (withSerial.length) {
+      await stillOurs();
       for (const res of await gateway.queryInvoices(withSerial.map((r) => r.serial_no!), ctx)) {
         found.add(withSerial.find((r) => r.serial_no === res.serialNo)?.order_no ?? res.orderNo);
         await this.applyResult(res);
@@ -176,13 +182,17 @@ export class IssuingService {
     }
     const noSerial = rows.filter((r) => !r.serial_no);
     if (noSerial.length) {
+      await stillOurs();
       for (const res of await gateway.queryInvoicesByOrderNo(noSerial.map((r) => r.order_no), ctx)) {
         found.add(res.orderNo);
         await this.db.updateTable('invoices').set({ serial_no: res.serialNo, submitted_at: nowIso() }).where('order_no', '=', res.orderNo).where('serial_no', 'is', null).execute();
         await this.applyResult(res);
       }
       // Claimed but never accepted (a crash or a lost connection between claim and submit): submit again, same order number.
-      for (const r of noSerial.filter((x) => !found.has(x.order_no))) await this.submit(r.id, ctx.userId);
+      for (const r of noSerial.filter((x) => !found.has(x.order_no))) {
+        await stillOurs();
+        await this.submit(r.id, ctx.userId);
+      }
     }
     for (const r of withSerial.filter((x) => !found.has(x.order_no))) {
       await this.db.updateTable('invoices').set({ poll_count: r.poll_count + 1, next_poll_at: nextPollAt(r.poll_count + 1) }).where('id', '=', r.id).execute();

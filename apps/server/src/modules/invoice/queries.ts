@@ -22,6 +22,10 @@ import { contains, offsetOf, sortOf } from '../../platform/listing.js';
 import { base } from './lists.js';
 import { toInvoiceRow, toLineRow, type InvoiceListRecord } from './mapping.js';
 import { BILLING, CANCELLATION, RED, RETRY } from './paths.js';
+import { abnormalCount } from '../income/repo.js';
+import { POOL } from '../income/paths.js';
+import { ENTRY } from '../income/signing/access.js';
+import { signCount } from '../income/signing/queries.js';
 
 const S = InvoiceStatus;
 
@@ -54,25 +58,32 @@ const ZERO: BillingCancellationCounts = {
   requestBillingCount: 0, cancellationCount: 0, requestDigitalElectricInvoiceCount: 0, redConfirmApplyCount: 0, redConfirmToConfirmCount: 0,
   invoiceRetryCreationCount: 0, reimbursementApplyCount: 0, invoiceEntrySignCount: 0, abnormalInvoicePoolCount: 0,
 };
-const REQ = { billing: requirementForPages([BILLING]), retry: requirementForPages([RETRY]), red: requirementForPages([RED]), cancel: requirementForPages([CANCELLATION]) };
+const REQ = { billing: requirementForPages([BILLING]), retry: requirementForPages([RETRY]), red: requirementForPages([RED]), cancel: requirementForPages([CANCELLATION]), pool: requirementForPages([POOL.abnormal]), sign: requirementForPages([ENTRY.sign]) };
 
 /** The nine counts of SPEC section 3, each only for callers who may open the page it belongs to. */
 export async function badgeCounts(db: Kysely<Database>, roles: readonly string[]): Promise<BillingCancellationCounts> {
-  const out = { ...ZERO };
   const n = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await q.executeTakeFirstOrThrow()).n);
   const inv = () => db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('invalid', '=', 0);
+  const red = () => db.selectFrom('invoice_red_confirms').select((eb) => eb.fn.countAll<number>().as('n'));
+  const pending = () => inv().where('status', '=', S.none).where('colour', '=', InvoiceColour.blue);
+  // The counts are independent: they run at once (one round trip's wait on PostgreSQL, not six).
+  const counts: Partial<Record<keyof BillingCancellationCounts, Promise<number>>> = {};
   if (canAccessAny([...roles], REQ.billing)) {
-    const pending = inv().where('status', '=', S.none).where('colour', '=', InvoiceColour.blue);
-    out.requestBillingCount = await n(pending.where('kind', 'in', [InvoiceKind.c, InvoiceKind.s]));
-    out.requestDigitalElectricInvoiceCount = await n(pending.where('kind', 'in', [InvoiceKind.bs, InvoiceKind.pc]));
+    counts.requestBillingCount = n(pending().where('kind', 'in', [InvoiceKind.c, InvoiceKind.s]));
+    counts.requestDigitalElectricInvoiceCount = n(pending().where('kind', 'in', [InvoiceKind.bs, InvoiceKind.pc]));
   }
-  if (canAccessAny([...roles], REQ.retry)) out.invoiceRetryCreationCount = await n(inv().where('status', 'in', [S.creationFailed, S.signFailed]));
-  if (canAccessAny([...roles], REQ.cancel)) out.cancellationCount = await n(inv().where('status', '=', S.canceling));
+  if (canAccessAny([...roles], REQ.retry)) counts.invoiceRetryCreationCount = n(inv().where('status', 'in', [S.creationFailed, S.signFailed]));
+  if (canAccessAny([...roles], REQ.cancel)) counts.cancellationCount = n(inv().where('status', '=', S.canceling));
   if (canAccessAny([...roles], REQ.red)) {
-    const red = () => db.selectFrom('invoice_red_confirms').select((eb) => eb.fn.countAll<number>().as('n'));
-    out.redConfirmApplyCount = await n(red().where('direction', '=', 'seller').where('state', 'in', [RedConfirmState.draft, RedConfirmState.applyFailed]));
-    out.redConfirmToConfirmCount = await n(red().where('direction', '=', 'buyer').where('state', '=', RedConfirmState.buyerAwaitingSeller));
+    counts.redConfirmApplyCount = n(red().where('direction', '=', 'seller').where('state', 'in', [RedConfirmState.draft, RedConfirmState.applyFailed]));
+    counts.redConfirmToConfirmCount = n(red().where('direction', '=', 'buyer').where('state', '=', RedConfirmState.buyerAwaitingSeller));
   }
+  if (canAccessAny([...roles], REQ.pool)) counts.abnormalInvoicePoolCount = abnormalCount(db);
+  if (canAccessAny([...roles], REQ.sign)) counts.invoiceEntrySignCount = signCount(db);
+  const keys = Object.keys(counts) as (keyof BillingCancellationCounts)[];
+  const values = await Promise.all(keys.map((k) => counts[k]!));
+  const out = { ...ZERO };
+  keys.forEach((k, i) => (out[k] = values[i]!));
   return out;
 }
 

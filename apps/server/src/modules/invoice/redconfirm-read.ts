@@ -22,7 +22,7 @@ import { lineValues, toLineRow } from './mapping.js';
 import type { RedConfirmTable } from './tables.js';
 
 export type RedLine = InvoiceLineRow & { blueLineNo: number };
-type Row = Omit<RedConfirmTable, 'id'> & { id: number; red_invoice_no?: string | null };
+type Row = Omit<RedConfirmTable, 'id' | 'next_poll_at' | 'poll_count'> & { id: number; red_invoice_no?: string | null; next_poll_at?: string | null; poll_count?: number };
 
 /** States a blue invoice may not get a new application in (one live confirmation per invoice). */
 export const LIVE_STATES = [RedConfirmState.draft, RedConfirmState.applying, RedConfirmState.applyFailed, RedConfirmState.sellerAwaitingBuyer, RedConfirmState.buyerAwaitingSeller, RedConfirmState.noConfirmNeeded, RedConfirmState.confirmed];

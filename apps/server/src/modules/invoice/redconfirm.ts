@@ -9,16 +9,33 @@ import type { RedConfirm } from '../../integrations/tax/index.js';
 import { notFound, refuse } from '../../platform/envelope.js';
 import { invoiceRef } from '../../platform/oplog.js';
 import { isoBefore, nowIso } from '../../platform/time.js';
-import { messageOf } from './issuing.js';
+import { messageOf, nextPollAt } from './issuing.js';
 import { newOrderNo, toLineRow } from './mapping.js';
 import { LIVE_STATES, ensureRedInvoice, loadRed, type RedLine } from './redconfirm-read.js';
 import type { InvoiceSettings } from './settings.js';
 
 const R = RedConfirmState;
 
+/**
+ * After a submission the tax service is asked soon, then less and less often (the issuing steps: 3, 5, 10,
+ * 20, 30, 60 s …); after this many polls the periodic refresh (every 5 minutes) takes over.
+ */
+export const RED_MAX_POLLS = 12;
+
+/** Whether a confirmation may still move at the tax service by itself: open, or issued with the red invoice not yet known. */
+function stillMoving(state: string, redSerialNo: string | null | undefined): boolean {
+  return RED_OPEN_STATES.includes(state) || (RED_ISSUED_STATES.includes(state) && !redSerialNo);
+}
+
 function wholeLines(blue: ReturnType<typeof toLineRow>[]): RedLine[] {
   return blue.map((l) => ({ ...l, blueLineNo: l.lineNo, quantity: l.quantity ? `-${l.quantity}` : '', amountExcl: -l.amountExcl, tax: -l.tax, amountIncl: -l.amountIncl }));
 }
+
+/** When a confirmation is asked about next, and how often it has been. */
+type RedPoll = { next_poll_at: string | null; poll_count: number };
+
+/** A confirmation just submitted or answered: asked about again soon while it may still move. */
+const firstPoll = (rc: RedConfirm): RedPoll => ({ next_poll_at: stillMoving(rc.state, rc.redSerialNo) ? nextPollAt(0) : null, poll_count: 0 });
 
 export class RedConfirmService {
   constructor(
@@ -89,11 +106,12 @@ export class RedConfirmService {
   }
 
   /** Writes what the service says about a confirmation; a red invoice issued with it is recorded for fetching. */
-  private async record(id: number, rc: RedConfirm): Promise<void> {
+  /** Records what the tax service said, and with it (`poll`) when to ask next, in the same update. */
+  private async record(id: number, rc: RedConfirm, poll?: RedPoll): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('invoice_red_confirms')
-        .set({ bill_id: rc.billId, state: rc.state, confirm_no: rc.confirmNo ?? '', message: (rc.failCause ?? rc.stateMessage ?? '').slice(0, 500), ...(rc.redSerialNo ? { red_serial_no: rc.redSerialNo } : {}), updated_at: nowIso() })
+        .set({ bill_id: rc.billId, state: rc.state, confirm_no: rc.confirmNo ?? '', message: (rc.failCause ?? rc.stateMessage ?? '').slice(0, 500), ...(rc.redSerialNo ? { red_serial_no: rc.redSerialNo } : {}), ...poll, updated_at: nowIso() })
         .where('id', '=', id)
         .execute();
       if (RED_ISSUED_STATES.includes(rc.state) && rc.redSerialNo) await ensureRedInvoice(trx, id);
@@ -118,7 +136,7 @@ export class RedConfirmService {
         },
         { userId: req.user!.id },
       );
-      await this.record(id, rc);
+      await this.record(id, rc, firstPoll(rc));
       await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `提交红字确认单 ${id}：${RedConfirmState.label(rc.state)}`);
       return RedConfirmState.label(rc.state);
     } catch (e) {
@@ -133,7 +151,7 @@ export class RedConfirmService {
     if (c.direction !== 'buyer' || !redConfirmAllowed(move, c.state)) throw refuse(redConfirmRefusal(move, c.state));
     if (!c.bill_id) throw refuse('该确认单缺少税务端编号，请先刷新');
     const rc = await (await this.settings.gateway()).confirmRedConfirm(c.bill_id, accept, { userId: req.user!.id });
-    await this.record(id, rc);
+    await this.record(id, rc, firstPoll(rc));
     await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `${accept ? '确认' : '拒绝'}红字确认单 ${id}${reason ? `，原因：${reason}` : ''}`);
     return RedConfirmState.label(rc.state);
   }
@@ -149,6 +167,37 @@ export class RedConfirmService {
       if (Number(u.numUpdatedRows) === 0) throw refuse('红字确认单状态已变化，请刷新后重试');
     }
     await this.app.oplog.recordFor(invoiceRef(c.blue_invoice_id), req, OperationLogType.edit, `撤销红字确认单 ${id}`);
+  }
+
+  /**
+   * Asks the tax service about the confirmations whose next poll is due (the job calls it every few
+   * seconds), records what it says, and schedules the next poll with a growing step while they may still
+   * move; returns how many were asked about.
+   */
+  async pollDue(limit = 50, stillOurs: () => Promise<void> = async () => {}): Promise<number> {
+    const due = await this.db
+      .selectFrom('invoice_red_confirms')
+      .select(['id', 'bill_id', 'poll_count', 'state', 'red_serial_no'])
+      .where('next_poll_at', '<=', nowIso())
+      .orderBy('next_poll_at')
+      .limit(limit)
+      .execute();
+    if (!due.length) return 0;
+    const withBill = due.filter((d) => d.bill_id);
+    if (withBill.length) await stillOurs();
+    const answers = withBill.length ? await (await this.settings.gateway()).queryRedConfirms({ billIds: withBill.map((d) => d.bill_id!) }, { userId: null }) : [];
+    const byBill = new Map(answers.map((rc) => [rc.billId, rc]));
+    for (const d of due) {
+      const rc = d.bill_id ? byBill.get(d.bill_id) : undefined;
+      // What record() leaves in the row: the answer's state, and its red serial number when it has one.
+      const state = rc ? rc.state : d.state;
+      const serial = rc?.redSerialNo || d.red_serial_no;
+      const count = d.poll_count + 1;
+      const poll = { next_poll_at: d.bill_id && count < RED_MAX_POLLS && stillMoving(state, serial) ? nextPollAt(count) : null, poll_count: count };
+      if (rc) await this.record(Number(d.id), rc, poll);
+      else await this.db.updateTable('invoice_red_confirms').set(poll).where('id', '=', d.id).execute();
+    }
+    return due.length;
   }
 
   /** Downloads from the bureau what changed (buyers' applications included) and asks about our open ones. */

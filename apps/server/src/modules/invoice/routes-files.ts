@@ -5,12 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FileTicketBody, OperationLogType, Uuid } from '@zhyy/shared';
+import { FileTicketBody, OperationLogType, Uuid, text } from '@zhyy/shared';
 import { PUBLIC } from '../../platform/access.js';
 import { notFound, refuse } from '../../platform/envelope.js';
 import { invoiceRef } from '../../platform/oplog.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
+import { sendUserFile } from '../../platform/userFiles.js';
 import { FILE_ROUTE, readFile, signedLink, verifyLink } from './files.js';
 import { access, tags } from './paths.js';
 import type { InvoiceSettings } from './settings.js';
@@ -30,7 +31,7 @@ export async function fileRoutes(app: FastifyInstance, settings: InvoiceSettings
   r.get(
     `${FILE_ROUTE}/:id`,
     {
-      schema: { params: z.object({ id: Uuid }), querystring: z.object({ e: z.coerce.number().int(), s: z.string().max(100) }), summary: '按限时链接读取发票文件（无须令牌）', tags },
+      schema: { params: z.object({ id: Uuid }), querystring: z.object({ e: z.coerce.number().int(), s: text().max(100) }), summary: '按限时链接读取发票文件（无须令牌）', tags },
       config: { access: PUBLIC },
     },
     async (req, reply) => {
@@ -40,11 +41,7 @@ export async function fileRoutes(app: FastifyInstance, settings: InvoiceSettings
       if (v === 'expired') throw refuse('文件链接已过期，请重新打开', 403);
       const f = await readFile(app.db.kysely, req.params.id);
       if (!f) throw notFound('文件不存在');
-      return reply
-        .header('content-type', f.mime)
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(f.name)}`)
-        .header('cache-control', 'private, max-age=600')
-        .send(Buffer.from(f.content));
+      return sendUserFile(reply, { name: f.name, mime: f.mime, content: Buffer.from(f.content) }, { cacheControl: 'private, max-age=600' });
     },
   );
 }

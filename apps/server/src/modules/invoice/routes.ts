@@ -35,7 +35,7 @@ async function invoiceModule(app: FastifyInstance): Promise<void> {
   const retry = new RetryService(app, settings, issuing);
   const cancellation = new CancellationService(app, settings);
   const red = new RedConfirmService(app, settings);
-  const job = new InvoiceJob({ log: app.log, settings, issuing, cancellation, red });
+  const job = new InvoiceJob({ db: app.db, log: app.log, settings, issuing, cancellation, red });
   app.decorate('invoiceJob', job);
   app.userRecords.register(invoiceUserRecords);
   app.addHook('onReady', async () => job.start());

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { InvoiceKind, OperationLogType, type InvoiceSettingView, type SettingSaveBody, type TaxCodeRow } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
-import { createTaxGateway, type TaxGateway } from '../../integrations/tax/index.js';
+import { createTaxGateway, type SimulatorOptions, type TaxGateway } from '../../integrations/tax/index.js';
 import { refuse } from '../../platform/envelope.js';
 import { nowIso } from '../../platform/time.js';
 import type { InvoiceSettingTable } from './tables.js';
@@ -44,7 +44,11 @@ export function defaultSettings(): InvoiceSettingTable {
 }
 
 export class InvoiceSettings {
-  constructor(private readonly app: FastifyInstance) {}
+  /** `simulator`: options the simulator gets besides the stored ones (the demo seed's scripted failures). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly simulator: Pick<SimulatorOptions, 'failOrders'> = {},
+  ) {}
 
   /** The stored row, created with the defaults on first use (concurrent first uses agree on one row). */
   async row(db: Kysely<Database> = this.app.db.kysely): Promise<InvoiceSettingTable> {
@@ -145,6 +149,9 @@ export class InvoiceSettings {
         nuonuo: { appKey: s.app_key, appSecret: s.app_secret, taxNumber: s.gateway_tax_no || s.seller_tax_no, ...(s.nuonuo_url ? { endpoint: s.nuonuo_url } : {}) },
       });
     }
-    return createTaxGateway(deps, { mode: 'simulator', simulator: { delayMs: s.simulator_delay_ms, failureRate: Number(s.simulator_failure_rate) } });
+    return createTaxGateway(deps, {
+      mode: 'simulator',
+      simulator: { ...this.simulator, delayMs: s.simulator_delay_ms, failureRate: Number(s.simulator_failure_rate), company: { name: s.seller_name, taxNumber: s.seller_tax_no } },
+    });
   }
 }

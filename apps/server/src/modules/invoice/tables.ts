@@ -2,7 +2,7 @@
  * Table types of migration 0004_invoice, added to the platform's Database type by declaration merging
  * (as the system module does). Money columns are BIGINT 分 (numbers in JS on both engines).
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import '../../db/schema.js';
 
 export interface ProjectTable {
@@ -205,6 +205,9 @@ export interface RedConfirmTable {
   created_by_name: string;
   created_at: string;
   updated_at: string;
+  /** When the tax service is next asked about it after a submission (null: left to the periodic refresh). */
+  next_poll_at: ColumnType<string | null, string | null | undefined, string | null>;
+  poll_count: ColumnType<number, number | undefined, number>;
 }
 
 export interface CancellationTable {

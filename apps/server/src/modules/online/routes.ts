@@ -1,5 +1,6 @@
 /**
- * /api/useronline/*: presence. heartBeat marks the session as seen and answers how many are online;
+ * /api/useronline/*: presence. heartBeat answers how many are online (the session is marked seen by
+ * resolving its token, at most every 30 s: platform/sessions.ts);
  * list shows who is online now (role 1) and force-logout revokes a session's token at once.
  */
 import type { FastifyInstance } from 'fastify';
@@ -23,7 +24,6 @@ export async function onlineRoutes(app: FastifyInstance): Promise<void> {
     '/api/useronline/heartBeat',
     { schema: { summary: '心跳：标记会话在线，返回 r.onlineCount（2分钟内活跃的会话数）', tags }, config: { access: SIGNED_IN } },
     async (req) => {
-      await app.sessions.touch(currentUser(req).sessionId);
       const result: HeartBeatResult = { onlineCount: await app.sessions.onlineCount() };
       return ok(result);
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PublicConfig } from '@zhyy/shared';
 import { PUBLIC } from '../../platform/access.js';
 import { ok } from '../../platform/envelope.js';
+import { sisterLinks } from '../../integrations/sister/simulator.js';
 
 
 export async function publicRoutes(app: FastifyInstance): Promise<void> {
@@ -10,10 +11,7 @@ export async function publicRoutes(app: FastifyInstance): Promise<void> {
     const c = app.appConfig;
     const r: PublicConfig = {
       workflowBaseUrl: c.workflowBaseUrl,
-      oaApiBaseUrl: c.oaApiBaseUrl,
-      pmsApiBaseUrl: c.pmsApiBaseUrl,
-      oaUrl: c.oaUrl,
-      pmsUrl: c.pmsUrl,
+      ...sisterLinks(c),
       oaName: 'OA办公系统',
       pmsName: '项目管理系统',
       version: app.buildId,

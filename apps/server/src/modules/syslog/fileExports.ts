@@ -18,6 +18,8 @@ export interface FileExportEntry {
   description: string;
   fileName?: string;
   rowCount?: number | null;
+  /** Reported by the client (/syslog/add-file-down-log), not recorded where the file was sent: its log row says so. */
+  clientReported?: boolean;
 }
 
 export async function recordFileExport(app: FastifyInstance, req: FastifyRequest, e: FileExportEntry): Promise<void> {
@@ -42,7 +44,8 @@ export async function recordFileExport(app: FastifyInstance, req: FastifyRequest
       })
       .execute();
     const type = e.kind === 'export' ? OperationLogType.export : OperationLogType.download;
-    await app.oplog.record(req, type, e.description, trx);
+    if (e.clientReported) await app.oplog.reportedByClient(req, type, e.description, trx);
+    else await app.oplog.record(req, type, e.description, trx);
   });
 }
 

@@ -28,13 +28,13 @@ export async function countOperations(db: Db, f: OpFilter): Promise<number> {
 export async function listOperations(db: Db, f: OperationLogQuery, offset: number, limit: number): Promise<OperationLogRow[]> {
   const s = sortOf(f.sort, { createdAt: 'o.created_at', type: 'o.type', loginName: 'o.login_name' }, { column: 'o.created_at', order: 'desc' });
   const rows = await operations(db, f)
-    .select(['o.id', 'o.user_id', 'o.login_name', 'o.user_name', 'o.type', 'o.description', 'o.ip', 'o.created_at'])
+    .select(['o.id', 'o.user_id', 'o.login_name', 'o.user_name', 'o.type', 'o.description', 'o.ip', 'o.client_reported', 'o.created_at'])
     .orderBy(s.column as 'o.created_at', s.order)
     .orderBy('o.id', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map((o) => ({ id: o.id, userId: o.user_id, loginName: o.login_name, userName: o.user_name, type: o.type, description: o.description, ip: o.ip, createdAt: o.created_at }));
+  return rows.map((o) => ({ id: o.id, userId: o.user_id, loginName: o.login_name, userName: o.user_name, type: o.type, description: o.description, ip: o.ip, clientReported: o.client_reported === 1, createdAt: o.created_at }));
 }
 
 function syncs(db: Db, f: SyncFilter) {
@@ -52,9 +52,9 @@ export async function countSync(db: Db, f: SyncFilter): Promise<number> {
   return Number((await syncs(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 }
 
-const SYNC_COLUMNS = ['s.id', 's.system', 's.type', 's.status', 's.memo', 's.duration_ms', 'u.name as user_name', 's.created_at'] as const;
+const SYNC_COLUMNS = ['s.id', 's.system', 's.type', 's.status', 's.memo', 's.duration_ms', 'u.name as user_name', 's.client_reported', 's.created_at'] as const;
 
-type SyncRecord = { id: string; system: number; type: string; status: number; memo: string; duration_ms: number | null; user_name: string | null; created_at: string };
+type SyncRecord = { id: string; system: number; type: string; status: number; memo: string; duration_ms: number | null; user_name: string | null; client_reported?: number; created_at: string };
 const toSyncRow = (s: SyncRecord, memoMax = 300): SyncLogRow => ({
   id: s.id,
   system: s.system,
@@ -63,6 +63,7 @@ const toSyncRow = (s: SyncRecord, memoMax = 300): SyncLogRow => ({
   memo: s.memo.length > memoMax ? `${s.memo.slice(0, memoMax)}…` : s.memo,
   durationMs: s.duration_ms,
   userName: s.user_name ?? '',
+  clientReported: s.client_reported === 1,
   createdAt: s.created_at,
 });
 

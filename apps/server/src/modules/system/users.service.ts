@@ -4,7 +4,9 @@
  * - creating a user or resetting a password sets an initial password that is shown once and must be
  *   changed at first sign-in (50010);
  * - disabling revokes every session at once; a user with sign-ins or operations is never deleted;
- * - only administrators (role admin or 1) grant or take away role 1 or touch an administrator's account;
+ * - only administrators (role admin or 1) grant or take away roles 1 and 3, and only they create, edit,
+ *   reset, disable or delete an account holding admin, 1 or 3 (a user administrator edits their own
+ *   profile, never their own roles), so role 3 cannot raise itself through an account it made;
  * - nobody disables, deletes or resets themselves here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -13,6 +15,8 @@ import {
   ADMINISTRATOR,
   EMPTY_ID,
   OperationLogType,
+  PRIVILEGED_ROLES,
+  holdsPrivilegedRole,
   isSuperUser,
   roleName,
   type ResetPasswordResult,
@@ -31,6 +35,9 @@ import { pathOf } from './depts.tree.js';
 import { locateIp } from './geoip.js';
 import * as repo from './users.repo.js';
 import { newUserRow } from '../account/user-row.js';
+
+const MANAGERS_ONLY = '只有系统管理员可以修改系统管理员或用户管理员的账号';
+const GRANTS_ONLY = '只有系统管理员可以授予或撤销系统管理员和用户管理员角色';
 
 const REVOKE_REASON: Record<string, string> = {
   logout: '主动退出',
@@ -54,9 +61,16 @@ export class UserService {
     return { row, roles };
   }
 
-  /** Role 3 manages ordinary accounts; administrators' accounts belong to administrators. */
-  private assertMayManage(req: FastifyRequest, targetRoles: string[]): void {
-    if (isSuperUser(targetRoles) && !isSuperUser(currentUser(req).roles)) throw refuse('只有系统管理员可以修改管理员账号', 403);
+  /** Role 3 manages ordinary accounts; accounts that manage users belong to administrators. */
+  private assertMayManage(req: FastifyRequest, targetId: string, targetRoles: string[]): void {
+    const me = currentUser(req);
+    if (targetId !== me.id && holdsPrivilegedRole(targetRoles) && !isSuperUser(me.roles)) throw refuse(MANAGERS_ONLY, 403);
+  }
+
+  /** Roles 1 and 3 are granted and taken away by administrators only. */
+  private assertMayGrant(req: FastifyRequest, before: readonly string[], after: readonly string[]): void {
+    const changed = PRIVILEGED_ROLES.some((r) => before.includes(r) !== after.includes(r));
+    if (changed && !isSuperUser(currentUser(req).roles)) throw refuse(GRANTS_ONLY, 403);
   }
 
   async detail(id: string): Promise<UserDetail> {
@@ -94,7 +108,7 @@ export class UserService {
     if (clash && clash.id !== body.id) throw conflict(`登录名“${loginName}”已被使用`);
 
     if (body.id === EMPTY_ID) {
-      if (roles.includes(ADMINISTRATOR) && !isSuperUser(me.roles)) throw refuse('只有系统管理员可以授予系统管理员角色', 403);
+      this.assertMayGrant(req, [], roles);
       const id = newId();
       const initialPassword = generateInitialPassword();
       const hash = await hashPassword(initialPassword);
@@ -116,14 +130,13 @@ export class UserService {
     }
 
     const { row, roles: before } = await this.load(body.id);
-    this.assertMayManage(req, before);
-    const roleOneChanged = before.includes(ADMINISTRATOR) !== roles.includes(ADMINISTRATOR);
-    if (roleOneChanged && !isSuperUser(me.roles)) throw refuse('只有系统管理员可以授予或移除系统管理员角色', 403);
+    this.assertMayManage(req, body.id, before);
     if (body.id === me.id && body.status !== 1) throw refuse('不能停用自己的账号');
     if (body.id === me.id && before.includes(ADMINISTRATOR) && !roles.includes(ADMINISTRATOR)) throw refuse('不能移除自己的系统管理员角色');
     // A user administrator (role 3) does not grant themselves what to see: roles change by someone else.
     const sameRoles = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((r) => b.includes(r));
     if (body.id === me.id && !isSuperUser(me.roles) && !sameRoles(before.filter((r) => r !== ADMIN_ROLE), roles)) throw refuse('不能修改自己的角色，请由系统管理员调整');
+    this.assertMayGrant(req, before, roles);
     // The super role `admin` is not in the catalogue: it stays as it is.
     const kept = before.includes(ADMIN_ROLE) ? [ADMIN_ROLE, ...roles] : roles;
     const changes = describeChanges(row, body, loginName, before, kept);
@@ -143,7 +156,7 @@ export class UserService {
   async resetPassword(req: FastifyRequest, id: string): Promise<ResetPasswordResult> {
     if (id === currentUser(req).id) throw refuse('不能在这里重置自己的密码，请使用“修改密码”');
     const { row, roles } = await this.load(id);
-    this.assertMayManage(req, roles);
+    this.assertMayManage(req, id, roles);
     const initialPassword = generateInitialPassword();
     const hash = await hashPassword(initialPassword);
     await this.db.transaction().execute(async (trx) => {
@@ -161,7 +174,7 @@ export class UserService {
   async setStatus(req: FastifyRequest, id: string, status: 0 | 1): Promise<{ revokedSessions: number }> {
     if (id === currentUser(req).id) throw refuse('不能停用或启用自己的账号');
     const { row, roles } = await this.load(id);
-    this.assertMayManage(req, roles);
+    this.assertMayManage(req, id, roles);
     if (row.status === status) return { revokedSessions: 0 };
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ status, updated_at: nowIso() }).where('id', '=', id).execute();
@@ -175,7 +188,7 @@ export class UserService {
   async remove(req: FastifyRequest, id: string): Promise<void> {
     if (id === currentUser(req).id) throw refuse('不能删除自己的账号');
     const { row, roles } = await this.load(id);
-    this.assertMayManage(req, roles);
+    this.assertMayManage(req, id, roles);
     const why = await this.app.userRecords.describe(this.db, id);
     if (why.length) throw refuse(`用户 ${row.name} 已有${why.join('、')}，不能删除，只能停用`);
     await this.db.transaction().execute(async (trx) => {

@@ -20,10 +20,10 @@ import {
 } from '@zhyy/shared';
 import { forbidden, notFound } from '../../platform/envelope.js';
 import { definitionOf, EngineRepo } from './repo.js';
-import { shanghaiDayStart } from './queries.js';
 import type { WfDb } from './tables.js';
 import { gatherFacts } from './facts.js';
 import { whyNot, type FlowAction } from './transitions.js';
+import { shanghaiDayStartIso } from '../../platform/time.js';
 
 export interface Reader {
   id: string;
@@ -131,8 +131,8 @@ export class WorkflowDetails {
       .where('i.state', '!=', FlowState.deleted);
     if (q.workId) base = base.where('w.work_id', '=', q.workId);
     if (q.flowNo) base = base.where('i.flow_no', '=', q.flowNo);
-    if (q.from) base = base.where('w.created_at', '>=', shanghaiDayStart(q.from));
-    if (q.to) base = base.where('w.created_at', '<', new Date(Date.parse(shanghaiDayStart(q.to)) + 86400_000).toISOString());
+    if (q.from) base = base.where('w.created_at', '>=', shanghaiDayStartIso(q.from));
+    if (q.to) base = base.where('w.created_at', '<', shanghaiDayStartIso(q.to, 1));
     const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
     const rows = await base
       .select(['w.work_id', 'i.title', 'i.flow_name', 'w.node_id', 'w.node_name', 'w.handler_name', 'w.dept_name', 'w.created_at', 'w.done_at', 'w.state'])

@@ -3,7 +3,7 @@
  * needs, and moving an instance forward through condition routes, CC nodes and approval nodes.
  */
 import type { Kysely } from 'kysely';
-import { FlowState, TrackAction, pickRoute, type FlowDefinition, type FlowStateValue, type NodeDef } from '@zhyy/shared';
+import { FlowState, TrackAction, pickRoute, routingValues, type FlowDefinition, type FlowStateValue, type NodeDef } from '@zhyy/shared';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFound, refuse } from '../../platform/envelope.js';
@@ -113,8 +113,10 @@ export class EngineCore {
   protected async advance(t: Tx, inst: InstanceRow, def: FlowDefinition, from: NodeDef, values: Record<string, unknown>, chosen?: readonly string[]): Promise<Moved> {
     const ctx = { starterId: inst.starter_id, starterDeptId: inst.dept_id, chosen };
     let node = from;
+    // Conditions read derived values (请假天数 from 请假时间), also for instances stored before they were derived.
+    const routed = routingValues(def.form, values);
     for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const route = pickRoute(node, values);
+      const route = pickRoute(node, routed);
       if (!route) throw refuse(`节点「${node.name}」没有符合条件的走向，请检查表单内容`);
       const next = this.nodeOf(def, route.to);
       if (next.type === 'cc') {

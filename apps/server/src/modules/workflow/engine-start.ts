@@ -6,6 +6,7 @@ import {
   WorkItemState,
   checkFormValues,
   pickRoute,
+  routingValues,
   type FieldDef,
   type FlowDefinition,
   type NextStep,
@@ -183,8 +184,9 @@ export class FlowStarter extends EngineCore {
   async nextStep(def: FlowDefinition, from: NodeDef, values: Record<string, unknown>, starter: { id: string; deptId: string | null }): Promise<NextStep> {
     const db = wf(this.database.kysely);
     let node = from;
+    const routed = routingValues(def.form, values);
     for (let hop = 0; hop < 50; hop++) {
-      const route = pickRoute(node, values);
+      const route = pickRoute(node, routed);
       if (!route) throw refuse(`节点「${node.name}」没有符合条件的走向，请检查表单内容`);
       const next = this.nodeOf(def, route.to);
       if (next.type === 'cc') {

@@ -11,6 +11,7 @@ import type { AuthUser } from '../../platform/context.js';
 import type { OperationLogService } from '../../platform/oplog.js';
 import { forbidden, notFound, refuse } from '../../platform/envelope.js';
 import { newId } from '../../platform/ids.js';
+import { checkUpload } from '../../platform/userFiles.js';
 import type { WorkflowDetails } from './detail.js';
 import { platformDb, type WfDb } from './tables.js';
 
@@ -66,9 +67,12 @@ export class PersonalService {
     const bytes = Buffer.from(body.content, 'base64');
     if (bytes.length === 0) throw refuse('文件为空');
     if (bytes.length > MAX_FILE_BYTES) throw refuse('单个文件不能超过3MB');
+    // Checked under the name it is stored as ('evil.html/' would otherwise pass and be kept as 'evil.html').
+    const name = path.basename(body.name).slice(0, 200);
+    if (!name) throw refuse('文件名不能为空');
+    checkUpload(bytes, name);
     const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
     const id = newId();
-    const name = path.basename(body.name).slice(0, 200);
     await this.db
       .insertInto('wf_attachments')
       .values({ id, sha256, name, mime: body.type || 'application/octet-stream', size: bytes.length, uploader_id: user.id, work_id: null, content: bytes.toString('base64'), created_at: new Date().toISOString() })

@@ -6,6 +6,8 @@ import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import { FlowState, OPEN_FLOW_STATES, WorkItemState, isWorkflowAdmin, type InstanceRow, type ListBody, type PageResult, type TodoAnswer, type TodoItem } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
 import type { WfDb, WorkflowTables } from './tables.js';
+import { sortOf } from '../../platform/listing.js';
+import { shanghaiDayStartIso } from '../../platform/time.js';
 
 type DB = Database & WorkflowTables;
 type InstEb = ExpressionBuilder<DB, 'wf_instances'>;
@@ -16,9 +18,6 @@ const LIVE = [...OPEN_FLOW_STATES];
 /** How many to-do items the todo call lists (the notifications and the dashboard use the newest). */
 const LISTED_WORK_ITEMS = 50;
 
-/** The first instant of an Asia/Shanghai calendar day, as UTC ISO. */
-export const shanghaiDayStart = (day: string) => new Date(`${day}T00:00:00+08:00`).toISOString();
-const nextDayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00+08:00`) + 86400_000).toISOString();
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -121,13 +120,11 @@ export class WorkflowQueries {
     if (q.starter) base = base.where(sql<boolean>`lower(starter_name) like ${likePattern(q.starter)} escape '\\'`);
     if (q.deptId) base = base.where('dept_id', '=', q.deptId);
     if (q.state) base = base.where('state', '=', q.state);
-    if (q.from) base = base.where('created_at', '>=', shanghaiDayStart(q.from));
-    if (q.to) base = base.where('created_at', '<', nextDayStart(q.to));
+    if (q.from) base = base.where('created_at', '>=', shanghaiDayStartIso(q.from));
+    if (q.to) base = base.where('created_at', '<', shanghaiDayStartIso(q.to, 1));
 
     const total = await this.count(base);
-    const sortable: Record<string, 'created_at' | 'updated_at' | 'work_id' | 'title'> = { CreatedAt: 'created_at', UpdatedAt: 'updated_at', WorkID: 'work_id', Title: 'title' };
-    const sortCol = (q.sort && sortable[q.sort.field]) || 'updated_at';
-    const order = q.sort?.order === 'ascend' ? 'asc' : 'desc';
+    const { column: sortCol, order } = sortOf(q.sort, { CreatedAt: 'created_at', UpdatedAt: 'updated_at', WorkID: 'work_id', Title: 'title' } as const, { column: 'updated_at', order: 'desc' });
     const rows = await base
       .selectAll()
       .orderBy(sortCol, order)

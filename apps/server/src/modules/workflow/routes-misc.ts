@@ -5,6 +5,7 @@ import { AttachmentIdBody, NoticeIdBody, NoticeListBody, NoticeSaveBody, Persona
 import { currentUser } from '../../platform/context.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
+import { sendUserFile } from '../../platform/userFiles.js';
 import { NOTICE_PUBLISHED, NOTICE_WITHDRAWN } from './notices.js';
 import { signedIn, WF, wfTags as tags } from './paths.js';
 import type { WorkflowService } from './service.js';
@@ -48,8 +49,6 @@ export async function noticeAndPersonalRoutes(app: FastifyInstance, svc: Workflo
 
   r.post(`${WF}/attachment/download`, { schema: { body: AttachmentIdBody, summary: '下载表单附件', tags }, config: signedIn }, async (req, reply) => {
     const file = await svc.personal.download(req, currentUser(req), req.body.id, svc.details);
-    reply.header('Content-Type', file.mime);
-    reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
-    return reply.send(file.content);
+    return sendUserFile(reply, file);
   });
 }

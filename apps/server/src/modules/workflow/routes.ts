@@ -16,6 +16,7 @@ import {
   WorkBody,
   WorkId,
   type TodoAnswer,
+  text,
 } from '@zhyy/shared';
 import { currentUser } from '../../platform/context.js';
 import { ok } from '../../platform/envelope.js';
@@ -93,7 +94,7 @@ async function workflowModule(app: FastifyInstance): Promise<void> {
     `${WF}/nextstep`,
     {
       schema: {
-        body: z.object({ workId: WorkId.optional(), flowNo: z.string().max(32).optional(), form: z.record(z.string(), z.unknown()).optional() }),
+        body: z.object({ workId: WorkId.optional(), flowNo: text().max(32).optional(), form: z.record(text(), z.unknown()).optional() }),
         summary: '下一步：将到达的节点与处理人（发送人选择时返回 choose）',
         tags,
       },

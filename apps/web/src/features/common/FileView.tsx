@@ -3,18 +3,29 @@ import { Button, Result, Typography } from 'antd';
 import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { PRODUCT_TITLE } from '@zhyy/shared';
-import { decodeViewData } from './fileView';
+import { viewerFile } from './fileView';
 import './fileView.css';
 
-/** The public file viewer: images and PDFs inline, a download for anything else. */
+/** The public file viewer: the platform's own files only; images and PDFs inline, a download for anything else. */
 export default function FileView() {
   const { viewData } = useParams();
-  const file = decodeViewData(viewData);
+  const file = viewerFile(viewData);
+  const name = typeof file === 'string' ? null : file.name;
   useEffect(() => {
-    if (file) document.title = `${file.name} - ${PRODUCT_TITLE}`;
-  }, [file]);
+    if (name) document.title = `${name} - ${PRODUCT_TITLE}`;
+  }, [name]);
 
-  if (!file) {
+  if (file === 'outside') {
+    return (
+      <Result
+        status="warning"
+        title="不支持预览该文件"
+        subTitle="该链接指向本平台以外的地址，为安全起见不予打开或下载。请在平台内重新打开文件。"
+        data-testid="file-view-outside"
+      />
+    );
+  }
+  if (file === 'invalid') {
     return (
       <Result
         status="warning"

@@ -1,4 +1,5 @@
 /** /file/view/:viewData: viewData is a base64-encoded JSON {name, url, type} (SPEC section 2). */
+import { PLATFORM_FILE_PATH_PREFIXES } from '@zhyy/shared';
 
 export type FileKind = 'image' | 'pdf' | 'other';
 
@@ -59,6 +60,28 @@ export function decodeViewData(viewData: string | undefined): ViewFile | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * True for the platform's own file links only: same origin and one of the file paths (the signed
+ * invoice-file link). The viewer shows and offers for download nothing else, so a crafted link
+ * cannot put an outside address on its 下载 button.
+ */
+export function isPlatformFileUrl(url: string, origin: string = window.location.origin): boolean {
+  if (!isSafeUrl(url) || /[\\\s]/.test(url)) return false;
+  try {
+    const u = new URL(url, origin);
+    return u.origin === origin && PLATFORM_FILE_PATH_PREFIXES.some((p) => u.pathname.startsWith(p) && u.pathname.length > p.length);
+  } catch {
+    return false;
+  }
+}
+
+/** What the viewer shows: the file, or why not (a malformed link, or one to a file outside the platform). */
+export function viewerFile(viewData: string | undefined, origin?: string): ViewFile | 'invalid' | 'outside' {
+  const file = decodeViewData(viewData);
+  if (!file) return 'invalid';
+  return isPlatformFileUrl(file.url, origin) ? file : 'outside';
 }
 
 /** The inverse, for links other pages build (UTF-8 JSON, standard base64). */

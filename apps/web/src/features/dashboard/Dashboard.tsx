@@ -1,8 +1,8 @@
 import { Avatar, Card, Col, Row, Tag, Typography } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { roleName } from '@zhyy/shared';
 import { useSession } from '../../stores/session';
+import { shanghaiNow } from '../../utils/time';
 import { greeting } from './greeting';
 import { ModuleCards } from './ModuleCards';
 import { NoticeList } from './NoticeList';
@@ -17,7 +17,7 @@ import './dashboard.css';
 export default function Dashboard() {
   const info = useSession((s) => s.info);
   const name = useSession((s) => s.name);
-  const now = dayjs();
+  const now = shanghaiNow();
   return (
     <div className="dashboard" data-testid="dashboard">
       <Card className="dashboard-greeting">

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Card, Empty, Skeleton, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { REFRESH_INTERVAL_MS } from '@zhyy/shared';
+import { cardProblem } from '../../api/errors';
 import { fetchNotices } from '../../api/live';
 import { WORKFLOW_REFRESH_EVENT } from '../../live/events';
 import { NoticeManagerButton } from '../workflow/dashboard/NoticeManager';
@@ -13,12 +14,13 @@ const NOTICES_KEY = ['workflow', 'notices'] as const;
 export function NoticeList() {
   const client = useQueryClient();
   const [reading, setReading] = useState<string | null>(null);
-  const { data, isPending, isError } = useQuery({
+  const { data, isPending, isError, error } = useQuery({
     queryKey: NOTICES_KEY,
     queryFn: async () => (await fetchNotices())?.items ?? [],
     refetchInterval: REFRESH_INTERVAL_MS,
     retry: false,
   });
+  const problem = isError ? cardProblem(error, '公告服务') : null;
   useEffect(() => {
     const refresh = () => void client.invalidateQueries({ queryKey: NOTICES_KEY });
     window.addEventListener(WORKFLOW_REFRESH_EVENT, refresh);
@@ -27,8 +29,8 @@ export function NoticeList() {
 
   return (
     <Card title="通知公告" className="dashboard-card" data-testid="notice-list" extra={<NoticeManagerButton />}>
-      {isPending ? <Skeleton active paragraph={{ rows: 3 }} /> : null}
-      {isError ? <Alert type="info" showIcon title="公告服务暂时无法连接" /> : null}
+      {isPending || (isError && !problem) ? <Skeleton active={isPending} paragraph={{ rows: 3 }} /> : null}
+      {problem ? <Alert type="info" showIcon title={problem} /> : null}
       {data && data.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无公告" /> : null}
       {data && data.length > 0 ? (
         <ul className="plain-list">

@@ -60,6 +60,7 @@ export default function BillingPage() {
             ) : null}
           </>
         )}
+        rowActionTabs={['pending']}
         rowActions={(r, tab) =>
           tab === 'pending' ? (
             <>

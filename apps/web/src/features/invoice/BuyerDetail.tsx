@@ -1,20 +1,22 @@
 /** 购方详情 (buyerdetail/:id). */
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Result, Skeleton, Space } from 'antd';
+import { Button, Card, Descriptions, Skeleton, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { InvoiceKind } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
 import { formatTime } from '../../components/download';
+import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
 import { useView } from '../../router/view';
 import { INVOICE_KEY } from './widgets';
 
 export default function BuyerDetail() {
   const { params } = useView();
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: [...INVOICE_KEY, 'buyer', params.id], queryFn: () => invoiceApi.buyer(params.id!), enabled: !!params.id });
+  const valid = isRecordId(params.id);
+  const q = useQuery({ queryKey: [...INVOICE_KEY, 'buyer', params.id], queryFn: () => invoiceApi.buyer(params.id!, { silent: true }), enabled: valid });
   if (q.isLoading) return <Card><Skeleton active /></Card>;
   const b = q.data;
-  if (!b) return <Card><Result status="warning" title="购方不存在或已删除" extra={<Button onClick={() => navigate('/invoice/invoicesetting/buyerlist')}>返回购方列表</Button>} /></Card>;
+  if (!b) return <RecordNotFound what="购方" error={q.error} back="/invoice/invoicesetting/buyerlist" backLabel="返回购方列表" />;
   return (
     <Card title={`购方详情：${b.name}`} data-testid="buyer-detail" extra={<Space><Button type="primary" onClick={() => navigate(`/invoice/invoicesetting/buyeredit/${b.id}`)}>编辑</Button><Button onClick={() => navigate('/invoice/invoicesetting/buyerlist')}>返回</Button></Space>}>
       <Descriptions bordered size="small" column={2} items={[

@@ -42,6 +42,7 @@ export default function CancellationPage() {
             }}>刷新作废结果</Button>
           ) : null
         }
+        rowActionTabs={['canceling']}
         rowActions={(r, tab) =>
           tab === 'canceling' ? (
             <InvalidateLink title={`放弃作废发票 ${r.invoiceNo}`} run={(reason) => invoiceApi.cancelInvalidate(r.id, reason)} done="已置为无效，发票恢复为开票成功" onDone={reload} />

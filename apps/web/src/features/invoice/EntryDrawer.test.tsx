@@ -114,8 +114,9 @@ describe('EntryDrawer', { timeout: 30_000 }, () => {
     fireEvent.change(await screen.findByLabelText('交付手机'), { target: { value: '1381234567' } });
     fireEvent.change(screen.getByLabelText('交付邮箱'), { target: { value: 'buyer@' } });
     fireEvent.click(saveButton());
-    expect(await screen.findByText('交付手机须为11位手机号码')).toBeTruthy();
-    expect(await screen.findByText('邮箱格式不正确')).toBeTruthy();
+    // The shared rules (the server's own field schemas) check asynchronously.
+    expect(await screen.findByText('交付手机须为11位手机号码', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText('交付邮箱格式不正确', {}, { timeout: 10_000 })).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
     fireEvent.change(screen.getByLabelText('交付手机'), { target: { value: '13812345678' } });
     fireEvent.change(screen.getByLabelText('交付邮箱'), { target: { value: 'buyer@example.com' } });
@@ -123,4 +124,22 @@ describe('EntryDrawer', { timeout: 30_000 }, () => {
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect((onSubmit.mock.calls[0] as unknown as [InvoiceSaveBody])[0]).toMatchObject({ buyerMobile: '13812345678', buyerEmail: 'buyer@example.com' });
   });
+
+  it('新增开票申请 shows no error list before anything is typed; the first 保存 shows it', async () => {
+    const onSubmit = vi.fn(async () => false);
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <EntryDrawer open initial={null} title="新增开票申请" onClose={() => undefined} onSubmit={onSubmit} />
+      </QueryClientProvider>,
+    );
+    await screen.findByText(/销售方：本公司/);
+    expect(screen.queryByText('请修改以下内容后保存')).toBeNull();
+    expect(screen.queryByTestId('entry-problems')).toBeNull();
+    expect(saveButton().hasAttribute('disabled')).toBe(false);
+    fireEvent.click(saveButton());
+    expect(await screen.findByText('请修改以下内容后保存')).toBeTruthy();
+    expect(screen.getByTestId('entry-problems').textContent).toContain('请填写购买方名称');
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
 });
+

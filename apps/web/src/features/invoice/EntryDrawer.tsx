@@ -9,11 +9,14 @@ import { Alert, Button, Col, Drawer, Form, Input, Row, Select, Space, Switch, Ta
 import type { Rule } from 'antd/es/form';
 import { useEffect, useMemo, useState } from 'react';
 import {
-  EMPTY_ID, InvoiceColour, InvoiceKind, MOBILE_RE, SPEC_MAX, SpecialFactor, TAX_RATES, TaxPolicy, UNIT_MAX, capitalAmount, checkInvoice, computeLine, fenToYuan, formatFen,
-  isDecimalText, sumLines, yuanToFen, type InvoiceDetail, type InvoiceLineRow, type InvoiceSaveBody,
+  EMPTY_ID, InvoiceColour, InvoiceKind, InvoiceSaveBody, SPEC_MAX, SpecialFactor, TAX_RATES, TaxPolicy, UNIT_MAX, capitalAmount, checkInvoice, computeLine, fenToYuan, formatFen,
+  isDecimalText, sumLines, yuanToFen, type InvoiceDetail, type InvoiceLineRow,
 } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
+import { zodRule } from '../../components/zodRule';
 import { INVOICE_KEY, Money } from './widgets';
+
+const H = InvoiceSaveBody.shape;
 
 /** One row of the line table as typed: `amount` (元) counts when quantity and unit price are not both given. */
 export interface LineForm { taxCode?: string; goodsName?: string; spec?: string; unit?: string; quantity?: string; unitPrice?: string; amount?: string; taxRate?: string; policy?: number }
@@ -66,9 +69,18 @@ export function amountProblems(lines: LineForm[] = []): string[] {
   return lines.flatMap((l, i) => (!pricedLine(l) && (l.amount ?? '').trim() && !AMOUNT_RE.test((l.amount ?? '').trim()) ? [`第${i + 1}行：金额须为数字，最多2位小数`] : []));
 }
 
+/**
+ * The drawer's width: wide enough for the lines table without sideways scrolling, and never wider
+ * than the window less a margin (1366 px and 1440 px screens show every column whole).
+ */
+const ENTRY_DRAWER_WIDTH = 'min(1240px, calc(100vw - 48px))';
+
 export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | null; title: string; onClose: () => void; onSubmit: (body: InvoiceSaveBody) => Promise<boolean> }) {
   const [form] = Form.useForm<HeaderForm>();
   const [saving, setSaving] = useState(false);
+  // The list of problems waits for the first 保存 (a new request starts empty: nothing is wrong yet);
+  // a request being corrected shows its problems at once.
+  const [attempted, setAttempted] = useState(false);
   const [buyerSearch, setBuyerSearch] = useState('');
   const [refSearch, setRefSearch] = useState('');
   const setting = useQuery({ queryKey: [...INVOICE_KEY, 'creation-setting'], queryFn: invoiceApi.creationSetting, enabled: props.open });
@@ -81,6 +93,7 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
   useEffect(() => {
     if (!props.open) return;
     const d = props.initial;
+    setAttempted(false);
     form.resetFields();
     if (d) form.setFieldsValue({ ...d, ...toLineForms(d.lines) } as never);
     else form.setFieldsValue({ kind: InvoiceKind.bs, specialFactor: 0, priceIncludesTax: true, lines: [{ ...NEW_LINE }] } as never);
@@ -94,6 +107,7 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
   const withTax = watched?.priceIncludesTax ?? true;
   const lines = useMemo(() => toLines(watched?.lines, withTax), [watched?.lines, withTax]);
   const totals = sumLines(lines);
+  const showProblems = attempted || !!props.initial;
   const problems = watched ? [...amountProblems(watched.lines), ...checkInvoice({ kind: watched.kind ?? 9, colour: InvoiceColour.blue, buyerName: watched.buyerName ?? '', buyerTaxNo: watched.buyerTaxNo ?? '', buyerAddress: watched.buyerAddress ?? '', buyerPhone: watched.buyerPhone ?? '', buyerBank: watched.buyerBank ?? '', buyerAccount: watched.buyerAccount ?? '', specialFactor: watched.specialFactor ?? 0, constructionSite: watched.constructionSite, constructionProject: watched.constructionProject }, lines)] : [];
 
   const pickBuyer = (id: string) => {
@@ -108,6 +122,7 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
   };
 
   const submit = async () => {
+    setAttempted(true);
     const { priceIncludesTax: _withTax, lines: _typed, ...v } = await form.validateFields();
     if (problems.length) return;
     setSaving(true);
@@ -131,8 +146,8 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
   const amountLabel = withTax ? '含税金额' : '不含税金额';
 
   return (
-    <Drawer open={props.open} onClose={props.onClose} size={1100} title={props.title} destroyOnHidden
-      extra={<Space><Button onClick={props.onClose}>取消</Button><Button type="primary" loading={saving} disabled={problems.length > 0} onClick={() => void submit().catch(() => undefined)}>保存</Button></Space>}>
+    <Drawer open={props.open} onClose={props.onClose} size={ENTRY_DRAWER_WIDTH} title={props.title} destroyOnHidden rootClassName="invoice-entry-drawer"
+      extra={<Space><Button onClick={props.onClose}>取消</Button><Button type="primary" loading={saving} disabled={showProblems && problems.length > 0} onClick={() => void submit().catch(() => undefined)}>保存</Button></Space>}>
       <Form form={form} layout="vertical" name="invoice-entry" size="small">
         <Row gutter={12}>
           {col('发票种类', 'kind', <Select options={InvoiceKind.options.map((o) => ({ value: o.value, label: o.label }))} />, 8, true)}
@@ -143,13 +158,13 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
             </Form.Item>
           </Col>
           {col('购买方名称', 'buyerName', <Input maxLength={100} />, 12, true)}
-          {col('购买方税号', 'buyerTaxNo', <Input maxLength={20} />, 12)}
+          {col('购买方税号', 'buyerTaxNo', <Input maxLength={20} />, 12, false, [zodRule(H.buyerTaxNo, '购买方税号')])}
           {col('地址', 'buyerAddress', <Input maxLength={100} />, 12)}
-          {col('电话', 'buyerPhone', <Input maxLength={30} />, 12)}
+          {col('电话', 'buyerPhone', <Input maxLength={30} />, 12, false, [zodRule(H.buyerPhone, '电话')])}
           {col('开户行', 'buyerBank', <Input maxLength={100} />, 12)}
-          {col('账号', 'buyerAccount', <Input maxLength={50} />, 12)}
-          {col('交付手机', 'buyerMobile', <Input maxLength={11} />, 8, false, [{ pattern: MOBILE_RE, message: '交付手机须为11位手机号码' }])}
-          {col('交付邮箱', 'buyerEmail', <Input maxLength={100} />, 8, false, [{ type: 'email', message: '邮箱格式不正确' }])}
+          {col('账号', 'buyerAccount', <Input maxLength={50} />, 12, false, [zodRule(H.buyerAccount, '账号')])}
+          {col('交付手机', 'buyerMobile', <Input maxLength={11} />, 8, false, [zodRule(H.buyerMobile, '交付手机')])}
+          {col('交付邮箱', 'buyerEmail', <Input maxLength={100} />, 8, false, [zodRule(H.buyerEmail, '交付邮箱')])}
           {col('特定业务', 'specialFactor', <Select options={SpecialFactor.options.map((o) => ({ value: o.value, label: o.label }))} />)}
           {watched?.specialFactor === SpecialFactor.construction ? (
             <>
@@ -170,20 +185,20 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
         <Form.List name="lines">
           {(fields, { add, remove }) => (
             <>
-              <Table size="small" pagination={false} rowKey="key" dataSource={fields} scroll={{ x: 1250 }} columns={[
-                { title: '税收分类编码', width: 200, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxCode']} noStyle><Select showSearch={{ optionFilterProp: 'label' }} placeholder="查找编码" style={{ width: 190 }} onChange={(v: string) => pickCode(f.name, v)} options={codes.map((c) => ({ value: c.code, label: `${c.shortName}-${c.name} ${c.code}` }))} /></Form.Item> },
-                { title: '货物或应税劳务名称', render: (_: unknown, f) => <Form.Item name={[f.name, 'goodsName']} noStyle><Input maxLength={100} aria-label="货物名称" /></Form.Item> },
-                { title: '规格型号', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'spec']} noStyle><Input maxLength={SPEC_MAX} aria-label="规格型号" /></Form.Item> },
-                { title: '单位', width: 70, render: (_: unknown, f) => <Form.Item name={[f.name, 'unit']} noStyle><Input maxLength={UNIT_MAX} aria-label="单位" /></Form.Item> },
-                { title: '数量', width: 90, render: (_: unknown, f) => <Form.Item name={[f.name, 'quantity']} noStyle><Input aria-label="数量" /></Form.Item> },
-                { title: priceLabel, width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'unitPrice']} noStyle><Input aria-label={priceLabel} /></Form.Item> },
-                { title: amountLabel, width: 120, align: 'right', render: (_: unknown, f) => pricedLine(watched?.lines?.[f.name] ?? {})
+              <Table size="small" pagination={false} rowKey="key" dataSource={fields} tableLayout="fixed" data-testid="entry-lines" columns={[
+                { title: '税收分类编码', width: 160, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxCode']} noStyle><Select showSearch={{ optionFilterProp: 'label' }} placeholder="查找编码" style={{ width: '100%' }} popupMatchSelectWidth={360} onChange={(v: string) => pickCode(f.name, v)} options={codes.map((c) => ({ value: c.code, label: `${c.shortName}-${c.name} ${c.code}` }))} /></Form.Item> },
+                { title: '货物或应税劳务名称', minWidth: 160, render: (_: unknown, f) => <Form.Item name={[f.name, 'goodsName']} noStyle><Input maxLength={100} aria-label="货物名称" /></Form.Item> },
+                { title: '规格型号', width: 90, render: (_: unknown, f) => <Form.Item name={[f.name, 'spec']} noStyle><Input maxLength={SPEC_MAX} aria-label="规格型号" /></Form.Item> },
+                { title: '单位', width: 56, render: (_: unknown, f) => <Form.Item name={[f.name, 'unit']} noStyle><Input maxLength={UNIT_MAX} aria-label="单位" /></Form.Item> },
+                { title: '数量', width: 76, render: (_: unknown, f) => <Form.Item name={[f.name, 'quantity']} noStyle><Input aria-label="数量" /></Form.Item> },
+                { title: priceLabel, width: 104, render: (_: unknown, f) => <Form.Item name={[f.name, 'unitPrice']} noStyle><Input aria-label={priceLabel} /></Form.Item> },
+                { title: amountLabel, width: 116, align: 'right', render: (_: unknown, f) => pricedLine(watched?.lines?.[f.name] ?? {})
                   ? <Money fen={(withTax ? lines[f.name]?.amountIncl : lines[f.name]?.amountExcl) ?? 0} />
                   : <Form.Item name={[f.name, 'amount']} noStyle><Input aria-label={amountLabel} /></Form.Item> },
-                { title: '税率', width: 120, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxRate']} noStyle><Select style={{ width: 110 }} options={TAX_RATES.map((r) => ({ value: r.value, label: r.label }))} /></Form.Item> },
-                { title: '优惠政策', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'policy']} noStyle><Select style={{ width: 100 }} options={TaxPolicy.options.map((o) => ({ value: o.value, label: o.label }))} /></Form.Item> },
-                { title: '税额', width: 90, align: 'right', render: (_: unknown, f) => <Money fen={lines[f.name]?.tax ?? 0} /> },
-                { title: '', width: 40, render: (_: unknown, f) => <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="删除明细" disabled={fields.length <= 1} onClick={() => remove(f.name)} /> },
+                { title: '税率', width: 96, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxRate']} noStyle><Select style={{ width: '100%' }} popupMatchSelectWidth={150} options={TAX_RATES.map((r) => ({ value: r.value, label: r.label }))} /></Form.Item> },
+                { title: '优惠政策', width: 100, render: (_: unknown, f) => <Form.Item name={[f.name, 'policy']} noStyle><Select style={{ width: '100%' }} popupMatchSelectWidth={120} options={TaxPolicy.options.map((o) => ({ value: o.value, label: o.label }))} /></Form.Item> },
+                { title: '税额', width: 104, align: 'right', render: (_: unknown, f) => <Money fen={lines[f.name]?.tax ?? 0} /> },
+                { title: '', key: 'remove', width: 36, render: (_: unknown, f) => <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="删除明细" disabled={fields.length <= 1} onClick={() => remove(f.name)} /> },
               ]} />
               <Button type="dashed" icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => add({ ...NEW_LINE })}>添加明细</Button>
             </>
@@ -194,7 +209,7 @@ export function EntryDrawer(props: { open: boolean; initial?: InvoiceDetail | nu
           <span>合计税额 <Money fen={totals.tax} /></span>
           <span>价税合计 <Money fen={totals.amountIncl} strong />（{capitalAmount(totals.amountIncl)}）</span>
         </Space>
-        {problems.length ? <Alert style={{ marginTop: 12 }} type="warning" showIcon title="请修改以下内容后保存" description={<ul style={{ margin: 0, paddingLeft: 18 }}>{problems.slice(0, 8).map((p) => <li key={p}>{p}</li>)}</ul>} /> : null}
+        {showProblems && problems.length ? <Alert data-testid="entry-problems" style={{ marginTop: 12 }} type="warning" showIcon title="请修改以下内容后保存" description={<ul style={{ margin: 0, paddingLeft: 18 }}>{problems.slice(0, 8).map((p) => <li key={p}>{p}</li>)}</ul>} /> : null}
         <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>销售方：{setting.data?.sellerName}（{setting.data?.sellerTaxNo}），开票人 {setting.data?.clerk}；合计 {formatFen(totals.amountIncl)} 元</Typography.Text>
       </Form>
     </Drawer>

@@ -2,7 +2,7 @@
 import { FilePdfOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Empty, List, Skeleton, Space, Table, Typography } from 'antd';
-import { CancellationState, InvoiceStatus, LineProperty, RedReason, SourceKind, SpecialFactor, TaxPolicy, rateLabel, type InvoiceLineRow } from '@zhyy/shared';
+import { CancellationState, InvoiceStatus, LineProperty, RedReason, SourceKind, SpecialFactor, TaxPolicy, rateLabel, unitPriceText, type InvoiceLineRow } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
 import { formatTime } from '../../components/download';
 import { INVOICE_KEY, KindTag, Money, StatusTag, openFile } from './widgets';
@@ -12,7 +12,7 @@ const lineColumns = [
   { title: '货物或应税劳务名称', dataIndex: 'goodsName', ellipsis: true },
   { title: '税收分类编码', dataIndex: 'taxCode', width: 170 },
   { title: '数量', dataIndex: 'quantity', width: 80, align: 'right' as const },
-  { title: '单价', dataIndex: 'unitPrice', width: 100, align: 'right' as const },
+  { title: '单价', key: 'unitPrice', width: 130, align: 'right' as const, render: (_: unknown, l: InvoiceLineRow) => unitPriceText(l) },
   { title: '税率', dataIndex: 'taxRate', width: 110, render: (v: string, l: InvoiceLineRow) => `${rateLabel(v)}${l.policy ? `（${TaxPolicy.label(l.policy)}）` : ''}` },
   { title: '金额', dataIndex: 'amountExcl', width: 110, align: 'right' as const, render: (v: number) => <Money fen={v} /> },
   { title: '税额', dataIndex: 'tax', width: 100, align: 'right' as const, render: (v: number) => <Money fen={v} /> },

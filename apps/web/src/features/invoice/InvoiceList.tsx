@@ -12,6 +12,7 @@ import type { ListParams } from '../../api/system';
 import { formatTime } from '../../components/download';
 import { InvoiceDrawer } from './InvoiceDrawer';
 import { INVOICE_KEY, KindTag, Money, StatusTag } from './widgets';
+import { tableScrollX } from '../../components/tableWidth';
 
 export interface InvoiceListProps {
   name: string;
@@ -21,6 +22,8 @@ export interface InvoiceListProps {
   actions: (ctx: { tab: string; selected: InvoiceRow[]; clear: () => void }) => ReactNode;
   /** Per-row operations. */
   rowActions?: (row: InvoiceRow, tab: string) => ReactNode;
+  /** The tabs whose rows have operations; on the others there is no 操作 column (all tabs when absent). */
+  rowActionTabs?: readonly string[];
   extraColumns?: (tab: string) => TableColumnsType<InvoiceRow>;
   selectable?: (tab: string) => boolean;
   testId: string;
@@ -41,14 +44,14 @@ export function InvoiceList(props: InvoiceListProps) {
 
   const columns: TableColumnsType<InvoiceRow> = [
     { title: '订单号', dataIndex: 'orderNo', key: 'orderNo', width: 190, sorter: true, render: (v: string, r) => <a onClick={() => setOpen(r.id)}>{v}</a> },
-    { title: '购买方', dataIndex: 'buyerName', key: 'buyerName', sorter: true, ellipsis: true },
+    { title: '购买方', dataIndex: 'buyerName', key: 'buyerName', sorter: true, width: 220, ellipsis: { showTitle: true } },
     { title: '发票种类', dataIndex: 'kind', width: 170, render: (k: number, r) => <KindTag kind={k} colour={r.colour} /> },
-    { title: '项目 / 合同', key: 'ref', ellipsis: true, render: (_: unknown, r) => r.projectName || r.contractName || '—' },
+    { title: '项目 / 合同', key: 'ref', width: 180, ellipsis: true, render: (_: unknown, r) => r.projectName || r.contractName || '—' },
     { title: '价税合计', dataIndex: 'amountIncl', key: 'amountIncl', sorter: true, align: 'right', width: 130, render: (v: number) => <Money fen={v} /> },
     { title: '状态', dataIndex: 'status', width: 100, render: (s: number, r) => <StatusTag status={s} invalid={r.invalid} /> },
     ...(props.extraColumns?.(tab) ?? []),
     { title: '更新时间', dataIndex: 'updatedAt', key: 'updatedAt', sorter: true, width: 160, render: formatTime },
-    ...(props.rowActions ? [{ title: '操作', key: 'op', width: 150, render: (_: unknown, r: InvoiceRow) => <Space size={4}>{props.rowActions!(r, tab)}</Space> }] : []),
+    ...(props.rowActions && (!props.rowActionTabs || props.rowActionTabs.includes(tab)) ? [{ title: '操作', key: 'op', width: 150, render: (_: unknown, r: InvoiceRow) => <Space size={4}>{props.rowActions!(r, tab)}</Space> }] : []),
   ];
 
   return (
@@ -81,7 +84,7 @@ export function InvoiceList(props: InvoiceListProps) {
           columns={columns}
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
-          scroll={{ x: 1200 }}
+          scroll={{ x: tableScrollX(columns, 0, { selection: selectable }) }}
           rowSelection={selectable ? { selectedRowKeys: selected.map((r) => r.id), onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true } : undefined}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="暂无发票" /> }}
           pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, showTotal: (t) => `共 ${t} 条` }}
@@ -98,6 +101,7 @@ export function InvoiceList(props: InvoiceListProps) {
   );
 }
 
-export const failureColumn: TableColumnsType<InvoiceRow>[number] = { title: '失败原因', dataIndex: 'failureCause', ellipsis: true, render: (v: string) => <Typography.Text type="danger">{v || '—'}</Typography.Text> };
+
+export const failureColumn: TableColumnsType<InvoiceRow>[number] = { title: '失败原因', dataIndex: 'failureCause', width: 240, ellipsis: true, render: (v: string) => <Typography.Text type="danger">{v || '—'}</Typography.Text> };
 export const numberColumn: TableColumnsType<InvoiceRow>[number] = { title: '发票号码', key: 'invoiceNo', width: 190, render: (_: unknown, r) => r.digitalNo || r.invoiceNo || '—' };
 export const issuedColumn: TableColumnsType<InvoiceRow>[number] = { title: '开票时间', dataIndex: 'issuedAt', key: 'issuedAt', sorter: true, width: 160, render: formatTime };

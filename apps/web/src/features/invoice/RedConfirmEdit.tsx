@@ -1,26 +1,31 @@
 /** 红字确认单 (/invoice/nuonuo/red-confirm-apply/edit/:id): reason, VAT usage, whole or chosen lines; apply, confirm, refuse, cancel. */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Descriptions, Form, InputNumber, Result, Select, Skeleton, Space, Table } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, Result, Select, Skeleton, Space, Table } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { RedReason, VatUsage, formatFen, type InvoiceLineRow } from '@zhyy/shared';
+import { RedReason, VatUsage, formatFen, readAmountInput, type InvoiceLineRow, type RedConfirmDetail } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
 import { formatTime } from '../../components/download';
 import { useView } from '../../router/view';
 import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY, Money, RedStateTag, askReason, confirmAction } from './widgets';
+import { INVOICE_KEY, Money, RedStateTag, askReason, confirmAction, redSettling } from './widgets';
+import { refetchWhileSettling } from '../../components/settlePoll';
 
 export default function RedConfirmEdit() {
   const { params } = useView();
   const id = Number(params.id);
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: [...INVOICE_KEY, 'red-detail', id], queryFn: () => invoiceApi.redDetail(id), enabled: Number.isInteger(id) });
+  const [refetchInterval] = useState(() => refetchWhileSettling<RedConfirmDetail>(redSettling));
+  const q = useQuery({ queryKey: [...INVOICE_KEY, 'red-detail', id], queryFn: () => invoiceApi.redDetail(id), enabled: Number.isInteger(id), refetchInterval });
   const d = q.data;
   const [form] = Form.useForm<{ redReason: number; vatUsage: number }>();
   const [chosen, setChosen] = useState<Record<number, number>>({});
+  // What the user typed per line, kept as typed: a wrong amount is said beside it, never clamped or zeroed.
+  const [typed, setTyped] = useState<Record<number, string>>({});
   useEffect(() => {
     if (!d) return;
+    setTyped({});
     form.setFieldsValue({ redReason: d.redReason, vatUsage: d.vatUsage });
     setChosen(Object.fromEntries(d.lines.map((l) => [l.blueLineNo, -l.amountIncl])));
   }, [d, form]);
@@ -36,8 +41,20 @@ export default function RedConfirmEdit() {
   };
   const editable = d.can.save;
   const selectedTotal = Object.values(chosen).reduce((s, v) => s + v, 0);
+  const readLine = (l: InvoiceLineRow, text: string) => readAmountInput(text, { label: '红冲金额', maxFen: Math.abs(l.amountIncl), maxLabel: '蓝字含税金额' });
+  const lineError = (l: InvoiceLineRow) => {
+    const text = typed[l.lineNo];
+    if (text === undefined) return null;
+    const r = readLine(l, text);
+    return r.ok ? null : r.error;
+  };
+  const shownLines = d.blueLines.length ? d.blueLines : d.lines;
   const save = async () => {
     const v = await form.validateFields();
+    if (shownLines.some((l) => lineError(l))) {
+      void feedback().message.error('红冲金额有误，请按提示改正后再保存');
+      return;
+    }
     const whole = d.blueLines.every((l) => chosen[l.lineNo] === l.amountIncl);
     const lines = whole ? [] : Object.entries(chosen).filter(([, v2]) => v2 > 0).map(([lineNo, amt]) => ({ lineNo: Number(lineNo), amountIncl: -amt }));
     await run(() => invoiceApi.redSave({ id, redReason: v.redReason as 1, vatUsage: v.vatUsage as 1, lines }));
@@ -60,14 +77,31 @@ export default function RedConfirmEdit() {
           <Form.Item name="redReason" label="红冲原因" rules={[{ required: true, message: '请选择红冲原因' }]}><Select style={{ width: 140 }} options={RedReason.options.map((o) => ({ value: o.value, label: o.label }))} /></Form.Item>
           <Form.Item name="vatUsage" label="增值税用途" rules={[{ required: true, message: '请选择增值税用途' }]}><Select style={{ width: 140 }} options={VatUsage.options.map((o) => ({ value: o.value, label: o.label }))} /></Form.Item>
         </Form>
-        <Table<InvoiceLineRow> rowKey="lineNo" size="small" pagination={false} dataSource={d.blueLines.length ? d.blueLines : d.lines} columns={[
-          { title: '红冲', width: 60, render: (_: unknown, l) => <Checkbox disabled={!editable} checked={(chosen[l.lineNo] ?? 0) > 0} onChange={(e) => setChosen((c) => ({ ...c, [l.lineNo]: e.target.checked ? l.amountIncl : 0 }))} /> },
+        <Table<InvoiceLineRow> rowKey="lineNo" size="small" pagination={false} dataSource={shownLines} columns={[
+          { title: '红冲', width: 60, render: (_: unknown, l) => <Checkbox disabled={!editable} checked={(chosen[l.lineNo] ?? 0) > 0} onChange={(e) => { setTyped(({ [l.lineNo]: _drop, ...rest }) => rest); setChosen((c) => ({ ...c, [l.lineNo]: e.target.checked ? l.amountIncl : 0 })); }} /> },
           { title: '序号', dataIndex: 'lineNo', width: 60 },
           { title: '货物或应税劳务名称', dataIndex: 'goodsName' },
           { title: '蓝字含税金额', dataIndex: 'amountIncl', align: 'right', width: 140, render: (v: number) => <Money fen={v} /> },
-          { title: '红冲含税金额（元）', width: 180, render: (_: unknown, l) => (
-            <InputNumber disabled={!editable} min={0} max={l.amountIncl / 100} precision={2} value={(chosen[l.lineNo] ?? 0) / 100} onChange={(v) => setChosen((c) => ({ ...c, [l.lineNo]: Math.round(Number(v ?? 0) * 100) }))} style={{ width: 160 }} />
-          ) },
+          { title: '红冲含税金额（元）', width: 240, render: (_: unknown, l) => {
+            const error = lineError(l);
+            return (
+              <Form.Item validateStatus={error ? 'error' : undefined} help={error} style={{ margin: 0 }}>
+                <Input
+                  disabled={!editable}
+                  aria-label={`第${l.lineNo}行红冲含税金额`}
+                  inputMode="decimal"
+                  value={typed[l.lineNo] ?? formatFen(chosen[l.lineNo] ?? 0)}
+                  onChange={(e) => {
+                    const text = e.target.value;
+                    setTyped((t) => ({ ...t, [l.lineNo]: text }));
+                    const r = readLine(l, text);
+                    if (r.ok) setChosen((c) => ({ ...c, [l.lineNo]: r.fen }));
+                  }}
+                  style={{ width: 200, textAlign: 'right' }}
+                />
+              </Form.Item>
+            );
+          } },
         ]} />
         <span>本次红冲含税金额合计：{formatFen(-selectedTotal)} 元</span>
         <Space>

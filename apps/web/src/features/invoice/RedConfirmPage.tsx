@@ -4,18 +4,21 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Select, Table, Tabs, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { RedConfirmState, RedReason, type RedConfirmRow } from '@zhyy/shared';
+import { RedConfirmState, RedReason, formatFen, type RedConfirmRow } from '@zhyy/shared';
 import { invoiceApi, type BlueCandidate } from '../../api/invoice';
 import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
 import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY, Money, RedStateTag } from './widgets';
+import { INVOICE_KEY, Money, RedStateTag, confirmAction, redSettling } from './widgets';
 
 function NewDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState('');
   const q = useQuery({ queryKey: [...INVOICE_KEY, 'blue', keyword], queryFn: () => invoiceApi.blueCandidates({ pageIndex: 1, pageSize: 50, keyword: keyword || undefined }), enabled: open });
   const create = async (b: BlueCandidate) => {
+    // Nothing is saved before the user agrees: the draft is created only on 确定.
+    const go = await confirmAction('申请红冲', `将为蓝字发票 ${b.digitalNo || b.invoiceNo}（${b.buyerName}，价税合计 ${formatFen(b.amountIncl)} 元）新建红字确认单（待提交），确定吗？`);
+    if (!go) return;
     try {
       const a = await invoiceApi.redCreate(b.id);
       onClose();
@@ -63,6 +66,7 @@ export default function RedConfirmPage() {
         columns={columns}
         rowKey="id"
         emptyText="暂无红字确认单"
+        refetchWhile={(page) => page.items.some(redSettling)}
         actions={
           <>
             {direction === 'seller' ? <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>新建红字确认单</Button> : null}

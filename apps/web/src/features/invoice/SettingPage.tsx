@@ -41,12 +41,12 @@ export default function SettingPage() {
         <Typography.Title level={5}>销售方</Typography.Title>
         <Row gutter={16}>
           {item('sellerName', '销方名称', <Input maxLength={100} />, { rules: [{ required: true, message: '请填写销方名称' }] })}
-          {item('sellerTaxNo', '销方税号', <Input maxLength={20} />, { rules: [zodRule(TaxNo)] })}
+          {item('sellerTaxNo', '销方税号', <Input maxLength={20} />, { rules: [{ required: true, message: '请填写销方税号' }, zodRule(TaxNo)] })}
           {item('defaultKind', '默认发票种类', <Select options={InvoiceKind.options.map((o) => ({ value: o.value, label: o.label }))} />)}
           {item('sellerAddress', '地址', <Input maxLength={100} />)}
-          {item('sellerPhone', '电话', <Input maxLength={30} />)}
+          {item('sellerPhone', '电话', <Input maxLength={30} />, { rules: [zodRule(SettingSaveBody.shape.sellerPhone, '电话')] })}
           {item('sellerBank', '开户行', <Input maxLength={100} />)}
-          {item('sellerAccount', '账号', <Input maxLength={50} />)}
+          {item('sellerAccount', '账号', <Input maxLength={50} />, { rules: [zodRule(SettingSaveBody.shape.sellerAccount, '账号')] })}
           {item('clerk', '开票人', <Input maxLength={20} />, { rules: [{ required: true, message: '请填写开票人' }] })}
           {item('payee', '收款人', <Input maxLength={20} />)}
           {item('checker', '复核人', <Input maxLength={20} />)}

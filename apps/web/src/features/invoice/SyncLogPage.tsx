@@ -1,6 +1,6 @@
 /** 同步日志: every exchange with the tax service, by invoice (order number), method, status and time; bodies readable. */
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Descriptions, Drawer, Form, Input, Select, Skeleton, Tag, Typography, type TableColumnsType } from 'antd';
+import { Descriptions, Drawer, Form, Input, Select, Skeleton, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import type { InvoiceSyncLogRow } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
@@ -8,6 +8,7 @@ import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
 import { prettyBody } from '../system/SyncLogList';
 import { RangeItem, withRange } from '../system/filters';
+import { SYNC_STATUS_OPTIONS, SyncStatusAlert, SyncStatusTag } from '../system/syncStatus';
 import { INVOICE_KEY } from './widgets';
 
 function Detail({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -17,10 +18,10 @@ function Detail({ id, onClose }: { id: string | null; onClose: () => void }) {
     <Drawer open={!!id} onClose={onClose} size={760} title="同步详情" destroyOnHidden>
       {!d ? <Skeleton active /> : (
         <>
-          {d.status === 1 ? <Alert type="error" showIcon title="本次同步失败" description={d.memo} style={{ marginBottom: 12 }} /> : null}
+          <SyncStatusAlert status={d.status} memo={d.memo} />
           <Descriptions size="small" column={2} bordered items={[
             { key: 't', label: '方法', children: d.type },
-            { key: 's', label: '状态', children: d.status === 1 ? <Tag color="red">失败</Tag> : <Tag color="green">成功</Tag> },
+            { key: 's', label: '状态', children: <SyncStatusTag status={d.status} /> },
             { key: 'o', label: '订单号', children: d.orderNo || '—' },
             { key: 'time', label: '时间', children: formatTime(d.createdAt) },
             { key: 'u', label: '操作人', children: d.userName },
@@ -42,7 +43,7 @@ export default function SyncLogPage() {
   const columns: TableColumnsType<InvoiceSyncLogRow> = [
     { title: '时间', dataIndex: 'createdAt', key: 'createdAt', sorter: true, width: 160, render: formatTime },
     { title: '方法', dataIndex: 'type', width: 260 },
-    { title: '状态', dataIndex: 'status', key: 'status', sorter: true, width: 70, render: (s: number) => (s === 1 ? <Tag color="red">失败</Tag> : <Tag color="green">成功</Tag>) },
+    { title: '状态', dataIndex: 'status', key: 'status', sorter: true, width: 120, render: (s: number) => <SyncStatusTag status={s} /> },
     { title: '说明', dataIndex: 'memo', ellipsis: true },
     { title: '操作人', dataIndex: 'userName', width: 90 },
     { title: '耗时', dataIndex: 'durationMs', key: 'durationMs', sorter: true, width: 90, align: 'right', render: (v: number | null) => (v === null ? '—' : `${v} ms`) },
@@ -63,7 +64,7 @@ export default function SyncLogPage() {
           <>
             <Form.Item name="orderNo" label="订单号"><Input allowClear placeholder="发票订单号" style={{ width: 200 }} maxLength={40} /></Form.Item>
             <Form.Item name="method" label="方法"><Input allowClear placeholder="如 requestBillingNew" style={{ width: 180 }} maxLength={100} /></Form.Item>
-            <Form.Item name="status" label="状态"><Select allowClear placeholder="全部" style={{ width: 90 }} options={[{ value: 1, label: '失败' }, { value: 0, label: '成功' }]} /></Form.Item>
+            <Form.Item name="status" label="状态"><Select allowClear placeholder="全部" style={{ width: 90 }} options={SYNC_STATUS_OPTIONS} /></Form.Item>
             <RangeItem />
           </>
         }

@@ -1,7 +1,6 @@
 /** Small pieces the invoice screens share: status and kind tags, money, a reason prompt, the file opener. */
-import { Input, Tag, Typography } from 'antd';
-import { useState } from 'react';
-import { formatFen, INVOICE_STATUS_COLOURS, InvoiceColour, InvoiceKind, InvoiceStatus, RedConfirmState, type InvoiceFileRow } from '@zhyy/shared';
+import { Form, Input, Tag, type FormInstance } from 'antd';
+import { INVOICE_STATUS_COLOURS, InvoiceColour, InvoiceKind, InvoiceStatus, RED_ISSUED_STATES, RedConfirmState, type InvoiceFileRow } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
 import { encodeViewData } from '../common/fileView';
 import { feedback } from '../../ui/feedback';
@@ -25,35 +24,42 @@ export function KindTag({ kind, colour }: { kind: number; colour?: number }) {
 const RED_COLOURS: Record<string, string> = { '00': 'default', '01': 'success', '02': 'processing', '03': 'warning', '04': 'success', '15': 'processing', '16': 'error' };
 export const RedStateTag = ({ state }: { state: string }) => <Tag color={RED_COLOURS[state] ?? 'default'}>{RedConfirmState.label(state)}</Tag>;
 
-/** Money in 分 shown in 元 (red when negative); formatting happens only here. */
-export function Money({ fen, strong }: { fen: number; strong?: boolean }) {
-  return (
-    <Typography.Text strong={strong} type={fen < 0 ? 'danger' : undefined} style={{ fontVariantNumeric: 'tabular-nums' }}>
-      {formatFen(fen)}
-    </Typography.Text>
-  );
-}
+/** Money lives in the shared figure widgets (never wrapped, never cut). */
+export { Money } from '../common/Money';
 
-/** Asks for a reason before a destructive action; resolves to the reason or null when cancelled. */
+/**
+ * Asks for a reason before a destructive action; resolves to the reason or null when cancelled. The
+ * reason is a required field of a form in the dialog: left empty, the field is marked with 请填写…
+ * and the dialog stays open. onOk takes `close`, so antd neither closes the dialog nor sees a
+ * rejected promise (which it would rethrow as an uncaught error, reported to the server's log).
+ */
 export function askReason(title: string, label: string, okText = '确定'): Promise<string | null> {
   return new Promise((resolve) => {
-    let value = '';
+    let form: FormInstance<{ reason?: string }> | null = null;
     function Body() {
-      const [v, setV] = useState('');
-      return <Input.TextArea aria-label={label} placeholder={`请填写${label}`} maxLength={200} showCount rows={3} style={{ marginBottom: 20 }} value={v} onChange={(e) => { setV(e.target.value); value = e.target.value; }} />;
+      const [f] = Form.useForm<{ reason?: string }>();
+      form = f;
+      return (
+        <Form form={f} layout="vertical" name="ask-reason" style={{ marginTop: 12 }}>
+          <Form.Item name="reason" label={label} rules={[{ required: true, whitespace: true, message: `请填写${label}` }, { max: 200, message: `${label}不能超过200个字` }]}>
+            <Input.TextArea aria-label={label} placeholder={`请填写${label}`} maxLength={200} showCount rows={3} />
+          </Form.Item>
+        </Form>
+      );
     }
     feedback().modal.confirm({
       title,
       content: <Body />,
       okText,
       cancelText: '取消',
-      onOk: () => {
-        if (!value.trim()) {
-          void feedback().message.warning(`请填写${label}`);
-          return Promise.reject(new Error('empty'));
-        }
-        resolve(value.trim());
-        return undefined;
+      onOk: (close: () => void) => {
+        void form?.validateFields().then(
+          (v) => {
+            resolve((v.reason ?? '').trim());
+            close();
+          },
+          () => undefined, // the field shows what is missing
+        );
       },
       onCancel: () => resolve(null),
     });
@@ -118,4 +124,9 @@ export function showBatch(message: string | undefined, results: Array<{ orderNo:
         </ul>
       ),
     });
+}
+
+/** A 红字确认单 still settling at the tax service: 申请中, or issued with the red invoice not known yet. */
+export function redSettling(r: { state: string; redInvoiceNo?: string | null }): boolean {
+  return r.state === RedConfirmState.applying || (RED_ISSUED_STATES.includes(r.state) && !r.redInvoiceNo);
 }

@@ -1,7 +1,8 @@
 /** AI接口统计 (role 1): calls of the recognition service per interface, user or day; success rate and average duration; export. */
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, DatePicker, Empty, Radio, Row, Select, Space, Statistic, Table, type TableColumnsType } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
+import { lastDays } from '../../utils/time';
 import { useMemo, useState } from 'react';
 import { AI_INTERFACES, type AiStatRow } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
@@ -14,7 +15,7 @@ type GroupBy = 'interface' | 'user' | 'day';
 const percent = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 
 export default function AiInterfaceStatistic() {
-  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(29, 'day'), dayjs()]);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => lastDays(30));
   const [groupBy, setGroupBy] = useState<GroupBy>('interface');
   const [iface, setIface] = useState<string | undefined>();
   const body = { ...withRange({ range }), groupBy, interfaceCode: iface };

@@ -2,6 +2,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, Popconfirm, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { EMPTY_ID, type DeptNode } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
@@ -14,6 +15,10 @@ const toRows = (nodes: DeptNode[]): Row[] => nodes.map((n) => ({ ...n, children:
 
 export default function DeptList() {
   const tree = useDeptTree();
+  // The whole tree opens expanded (a default would apply only to the rows there at the table's first render);
+  // what the user folds stays folded, and a department added later opens like the rest.
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const expanded = tree.data ? parentIds(tree.data).filter((id) => !collapsed.has(id)) : [];
   const navigate = useNavigate();
   const qc = useQueryClient();
 
@@ -39,7 +44,7 @@ export default function DeptList() {
           size="small"
           pagination={false}
           dataSource={toRows(tree.data)}
-          expandable={{ defaultExpandedRowKeys: parentIds(tree.data) }}
+          expandable={{ expandedRowKeys: expanded, onExpandedRowsChange: (keys) => setCollapsed(new Set(parentIds(tree.data!).filter((id) => !keys.includes(id)))) }}
           locale={{ emptyText: <Empty description="还没有部门" /> }}
           columns={[
             { title: '部门', dataIndex: 'name' },

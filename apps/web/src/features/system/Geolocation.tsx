@@ -1,7 +1,8 @@
 /** 登录地分布 (role 1): sign-ins by region over a period (chart + table) and every sign-in with its place; new cities highlighted. */
 import { useQuery } from '@tanstack/react-query';
 import { Card, Checkbox, Col, DatePicker, Form, Input, Radio, Row, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
+import { lastDays } from '../../utils/time';
 import { useMemo, useState } from 'react';
 import type { GeoStatRow, SignInLocationRow } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
@@ -30,7 +31,7 @@ const columns: TableColumnsType<SignInLocationRow> = [
 ];
 
 function RegionChart() {
-  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(29, 'day'), dayjs()]);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => lastDays(30));
   const [level, setLevel] = useState<'province' | 'city'>('province');
   const body = { ...withRange({ range }), level };
   const q = useQuery({ queryKey: ['system', 'geo-stat', body], queryFn: () => systemApi.signInStatistic(body) });

@@ -6,14 +6,15 @@ import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
 import { FileExportLog } from './FileExportLog';
 import { RangeItem, withRange } from './filters';
+import { ClientReportedTag } from './syncStatus';
 
 const TYPE_COLOURS: Record<number, string> = { 1: 'green', 2: 'default', 40: 'blue', 50: 'cyan', 60: 'red', 80: 'purple', 74: 'geekblue', 90: 'orange' };
 
 const columns: TableColumnsType<OperationLogRow> = [
   { title: '时间', dataIndex: 'createdAt', key: 'createdAt', sorter: true, defaultSortOrder: 'descend', width: 160, render: formatTime },
-  { title: '用户', dataIndex: 'userName', width: 130, render: (v: string, o) => (o.loginName ? `${v}（${o.loginName}）` : '匿名') },
+  { title: '用户', dataIndex: 'userName', width: 130, render: (v: string, o) => (o.loginName ? `${v}（${o.loginName}）` : v || '匿名') },
   { title: '类型', dataIndex: 'type', key: 'type', sorter: true, width: 80, render: (t: number) => <Tag color={TYPE_COLOURS[t]}>{OperationLogType.label(t)}</Tag> },
-  { title: '内容', dataIndex: 'description' },
+  { title: '内容', dataIndex: 'description', render: (v: string, o) => <>{o.clientReported ? <ClientReportedTag /> : null}{v}</> },
   { title: 'IP', dataIndex: 'ip', width: 130 },
 ];
 

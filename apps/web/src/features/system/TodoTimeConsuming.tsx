@@ -1,13 +1,14 @@
 /** 待办耗时统计 (roles 1, 3): how long to-do items wait per flow, node and handler, from the workflow service. */
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, DatePicker, Empty, InputNumber, Radio, Result, Space, Table, Tag, type TableColumnsType } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
+import { lastDays } from '../../utils/time';
 import { useMemo, useState } from 'react';
 import { EChart } from '../../components/EChart';
 import { aggregateConsumeTime, fetchConsumeTime, minutesText, type ConsumeGroup, type ConsumeStat } from './consumeTime';
 
 export default function TodoTimeConsuming() {
-  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(29, 'day'), dayjs()]);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => lastDays(30));
   const [groupBy, setGroupBy] = useState<ConsumeGroup>('node');
   const [limitHours, setLimitHours] = useState(24);
   const from = range[0].format('YYYY-MM-DD');
@@ -46,7 +47,7 @@ export default function TodoTimeConsuming() {
       return (
         <Result
           status="info"
-          title={q.data.reason === 'missing' ? '暂无待办耗时数据' : '工作流服务暂时无法连接'}
+          title={q.data.reason === 'missing' ? '暂无待办耗时数据' : q.data.reason === 'refused' ? '暂时无法显示待办耗时' : '工作流服务暂时无法连接'}
           subTitle={q.data.reason === 'missing' ? '工作流服务尚未提供耗时数据接口（consumetime/list）；接口上线后这里将显示各流程、节点和处理人的实际耗时。' : q.data.message}
           data-testid="consume-unavailable"
         />

@@ -1,10 +1,11 @@
 /** 用户详情: profile, roles, recent sign-ins and recent operations. */
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { OperationLogType, type OperationRecord, type SignInRecord } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
 import { formatTime } from '../../components/download';
+import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
 import { useView } from '../../router/view';
 import { RoleTags, StatusTag } from './widgets';
 
@@ -12,10 +13,11 @@ export default function UserDetail() {
   const { params } = useView();
   const id = params.id ?? '';
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: ['system', 'user', id], queryFn: () => systemApi.userDetail(id) });
+  const valid = isRecordId(id);
+  const q = useQuery({ queryKey: ['system', 'user', id], queryFn: () => systemApi.userDetail(id, { silent: true }), enabled: valid });
 
   if (q.isLoading) return <Card><Skeleton active /></Card>;
-  if (!q.data) return <Card><Result status="warning" title="用户不存在或已被删除" extra={<Button onClick={() => navigate('/system/userlist')}>返回用户列表</Button>} /></Card>;
+  if (!q.data) return <RecordNotFound what="用户" error={q.error} back="/system/userlist" backLabel="返回用户列表" />;
   const u = q.data;
 
   return (

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, Input, Radio, Result, Skeleton, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ADMINISTRATOR, EMPTY_ID, UserSaveBody, isSuperUser, type UserSaveInput } from '@zhyy/shared';
+import { EMPTY_ID, PRIVILEGED_ROLES, UserSaveBody, isSuperUser, type UserSaveInput } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
 import { zodRule } from '../../components/zodRule';
 import { useView } from '../../router/view';
@@ -20,6 +20,7 @@ export default function UserEdit() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [form] = Form.useForm<UserSaveInput>();
+  // Roles 1 and 3 are granted and taken away by administrators only (the server refuses the rest).
   const mayGrantAdmin = isSuperUser(useSession((s) => s.roles));
   const [saving, setSaving] = useState(false);
   const [created, setCreated] = useState<{ id: string; loginName: string; password: string } | null>(null);
@@ -88,7 +89,7 @@ export default function UserEdit() {
           <Input maxLength={64} />
         </Form.Item>
         <Form.Item name="roles" label="角色" extra={d?.roles.includes('admin') ? '该账号是超级管理员（admin），此项不会改变。' : '未分配角色的用户无法进入系统（提示“权限不足”）'}>
-          <RoleSelect multiple style={{ width: '100%' }} placeholder="可选多个角色" disabledCodes={mayGrantAdmin ? [] : [ADMINISTRATOR]} />
+          <RoleSelect multiple style={{ width: '100%' }} placeholder="可选多个角色" disabledCodes={mayGrantAdmin ? [] : [...PRIVILEGED_ROLES]} />
         </Form.Item>
         <Form.Item name="status" label="状态">
           <Radio.Group options={[{ value: 1, label: '启用' }, { value: 0, label: '停用（立即下线）' }]} />

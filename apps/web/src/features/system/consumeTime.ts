@@ -4,6 +4,7 @@
  * overdue (waited longer than the chosen limit).
  */
 import type { ConsumeTimeItem } from '@zhyy/shared';
+import { isUnreachable } from '../../api/errors';
 import { systemApi } from '../../api/system';
 
 export type ConsumeGroup = 'flow' | 'node' | 'handler';
@@ -68,7 +69,7 @@ export function minutesText(minutes: number): string {
 }
 
 /** The outcome of asking the workflow service: figures, not there yet (404), or not reachable. */
-export type ConsumeFetch = { kind: 'ok'; items: ConsumeTimeItem[]; truncated: boolean } | { kind: 'unavailable'; reason: 'missing' | 'error'; message: string };
+export type ConsumeFetch = { kind: 'ok'; items: ConsumeTimeItem[]; truncated: boolean } | { kind: 'unavailable'; reason: 'missing' | 'error' | 'refused'; message: string };
 
 const PAGE = 500;
 const MAX_PAGES = 20;
@@ -86,6 +87,6 @@ export async function fetchConsumeTime(from: string, to: string): Promise<Consum
     const status = (e as { status?: number }).status;
     return status === 404
       ? { kind: 'unavailable', reason: 'missing', message: '工作流服务尚未提供待办耗时数据' }
-      : { kind: 'unavailable', reason: 'error', message: e instanceof Error ? e.message : '工作流服务暂时无法连接' };
+      : { kind: 'unavailable', reason: isUnreachable(e) ? 'error' : 'refused', message: e instanceof Error ? e.message : '工作流服务暂时无法连接' };
   }
 }

@@ -4,9 +4,10 @@
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Table, type FormInstance } from 'antd';
+import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect } from 'react';
-import { formValuesSchema, type ColumnDef, type FieldDef } from '@zhyy/shared';
+import { useEffect, useRef } from 'react';
+import { derivedProblems, formValuesSchema, workdaysDerivation, type ColumnDef, type FieldDef } from '@zhyy/shared';
 import { AttachmentField } from './AttachmentField';
 import { DeptPicker, MoneyInput, UserPicker } from './widgets';
 
@@ -19,6 +20,16 @@ function ruleFor(f: FieldDef) {
       if (!r.success) throw new Error(r.error.issues[0]?.message ?? '输入不正确');
     },
   };
+}
+
+/** The rule of a value derived from another field (请假天数 from 请假时间): the shared contradiction check. */
+function derivedRule(f: FieldDef, fields: readonly FieldDef[]): Rule {
+  return ({ getFieldsValue }) => ({
+    validator: async () => {
+      const problem = derivedProblems(fields, getFieldsValue(true) as Record<string, unknown>)[f.key];
+      if (problem) throw new Error(problem);
+    },
+  });
 }
 
 function ScalarInput({ f, value, onChange, id }: { f: ColumnDef | FieldDef; value?: unknown; onChange?: (v: unknown) => void; id?: string }) {
@@ -97,10 +108,27 @@ function FieldInput({ f, ...rest }: { f: FieldDef; value?: unknown; onChange?: (
   }
 }
 
-/** Keeps a money field equal to the sum of a detail table's money column (开票总金额, 报销总金额). */
+/**
+ * Keeps derived values equal to what they derive from: a money field to the sum of a detail table's
+ * money column (开票总金额, 报销总金额), a day count to its date range's working days when the range
+ * changes (the person may then take half a day off either end; a contradiction gets a message).
+ */
 function useSums(form: FormInstance, fields: readonly FieldDef[]) {
   const watched = Form.useWatch([], form) as Record<string, unknown> | undefined;
+  const ranges = useRef<Record<string, string>>({});
   useEffect(() => {
+    for (const f of fields) {
+      if (!f.workdaysOf) continue;
+      const range = watched?.[f.workdaysOf];
+      const seen = JSON.stringify(range ?? null);
+      if (ranges.current[f.key] === seen) continue;
+      ranges.current[f.key] = seen;
+      const d = workdaysDerivation(range, !!f.halfDays);
+      if (!d || d.workdays === 0) continue;
+      const current = form.getFieldValue(f.key) as unknown;
+      // A value that agrees with the dates (a loaded draft's half day) stays; any other is recomputed.
+      if (!(typeof current === 'number' && d.allowed.includes(current))) form.setFieldValue(f.key, d.workdays);
+    }
     for (const f of fields) {
       if (f.type !== 'table' || !f.sumColumn || !f.sumInto) continue;
       const rows = (watched?.[f.key] as Array<Record<string, unknown>> | undefined) ?? [];
@@ -113,11 +141,16 @@ function useSums(form: FormInstance, fields: readonly FieldDef[]) {
 export function FormFields({ fields, form }: { fields: readonly FieldDef[]; form: FormInstance }) {
   useSums(form, fields);
   const summed = new Set(fields.filter((f) => f.sumInto).map((f) => f.sumInto!));
+  // A day count is checked against its range and the range against its working days, each when the other changes.
+  const derived = new Map<string, string[]>();
+  for (const f of fields) if (f.workdaysOf) { derived.set(f.key, [f.workdaysOf]); derived.set(f.workdaysOf, [f.key]); }
+  const derivedFrom = new Set(derived.keys());
   return (
     <Row gutter={16}>
       {fields.map((f) => (
         <Col key={f.key} xs={24} md={f.span === 2 || f.type === 'table' ? 24 : 12}>
-          <Form.Item name={f.key} label={f.label} required={f.required} rules={[ruleFor(f)]} extra={summed.has(f.key) ? '由明细自动合计' : f.help}>
+          <Form.Item name={f.key} label={f.label} required={f.required} rules={derivedFrom.has(f.key) ? [ruleFor(f), derivedRule(f, fields)] : [ruleFor(f)]}
+            dependencies={derived.get(f.key)} extra={summed.has(f.key) ? '由明细自动合计' : f.help}>
             {summed.has(f.key) ? <MoneyInput disabled /> : <FieldInput f={f} />}
           </Form.Item>
         </Col>

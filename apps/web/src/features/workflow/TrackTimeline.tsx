@@ -5,6 +5,16 @@ import { formatTime } from './format';
 
 const COLOURS: Record<string, string> = { start: 'blue', send: 'green', complete: 'green', return: 'red', adminDelete: 'red', delete: 'red', shift: 'orange', adminShift: 'orange', undo: 'gray', withdraw: 'gray', press: 'purple', cc: 'cyan', save: 'gray' };
 
+/**
+ * Where a step went: the node and the people there. A step that names people but no next node (a 抄送 stays at
+ * its node) goes to its own node, so the line never reads "→ ： 马超".
+ */
+export function target(e: Pick<TrackEntry, 'nodeName' | 'toNodeName' | 'toNames'>): string {
+  const node = e.toNodeName || e.nodeName;
+  if (!e.toNames) return node;
+  return node ? `${node}：${e.toNames}` : e.toNames;
+}
+
 export function TrackTimeline({ track }: { track: TrackEntry[] }) {
   if (!track.length) return <Typography.Text type="secondary">暂无记录</Typography.Text>;
   return (
@@ -26,10 +36,9 @@ export function TrackTimeline({ track }: { track: TrackEntry[] }) {
               {e.actorName}
               {e.deptName ? <Typography.Text type="secondary">（{e.deptName}）</Typography.Text> : null}
               {e.toNodeName || e.toNames ? (
-                <Typography.Text type="secondary">
+                <Typography.Text type="secondary" data-testid="track-target">
                   {' '}
-                  → {e.toNodeName}
-                  {e.toNames ? `：${e.toNames}` : ''}
+                  → {target(e)}
                 </Typography.Text>
               ) : null}
             </div>

@@ -1,6 +1,7 @@
 /** A work item opened from a list: its header, the form's values, the approval panel, the opinions and the track. */
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Drawer, Result, Skeleton, Space } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { FlowState } from '@zhyy/shared';
 import { wfApi } from './api';
@@ -15,6 +16,17 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
   const navigate = useNavigate();
   const q = useQuery({ queryKey: ['workflow', 'detail', workId], queryFn: () => wfApi.detail(workId!), enabled: workId !== null, retry: false });
   const d = q.data;
+  // The drawer does not hand the focus back when it closes (it lands on <body>): keep what had the focus
+  // when it opened (the list's title button) and give it back on closing, so Esc leaves the user where
+  // they were instead of nowhere (and no outline is drawn around the whole tab pane).
+  const opener = useRef<Element | null>(null);
+  const wasOpen = useRef(false);
+  if (workId !== null && !wasOpen.current) opener.current = document.activeElement;
+  wasOpen.current = workId !== null;
+  useEffect(() => {
+    const el = opener.current;
+    if (workId === null && el instanceof HTMLElement && el.isConnected) el.focus();
+  }, [workId]);
   return (
     <Drawer open={workId !== null} onClose={onClose} size={880} title={d ? `${d.Title}` : '流程详情'} destroyOnHidden data-testid="work-drawer">
       {q.isPending ? <Skeleton active paragraph={{ rows: 8 }} /> : null}

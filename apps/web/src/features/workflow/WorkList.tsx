@@ -10,6 +10,7 @@ import { FlowState, type InstanceRow, type ListScope } from '@zhyy/shared';
 import { wfApi, type ListQuery } from './api';
 import { formatTime } from './format';
 import { StateTag, useDepts } from './widgets';
+import '../../components/listPage.css';
 
 interface Filters {
   title?: string;
@@ -60,12 +61,28 @@ export function WorkList(props: {
     {
       title: '标题',
       dataIndex: 'Title',
-      ellipsis: true,
+      ellipsis: { showTitle: false },
+      // The title ellipsizes itself (a cut flex row shows no "…"), keeps the 催办 tag whole, and is a focusable
+      // button, so closing the drawer with Esc returns the focus to it rather than outlining the whole tab pane.
       render: (t: string, r) => (
-        <Space size={4}>
-          <Typography.Link onClick={() => props.onOpen(r)}>{t}</Typography.Link>
+        <span className="cell-line wf-title-cell">
+          <Typography.Link
+            ellipsis
+            title={t}
+            role="button"
+            tabIndex={0}
+            onClick={() => props.onOpen(r)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                props.onOpen(r);
+              }
+            }}
+          >
+            {t}
+          </Typography.Link>
           {r.Pressed ? <Tag color="red">催办</Tag> : null}
-        </Space>
+        </span>
       ),
     },
     { title: '流程', dataIndex: 'FlowName', width: 110 },

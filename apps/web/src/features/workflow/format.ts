@@ -1,11 +1,11 @@
 /** Display helpers of the workflow screens: Asia/Shanghai times, money in 元, state colours. */
-import dayjs from 'dayjs';
-import { FlowState } from '@zhyy/shared';
+import { FlowState, formatShanghai } from '@zhyy/shared';
 
 export const WORKFLOW_KEY = ['workflow'] as const;
 
+/** An instant as YYYY-MM-DD HH:mm in Asia/Shanghai, like every other time shown. */
 export function formatTime(iso: string | null | undefined): string {
-  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '';
+  return formatShanghai(iso, 'YYYY-MM-DD HH:mm');
 }
 
 export function stateColour(state: number): string {

@@ -6,9 +6,8 @@ import { FlowState, type DeptRef, type UserRef } from '@zhyy/shared';
 import { wfApi } from './api';
 import { fenToYuan, stateColour, yuanToFen } from './format';
 
-export function StateTag({ state }: { state: number }) {
-  return <Tag color={stateColour(state)}>{FlowState.label(state)}</Tag>;
-}
+// In its own file so that the workbench, which shows only the tag, does not carry the pickers below.
+export { StateTag } from './StateTag';
 
 /** Picks active users by name or login name; the value is {id, name} (or a list when multiple). */
 export function UserPicker(props: {

@@ -23,6 +23,8 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
+import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult } from '../income-types.js';
+import { NuonuoIncome } from './income.js';
 import { NuonuoTransport } from './transport.js';
 
 /** Nuonuo's "no such invoice" answer to a query. */
@@ -39,6 +41,7 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 export class NuonuoTaxGateway implements TaxGateway {
   readonly mode = 'nuonuo' as const;
   private readonly t: NuonuoTransport;
+  private readonly income: NuonuoIncome;
 
   constructor(
     private readonly opts: NuonuoOptions,
@@ -47,6 +50,15 @@ export class NuonuoTaxGateway implements TaxGateway {
     http: typeof fetch,
   ) {
     this.t = new NuonuoTransport(opts, synclog, clock, http);
+    this.income = new NuonuoIncome(this.t, clock);
+  }
+
+  collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {
+    return this.income.collectIncoming(query, ctx);
+  }
+
+  verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {
+    return this.income.verifyIncoming(query, ctx);
   }
 
   async submitInvoice(req: TaxInvoiceRequest, ctx?: TaxCallContext): Promise<SubmitResult> {

@@ -94,17 +94,17 @@ export class NuonuoTransport {
    * One signed call. Answers other than E0000 (and the codes in `accept`) throw TaxGatewayError
    * with the service's code and describe; E9613 with its own Chinese message.
    */
-  async call(method: TaxMethod, content: unknown, ctx?: TaxCallContext, accept: readonly string[] = []): Promise<NuonuoAnswer> {
-    let answer = await this.once(method, content, ctx, accept);
+  async call(method: TaxMethod, content: unknown, ctx?: TaxCallContext, accept: readonly string[] = [], refs?: readonly string[]): Promise<NuonuoAnswer> {
+    let answer = await this.once(method, content, ctx, accept, refs);
     if (answer === 'token') {
       tokens.delete(this.cacheKey);
-      answer = await this.once(method, content, ctx, accept);
+      answer = await this.once(method, content, ctx, accept, refs);
       if (answer === 'token') throw new TaxGatewayError(TaxErrorCode.auth, '税务端访问令牌无效，请检查应用授权', method);
     }
     return answer;
   }
 
-  private async once(method: TaxMethod, content: unknown, ctx: TaxCallContext | undefined, accept: readonly string[]): Promise<NuonuoAnswer | 'token'> {
+  private async once(method: TaxMethod, content: unknown, ctx: TaxCallContext | undefined, accept: readonly string[], refs?: readonly string[]): Promise<NuonuoAnswer | 'token'> {
     const accessToken = await this.token(ctx);
     return exchange<NuonuoAnswer | 'token'>(this.synclog, method, content, ctx, async () => {
       const body = JSON.stringify(content);
@@ -131,7 +131,7 @@ export class NuonuoTransport {
         throw new TaxGatewayError(answer.code || TaxErrorCode.transport, `税务端拒绝：${answer.describe || '未知错误'}（${answer.code || '无代码'}）`, method);
       }
       return { value: answer, log: answer, memo: `${answer.code} ${answer.describe || '成功'}` };
-    });
+    }, refs);
   }
 
   /** Downloads a file the service links to (PDF / OFD / XML); null when it cannot be had. */

@@ -5,6 +5,7 @@
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { unitPriceText } from '@zhyy/shared';
 import { chineseCapital, formatYuan } from '../money.js';
 import type { TaxInvoiceLine, TaxInvoiceRequest } from '../types.js';
 import { subsetFor } from './font.js';
@@ -55,7 +56,7 @@ const rateText = (line: TaxInvoiceLine) => {
 const dateText = (issuedAt: string) => `${issuedAt.slice(0, 4)}年${issuedAt.slice(5, 7)}月${issuedAt.slice(8, 10)}日`;
 
 function cells(line: TaxInvoiceLine): string[] {
-  return [line.goodsName, line.spec ?? '', line.unit ?? '', line.quantity ?? '', line.unitPrice ?? '', formatYuan(line.amountExcludingTax), rateText(line), formatYuan(line.tax)];
+  return [line.goodsName, line.spec ?? '', line.unit ?? '', line.quantity ?? '', unitPriceText({ quantity: line.quantity, unitPrice: line.unitPrice, priceIncludesTax: line.priceIncludesTax, amountExcl: line.amountExcludingTax }), formatYuan(line.amountExcludingTax), rateText(line), formatYuan(line.tax)];
 }
 
 function remarkLines(req: TaxInvoiceRequest): string[] {

@@ -21,13 +21,19 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
+import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
+import { SimulatorIncome } from './income.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
 import type { InvoiceRow } from './store.js';
 
-/** A buyer name containing this always fails (22; 24 when it also contains 签章). */
+/**
+ * A buyer name containing this always fails (22; 24 when it also contains 签章): the trigger for
+ * tests and for trying failures by hand. The demo company's data never uses it (its failed invoices
+ * come from SimulatorOptions.failOrders).
+ */
 export const FORCED_FAILURE = '测试失败';
 export const REISSUE_DAILY_LIMIT = 20;
 
@@ -54,7 +60,10 @@ const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(err ins
 const state = (message: string, method: string) => new TaxGatewayError(TaxErrorCode.state, message, method);
 
 /** How an attempt ends: 0 success, 22 or 24 (a re-issue can only fail at signing). */
-export function drawFailure(ctx: SimContext, buyerName: string, stage: 'submit' | 'reissue'): 0 | 22 | 24 {
+export function drawFailure(ctx: SimContext, req: Pick<TaxInvoiceRequest, 'orderNo' | 'buyer'>, stage: 'submit' | 'reissue'): 0 | 22 | 24 {
+  const buyerName = req.buyer.name;
+  const scripted = stage === 'submit' ? ctx.failOrders?.[req.orderNo] : undefined;
+  if (scripted) return scripted;
   if (buyerName.includes(FORCED_FAILURE)) return buyerName.includes('签章') ? 24 : stage === 'submit' ? 22 : 0;
   if (ctx.failureRate <= 0 || ctx.random() >= ctx.failureRate) return 0;
   return stage === 'reissue' || ctx.random() < 0.5 ? 24 : 22;
@@ -62,11 +71,22 @@ export function drawFailure(ctx: SimContext, buyerName: string, stage: 'submit' 
 
 export class SimulatorTaxGateway implements TaxGateway {
   readonly mode = 'simulator' as const;
+  private readonly income: SimulatorIncome;
 
   constructor(
     private readonly ctx: SimContext,
     private readonly synclog: SyncLogService,
-  ) {}
+  ) {
+    this.income = new SimulatorIncome(ctx, synclog);
+  }
+
+  collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {
+    return this.income.collectIncoming(query, ctx);
+  }
+
+  verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {
+    return this.income.verifyIncoming(query, ctx);
+  }
 
   private async find(serialNo: string): Promise<InvoiceRow | undefined> {
     let q = this.ctx.sdb.selectFrom('taxsim_invoices').selectAll().where('serial_no', '=', serialNo);
@@ -87,7 +107,7 @@ export class SimulatorTaxGateway implements TaxGateway {
       const existing = await this.byOrderNo(seller, req.orderNo);
       if (existing) return this.duplicate(existing);
       const now = this.ctx.now();
-      const failStage = drawFailure(this.ctx, req.buyer.name, 'submit');
+      const failStage = drawFailure(this.ctx, req, 'submit');
       const serialNo = await newSerialNo(this.ctx.sdb, now);
       const sum = (k: 'amountExcludingTax' | 'tax' | 'amountIncludingTax') => req.lines.reduce((s, l) => s + l[k], 0);
       try {
@@ -165,7 +185,7 @@ export class SimulatorTaxGateway implements TaxGateway {
       const count = row.reissue_day === today ? row.reissue_count : 0;
       if (count >= REISSUE_DAILY_LIMIT) throw new TaxGatewayError(TaxErrorCode.reissueLimit, TaxMessages.reissueLimit, M.reissue);
       const req = JSON.parse(row.request) as TaxInvoiceRequest;
-      const failStage = drawFailure(this.ctx, req.buyer.name, 'reissue');
+      const failStage = drawFailure(this.ctx, req, 'reissue');
       const done = await this.ctx.sdb
         .updateTable('taxsim_invoices')
         .set({

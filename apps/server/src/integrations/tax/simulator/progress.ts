@@ -4,7 +4,6 @@
  * is written with a guard on the old status, so concurrent readers never apply one twice.
  */
 import { InvoiceStatus } from '@zhyy/shared';
-import { renderInvoicePdf } from '../pdf/render.js';
 import { STATUS_MESSAGES } from '../states.js';
 import type { TaxInvoiceFile, TaxInvoiceRequest, TaxInvoiceResult, TaxInvoiceStatus } from '../types.js';
 import { newInvoiceNumbers, shanghaiTime } from './numbers.js';
@@ -18,8 +17,12 @@ export interface SimContext {
   random: () => number;
   /** 0..1: share of attempts that fail. */
   failureRate: number;
+  /** Order numbers that fail at submission with the given status (SimulatorOptions.failOrders). */
+  failOrders?: Readonly<Record<string, 22 | 24>>;
   /** Scopes lookups to one seller, like Nuonuo's userTax; all sellers when absent. */
   taxNumber?: string;
+  /** The company as the buyer of its incoming invoices (SimulatorOptions.company). */
+  company?: { name: string; taxNumber: string };
 }
 
 const PENDING = new Set<number>([InvoiceStatus.creating, InvoiceStatus.signing, InvoiceStatus.canceling]);
@@ -40,6 +43,8 @@ async function nextState(ctx: SimContext, row: InvoiceRow): Promise<Partial<Invo
       const nums = await newInvoiceNumbers(ctx.sdb, row.kind, new Date(at));
       const issuedAt = shanghaiTime(new Date(at));
       const printed = { invoiceNo: nums.invoiceNo, invoiceCode: nums.invoiceCode, issuedAt };
+      // pdf-lib and fontkit load with the first invoice printed, not at start-up.
+      const { renderInvoicePdf } = await import('../pdf/render.js');
       const pdf = Buffer.from(await renderInvoicePdf(req, printed)).toString('base64');
       return {
         status: InvoiceStatus.created,

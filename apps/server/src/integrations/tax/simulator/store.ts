@@ -66,6 +66,8 @@ export type TaxsimTables = {
   taxsim_red_confirms: TaxsimRedConfirmTable;
   taxsim_deliveries: { id: string; serial_no: string; email: string | null; mobile: string | null; sent_at: string };
   taxsim_counters: { name: string; value: number };
+  /** 0018_taxsim_income: 查验 calls per invoice and day (Asia/Shanghai). */
+  taxsim_income_checks: { invoice_key: string; check_day: string; count: number; updated_at: string };
 };
 
 export type SimDb = Kysely<TaxsimTables>;

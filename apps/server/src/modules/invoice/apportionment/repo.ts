@@ -9,6 +9,7 @@ import { InvoiceStatus, type AllocationChangeQuery, type AllocationChangeRow, ty
 import { notFound } from '../../../platform/envelope.js';
 import { contains, offsetOf, sortOf } from '../../../platform/listing.js';
 import type { Db } from './store.js';
+import { shanghaiDayStartIso } from '../../../platform/time.js';
 
 const SORTS = { issueDate: 'a.issue_date', amountIncl: 'a.amount_incl', targetName: 't.name', buyerName: 'i.buyer_name' } as const;
 
@@ -83,8 +84,6 @@ function toChange(r: Record<string, unknown>): AllocationChangeRow {
   };
 }
 
-/** The UTC instant at which an Asia/Shanghai day (plus `days`) begins. */
-const dayStartIso = (day: string, days = 0) => new Date(Date.parse(`${day}T00:00:00+08:00`) + days * 86400_000).toISOString();
 
 const changes = (db: Db) =>
   db.selectFrom('invoice_allocation_changes as c').innerJoin('invoices as i', 'i.id', 'c.invoice_id').selectAll('c').select(['i.invoice_no', 'i.digital_no', 'i.order_no']);
@@ -93,8 +92,8 @@ export async function changeHistory(db: Db, f: AllocationChangeQuery): Promise<{
   let q = db.selectFrom('invoice_allocation_changes as c').innerJoin('invoices as i', 'i.id', 'c.invoice_id');
   if (f.dim) q = q.where('c.dim', '=', f.dim);
   if (f.invoiceId) q = q.where('c.invoice_id', '=', f.invoiceId);
-  if (f.from) q = q.where('c.created_at', '>=', dayStartIso(f.from));
-  if (f.to) q = q.where('c.created_at', '<', dayStartIso(f.to, 1));
+  if (f.from) q = q.where('c.created_at', '>=', shanghaiDayStartIso(f.from));
+  if (f.to) q = q.where('c.created_at', '<', shanghaiDayStartIso(f.to, 1));
   if (f.keyword) {
     const k = f.keyword;
     q = q.where((eb) => eb.or([eb('i.invoice_no', '=', k), eb('i.digital_no', '=', k), contains(eb.ref('c.from_name'), k), contains(eb.ref('c.to_name'), k), contains(eb.ref('c.user_name'), k), contains(eb.ref('c.reason'), k)]));

@@ -5,8 +5,8 @@
  * (those of invoice-upload: 1, 5), so role 11 reads everything and gets 403 权限不足 on each change.
  */
 import type { FastifyInstance } from 'fastify';
-import { AllocationChangeQuery, AllocationMoveBody, AllocationSetBody, ApportionmentQuery, InvoiceColour, InvoiceKind, InvoiceRef, TargetLookup, pageRoute, type AllocationDim, type AllocationRow } from '@zhyy/shared';
-import { pages, type Access } from '../../../platform/access.js';
+import { AllocationChangeQuery, AllocationMoveBody, AllocationSetBody, ApportionmentQuery, InvoiceColour, InvoiceKind, InvoiceRef, TargetLookup, type AllocationDim, type AllocationRow } from '@zhyy/shared';
+import { pages, pagesAnd, type Access } from '../../../platform/access.js';
 import { ok } from '../../../platform/envelope.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
@@ -27,10 +27,7 @@ export const STATISTICS_PAGES = [`${S}/apportionment-statistics`, `${S}/temp-pro
 
 /** Callers who may open one of these pages and who are invoice writers (the roles of invoice-upload). */
 export function writeOn(...patterns: string[]): Access {
-  const writers = pageRoute(`${A}/invoice-upload/:id`).requirement.at(-1)!;
-  const base = pages(...patterns);
-  if (base.kind !== 'pages') return base;
-  return { ...base, requirements: base.requirements.map((r) => [...r, writers]) };
+  return pagesAnd(patterns, [`${A}/invoice-upload/:id`]);
 }
 
 const tags = ['销项发票-分摊'];

@@ -10,25 +10,11 @@ import { TaxGatewayError } from '../../../integrations/tax/index.js';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { invoiceRef } from '../../../platform/oplog.js';
+import { checkUpload, extensionOf } from '../../../platform/userFiles.js';
 import { storeFile } from '../files.js';
 import type { InvoiceSettings } from '../settings.js';
 
-/** The file's format from its content (magic bytes), whatever its name says. */
-export function sniffFormat(b: Buffer): 'pdf' | 'ofd' | 'xml' | 'jpg' | 'png' | null {
-  if (b.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpg';
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  // OFD (GB/T 33190) is a zip whose entries start with OFD.xml.
-  if (b.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) && b.subarray(0, 2048).includes('OFD.xml')) return 'ofd';
-  const head = b.subarray(0, 256).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (head.startsWith('<?xml') || /^<[A-Za-z]/.test(head)) return 'xml';
-  return null;
-}
-
-const extOf = (name: string) => {
-  const e = name.toLowerCase().split('.').pop() ?? '';
-  return e === 'jpeg' ? 'jpg' : e;
-};
+const LEDGER_FORMATS = new Set(['pdf', 'ofd', 'xml', 'jpg', 'png']);
 
 export async function uploadInvoiceFile(app: FastifyInstance, req: FastifyRequest, b: UploadInvoiceFileBody): Promise<{ fileId: string }> {
   const db = app.db.kysely;
@@ -39,9 +25,9 @@ export async function uploadInvoiceFile(app: FastifyInstance, req: FastifyReques
   const content = Buffer.from(b.content, 'base64');
   if (content.length === 0) throw refuse('文件内容为空');
   if (content.length > UPLOAD_MAX_BYTES) throw refuse(`文件不能超过${UPLOAD_MAX_BYTES / 1024 / 1024}MB`);
-  const format = sniffFormat(content);
-  const ext = extOf(b.fileName);
-  if (!format || format !== ext) throw refuse('文件内容与扩展名不符，只能上传PDF、OFD、XML、JPG或PNG文件');
+  const format = checkUpload(content, b.fileName);
+  const ext = extensionOf(b.fileName);
+  if (!format || !LEDGER_FORMATS.has(format) || format !== ext) throw refuse('文件内容与扩展名不符，只能上传PDF、OFD、XML、JPG或PNG文件');
   if (b.type === 1000 && !['pdf', 'ofd', 'xml'].includes(format)) throw refuse('发票原件须为PDF、OFD或XML文件');
   const sha256 = crypto.createHash('sha256').update(content).digest('hex');
   const same = await db.selectFrom('invoice_files').select('name').where('invoice_id', '=', inv.id).where('sha256', '=', sha256).executeTakeFirst();

@@ -1,12 +1,14 @@
 /**
  * The ledger's filters and sorts as SQL on `invoices as i`. The ledger lists the invoices the tax
  * service issued (they have an issue date: created, canceling, cancelled); requests and failures are
- * on the working screens. Every filter is an indexed column (migration 0004 and ./migration.ts).
+ * on the working screens. Every filter is an indexed column (migration 0004 and ./migration.ts); the buyer name's
+ * "contains" uses the trigram index of migration 0013 (../search.ts).
  */
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind, type LedgerFilter } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
-import { contains, sortOf } from '../../../platform/listing.js';
+import { sortOf } from '../../../platform/listing.js';
+import { buyerNameContains } from '../search.js';
 import type { InvoiceTable } from '../tables.js';
 import './tables.js';
 
@@ -35,14 +37,14 @@ export function onlySummaryFilters(f: LedgerFilter): boolean {
   return !f.buyerId && !f.buyerName && !f.number && !f.projectId && !f.contractId && f.amountMin === undefined && f.amountMax === undefined && !f.creator;
 }
 
-/** Adds the filters to any query that reads `invoices as i` (with or without joins). */
+/** Adds the filters to any query of `db` that reads `invoices as i` (with or without joins). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function applyFilters<QB extends SelectQueryBuilder<any, any, any>>(query: QB, f: LedgerFilter): QB {
+export function applyFilters<QB extends SelectQueryBuilder<any, any, any>>(query: QB, f: LedgerFilter, db: Kysely<Database>): QB {
   let q = query as unknown as Q;
   if (f.issueFrom) q = q.where('i.issue_date', '>=', f.issueFrom);
   if (f.issueTo) q = q.where('i.issue_date', '<=', f.issueTo);
   if (f.buyerId) q = q.where('i.buyer_id', '=', f.buyerId);
-  if (f.buyerName) q = q.where((eb) => contains(eb.ref('i.buyer_name'), f.buyerName!));
+  if (f.buyerName) q = q.where(buyerNameContains(db, f.buyerName));
   if (f.number) q = q.where((eb) => eb.or([eb('i.invoice_no', '=', f.number!), eb('i.digital_no', '=', f.number!), eb('i.order_no', '=', f.number!)]));
   if (f.status !== undefined) q = q.where('i.status', '=', f.status);
   if (f.colour !== undefined) q = q.where('i.colour', '=', f.colour);

@@ -4,7 +4,8 @@
  * the totals (the day summary when the filter allows it, else the filtered invoices).
  */
 import { sql, type Kysely } from 'kysely';
-import type { LedgerExportQuery, LedgerFilter, LedgerQuery, LedgerRow, LedgerTotals } from '@zhyy/shared';
+import { ledgerRowCount, type LedgerExportQuery, type LedgerFilter, type LedgerQuery, type LedgerRow, type LedgerTotals } from '@zhyy/shared';
+import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { contains, offsetOf } from '../../../platform/listing.js';
 import { LIST_COLUMNS, toInvoiceRow, type InvoiceListRecord } from '../mapping.js';
@@ -34,51 +35,84 @@ export async function ledgerTotals(db: Kysely<Database>, f: LedgerFilter): Promi
 const DEEP = 1000;
 const flip = (o: 'asc' | 'desc') => (o === 'asc' ? 'desc' : 'asc');
 
-export async function ledgerPage(db: Kysely<Database>, q: LedgerQuery): Promise<{ items: LedgerRow[]; total: number; totals: LedgerTotals }> {
+type Page = { items: LedgerRow[]; total: number; totals: LedgerTotals };
+
+/**
+ * One page and the totals. A filter the day summary answers stays on the request thread (its
+ * totals may consolidate the summary, a write); any other filter may scan, so on SQLite the whole
+ * page is read by a worker (db/read-pool.ts).
+ */
+export function ledgerPage(db: Kysely<Database>, q: LedgerQuery): Promise<Page> {
+  return onlySummaryFilters(q) ? readPage(db, q) : readPageOffThread(db, q);
+}
+
+async function readPage(db: Kysely<Database>, q: LedgerQuery): Promise<Page> {
   const s = ledgerSort(q);
   const offset = offsetOf(q);
   const read = async (order: 'asc' | 'desc', skip: number, take: number) => {
-    const ids = applyFilters(ledgerBase(db), q).select('i.id').orderBy(s.column, order).orderBy('i.id', order).limit(take).offset(skip);
+    const ids = applyFilters(ledgerBase(db), q, db).select('i.id').orderBy(s.column, order).orderBy('i.id', order).limit(take).offset(skip);
     const rows = (await withColumns(db).where('i.id', 'in', ids).orderBy(s.column, s.order).orderBy('i.id', s.order).execute()) as Row[];
     return rows.map(toLedgerRow);
   };
   if (offset < DEEP) {
     const [items, totals] = await Promise.all([read(s.order, offset, q.pageSize), ledgerTotals(db, q)]);
-    return { items, total: totals.count, totals };
+    return { items, total: ledgerRowCount(totals), totals };
   }
   // A deep page: the index is walked from whichever end is nearer (the last page costs what the first does).
   const totals = await ledgerTotals(db, q);
-  if (offset >= totals.count) return { items: [], total: totals.count, totals };
-  const fromEnd = totals.count - offset - q.pageSize;
+  const total = ledgerRowCount(totals);
+  if (offset >= total) return { items: [], total, totals };
+  const fromEnd = total - offset - q.pageSize;
   const items = fromEnd < offset ? await read(flip(s.order), Math.max(0, fromEnd), q.pageSize + Math.min(0, fromEnd)) : await read(s.order, offset, q.pageSize);
-  return { items, total: totals.count, totals };
+  return { items, total, totals };
 }
 
-/** Every row of the filter in the chosen order, batch by batch, each batch after the last key of the previous one. */
-export async function* ledgerBatches(db: Kysely<Database>, f: LedgerExportQuery, size = 1000): AsyncIterable<LedgerRow[]> {
+type Key = { v: string | number; id: string };
+
+/** One batch of the export: the rows after the key, and the key of its last row. */
+const exportBatch = offThread('ledger.exportBatch', async (db: Kysely<Database>, f: LedgerExportQuery, after: Key | null, size: number): Promise<{ rows: LedgerRow[]; last: Key | null }> => {
   const s = ledgerSort(f);
   const key = s.column.slice(2) as keyof Row;
-  let after: { v: string | number; id: string } | null = null;
+  let q = applyFilters(withColumns(db).where('i.issue_date', 'is not', null), f, db);
+  if (after) {
+    const a = after;
+    q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, i.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, i.id) > (${a.v}, ${a.id})`);
+  }
+  const rows = (await q.orderBy(s.column, s.order).orderBy('i.id', s.order).limit(size).execute()) as Row[];
+  const last = rows[rows.length - 1];
+  return { rows: rows.map(toLedgerRow), last: last ? { v: last[key] as string | number, id: last.id } : null };
+});
+
+/**
+ * Every row of the filter in the chosen order, batch by batch, each batch after the last key of the
+ * previous one. The next batch is asked for before this one is handed over, so the database reads
+ * it (in a worker on SQLite) while the caller writes this one.
+ */
+export async function* ledgerBatches(db: Kysely<Database>, f: LedgerExportQuery, size = 1000): AsyncIterable<LedgerRow[]> {
+  // A batch read ahead and then abandoned (the client went away) must not reject unheard.
+  const ask = (after: Key | null) => {
+    const p = exportBatch(db, f, after, size);
+    p.catch(() => undefined);
+    return p;
+  };
+  let next = ask(null);
   for (;;) {
-    let q = applyFilters(withColumns(db).where('i.issue_date', 'is not', null), f);
-    if (after) {
-      const a = after;
-      q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, i.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, i.id) > (${a.v}, ${a.id})`);
-    }
-    const rows = (await q.orderBy(s.column, s.order).orderBy('i.id', s.order).limit(size).execute()) as Row[];
-    if (rows.length) yield rows.map(toLedgerRow);
-    if (rows.length < size) return;
-    const last = rows[rows.length - 1]!;
-    after = { v: last[key] as string | number, id: last.id };
+    const { rows, last } = await next;
+    const more = rows.length === size && last !== null;
+    if (more) next = ask(last);
+    if (rows.length) yield rows;
+    if (!more) return;
   }
 }
 
 /** The first `limit` rows of the filter (print). */
 export async function ledgerHead(db: Kysely<Database>, f: LedgerExportQuery, limit: number): Promise<LedgerRow[]> {
   const s = ledgerSort(f);
-  const rows = await applyFilters(withColumns(db).where('i.issue_date', 'is not', null), f).orderBy(s.column, s.order).orderBy('i.id', s.order).limit(limit).execute();
+  const rows = await applyFilters(withColumns(db).where('i.issue_date', 'is not', null), f, db).orderBy(s.column, s.order).orderBy('i.id', s.order).limit(limit).execute();
   return (rows as Row[]).map(toLedgerRow);
 }
+
+const readPageOffThread = offThread('ledger.page', readPage);
 
 export async function ledgerOptions(db: Kysely<Database>) {
   const [projects, contracts] = await Promise.all([

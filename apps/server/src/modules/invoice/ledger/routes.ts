@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   canAccessAny, InvoiceColour, InvoiceKind, InvoiceStatus, LedgerExportQuery, LedgerQuery, OperationLogType, RedConfirmIdBody, RedConfirmState, RedLedgerExportQuery,
   RedLedgerQuery, RedReason, requirementForPages, SendInvoiceBody, SourceKind, UPLOAD_MAX_BYTES, UploadInvoiceFileBody, Uuid, type LedgerRow, type RedConfirmRow,
+  text, ledgerRowCount,
 } from '@zhyy/shared';
 import { pages } from '../../../platform/access.js';
 import { currentUser } from '../../../platform/context.js';
@@ -86,22 +87,22 @@ async function ledgerModule(app: FastifyInstance): Promise<void> {
 
   r.post('/api/invoice/list', { schema: { body: LedgerQuery, summary: '销项发票台账：筛选、排序、分页，含筛选结果的合计', tags }, config: access.list }, async (req) => ok(await ledgerPage(db(), req.body)));
   r.post('/api/invoice/ledger-options', { schema: { body: z.object({}), summary: '台账筛选用的项目与合同', tags }, config: access.list }, async () => ok(await ledgerOptions(db())));
-  r.post('/api/invoice/ledger-buyers', { schema: { body: z.object({ keyword: z.string().trim().max(100, '关键字不能超过100个字符').default('') }), summary: '台账筛选用的购方（名称或税号包含关键字，最多30个）', tags }, config: access.list }, async (req) =>
+  r.post('/api/invoice/ledger-buyers', { schema: { body: z.object({ keyword: text().trim().max(100, '关键字不能超过100个字符').default('') }), summary: '台账筛选用的购方（名称或税号包含关键字，最多30个）', tags }, config: access.list }, async (req) =>
     ok(await ledgerBuyers(db(), req.body.keyword)),
   );
   r.post('/api/invoice/export', { schema: { body: LedgerExportQuery, summary: '导出台账（筛选结果全部，流式Excel）', tags }, config: access.list }, async (req, reply) => {
-    const totals = await ledgerTotals(db(), req.body);
-    if (totals.count > EXPORT_MAX_ROWS) throw refuse(`筛选结果 ${totals.count} 条，超过导出上限 ${EXPORT_MAX_ROWS} 条，请缩小筛选范围`);
+    const count = ledgerRowCount(await ledgerTotals(db(), req.body));
+    if (count > EXPORT_MAX_ROWS) throw refuse(`筛选结果 ${count} 条，超过导出上限 ${EXPORT_MAX_ROWS} 条，请缩小筛选范围`);
     return exportXlsx(app, req, reply, {
-      fileName: '销项发票台账', sheetName: '销项发票台账', category: '销项发票台账', rowCount: totals.count,
-      description: `导出销项发票台账 ${totals.count} 条（${describeFilters(req.body)}）`,
+      fileName: '销项发票台账', sheetName: '销项发票台账', category: '销项发票台账', rowCount: count,
+      description: `导出销项发票台账 ${count} 条（${describeFilters(req.body)}）`,
       columns: LEDGER_COLUMNS, rows: ledgerBatches(db(), req.body),
     });
   });
   r.post('/api/invoice/print', { schema: { body: LedgerExportQuery, summary: `打印台账：筛选结果的前${PRINT_MAX_ROWS}条与合计`, tags }, config: access.read }, async (req) => {
     const [rows, totals] = await Promise.all([ledgerHead(db(), req.body, PRINT_MAX_ROWS), ledgerTotals(db(), req.body)]);
-    await app.oplog.record(req, OperationLogType.print, `打印销项发票台账 ${Math.min(totals.count, PRINT_MAX_ROWS)} 条（${describeFilters(req.body)}）`);
-    return ok({ rows, totals, truncated: totals.count > rows.length, limit: PRINT_MAX_ROWS, printedAt: new Date().toISOString(), printedBy: currentUser(req).name });
+    await app.oplog.record(req, OperationLogType.print, `打印销项发票台账 ${Math.min(ledgerRowCount(totals), PRINT_MAX_ROWS)} 条（${describeFilters(req.body)}）`);
+    return ok({ rows, totals, truncated: ledgerRowCount(totals) > rows.length, limit: PRINT_MAX_ROWS, printedAt: new Date().toISOString(), printedBy: currentUser(req).name });
   });
   r.post('/api/invoice/detail-history', { schema: { body: z.object({ id: Uuid }), summary: '发票详情的关联记录：蓝字原票、红字确认单、同步日志、操作记录', tags }, config: access.detail }, async (req) =>
     ok(await invoiceHistory(db(), req.body.id, canAccessAny([...currentUser(req).roles], CHANGE))),

@@ -7,7 +7,8 @@
  * and the watermark moves, under a lock on the app_meta row (one consolidation at a time).
  */
 import { sql, type Kysely } from 'kysely';
-import type { LedgerFilter, LedgerTotals } from '@zhyy/shared';
+import { InvoiceStatus, type LedgerFilter, type LedgerSums, type LedgerTotals } from '@zhyy/shared';
+import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { nowIso } from '../../../platform/time.js';
 import { applyFilters, ledgerBase } from './filters.js';
@@ -18,22 +19,33 @@ const OVERLAP_MS = 5 * 60_000;
 const CONSOLIDATE_MS = 60_000;
 const MAX_TOUCHED = 400;
 
-const ZERO: LedgerTotals = { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 };
+const NONE: LedgerSums = { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 };
+const ZERO: LedgerTotals = { ...NONE, voided: NONE };
 const sums = [
   sql<number>`coalesce(sum(i.amount_excl), 0)`.as('amount_excl'),
   sql<number>`coalesce(sum(i.tax), 0)`.as('tax'),
   sql<number>`coalesce(sum(i.amount_incl), 0)`.as('amount_incl'),
 ] as const;
-const toTotals = (r: { n: unknown; amount_excl: unknown; tax: unknown; amount_incl: unknown } | undefined): LedgerTotals =>
-  r ? { count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) } : ZERO;
-const add = (a: LedgerTotals, b: LedgerTotals): LedgerTotals => ({ count: a.count + b.count, amountExcl: a.amountExcl + b.amountExcl, tax: a.tax + b.tax, amountIncl: a.amountIncl + b.amountIncl });
+type SumRow = { voided: unknown; n: unknown; amount_excl: unknown; tax: unknown; amount_incl: unknown };
+const toSums = (r: SumRow | undefined): LedgerSums =>
+  r ? { count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) } : NONE;
+/** Rows grouped by `voided` (1 for 已作废) -> the totals in force and the voided apart. */
+const toTotals = (rows: readonly SumRow[]): LedgerTotals => ({
+  ...toSums(rows.find((r) => Number(r.voided) !== 1)),
+  voided: toSums(rows.find((r) => Number(r.voided) === 1)),
+});
+const addSums = (a: LedgerSums, b: LedgerSums): LedgerSums => ({ count: a.count + b.count, amountExcl: a.amountExcl + b.amountExcl, tax: a.tax + b.tax, amountIncl: a.amountIncl + b.amountIncl });
+const add = (a: LedgerTotals, b: LedgerTotals): LedgerTotals => ({ ...addSums(a, b), voided: addSums(a.voided, b.voided) });
+/** 1 for an invoice no longer in force (已作废), else 0: the totals group by it. */
+const voidedOf = (column: 'i.status' | 'd.status') => sql<number>`case when ${sql.ref(column)} = ${sql.lit(InvoiceStatus.cancelled)} then 1 else 0 end`;
 
-/** Totals straight from the invoices (any filter). */
-export async function directTotals(db: Kysely<Database>, f: LedgerFilter, days?: string[]): Promise<LedgerTotals> {
-  let q = applyFilters(ledgerBase(db), f);
+/** Totals straight from the invoices (any filter): a scan at worst, so off the request thread on SQLite (db/read-pool.ts). */
+export const directTotals = offThread('ledger.directTotals', async (db: Kysely<Database>, f: LedgerFilter, days?: string[]): Promise<LedgerTotals> => {
+  let q = applyFilters(ledgerBase(db), f, db);
   if (days) q = q.where('i.issue_date', 'in', days);
-  return toTotals(await q.select([sql<number>`count(*)`.as('n'), ...sums]).executeTakeFirst());
-}
+  const voided = voidedOf('i.status');
+  return toTotals(await q.select([voided.as('voided'), sql<number>`count(*)`.as('n'), ...sums]).groupBy(voided).execute());
+});
 
 const since = (watermark: string) => new Date(Date.parse(watermark) - OVERLAP_MS).toISOString();
 
@@ -94,7 +106,9 @@ export async function summaryTotals(db: Kysely<Database>, f: LedgerFilter, now =
   // Still too many right after a consolidation (a bulk change in the last minutes): the invoices answer.
   if (!found) return directTotals(db, f);
   const touched = found.filter((d) => (!f.issueFrom || d >= f.issueFrom) && (!f.issueTo || d <= f.issueTo));
+  const voided = voidedOf('d.status');
   let s = db.selectFrom('invoice_ledger_days as d').select([
+    voided.as('voided'),
     sql<number>`coalesce(sum(d.n), 0)`.as('n'),
     sql<number>`coalesce(sum(d.amount_excl), 0)`.as('amount_excl'),
     sql<number>`coalesce(sum(d.tax), 0)`.as('tax'),
@@ -107,6 +121,6 @@ export async function summaryTotals(db: Kysely<Database>, f: LedgerFilter, now =
   if (f.kind !== undefined) s = s.where('d.kind', '=', f.kind);
   if (f.source !== undefined) s = s.where('d.source', '=', f.source);
   if (touched.length) s = s.where('d.issue_date', 'not in', touched);
-  const [fromSummary, fromInvoices] = await Promise.all([s.executeTakeFirst().then(toTotals), touched.length ? directTotals(db, f, touched) : Promise.resolve(ZERO)]);
+  const [fromSummary, fromInvoices] = await Promise.all([s.groupBy(voided).execute().then(toTotals), touched.length ? directTotals(db, f, touched) : Promise.resolve(ZERO)]);
   return add(fromSummary, fromInvoices);
 }

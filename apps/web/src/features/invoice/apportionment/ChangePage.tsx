@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { fenToYuan, formatFen, yuanToFen, type AllocationChangeRow, type AllocationDim, type AllocationRow } from '@zhyy/shared';
 import { apportionmentApi } from '../../../api/invoiceApportionment';
 import { ListPage } from '../../../components/ListPage';
+import { formatDateTime } from '../../../components/format';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../widgets';
 import { ACTION_LABEL, APPORTIONMENT_KEY, DIM_LABEL, TargetSelect, useCanChange } from './common';
@@ -77,7 +78,7 @@ export function ChangePage({ dim }: { dim: AllocationDim }) {
     });
   };
   const history: TableColumnsType<AllocationChangeRow> = [
-    { title: '时间', dataIndex: 'createdAt', width: 170, render: (v: string) => new Date(v).toLocaleString('zh-CN', { hour12: false }) },
+    { title: '时间', dataIndex: 'createdAt', width: 170, render: formatDateTime },
     { title: '类型', dataIndex: 'action', width: 100, render: (v: AllocationChangeRow['action']) => <Tag>{ACTION_LABEL[v]}</Tag> },
     { title: '发票号码', dataIndex: 'invoiceNo', width: 190 },
     { title: '变更', key: 'what', render: (_: unknown, r) => (r.fromName ? <>{r.fromName} <SwapOutlined /> {r.toName}</> : r.after.map((x) => x.name).join('、')) },

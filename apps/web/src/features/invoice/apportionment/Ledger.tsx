@@ -1,5 +1,5 @@
 /** 项目分摊台账 / 订单分摊台账: every allocation of created invoices with filters, totals, export and the invoice's drawer. */
-import { Button, DatePicker, Form, Input, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Tag, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { formatFen, type AllocationDim, type AllocationRow, type ApportionmentPage } from '@zhyy/shared';
@@ -23,7 +23,17 @@ export function Ledger({ dim }: { dim: AllocationDim }) {
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true },
     { title: '种类', dataIndex: 'kind', width: 150, render: (v: number, r) => <KindTag kind={v} colour={r.colour} /> },
     { title: '购方', dataIndex: 'buyerName', key: 'buyerName', ellipsis: true, sorter: true },
-    { title: `${what}`, dataIndex: 'targetName', key: 'targetName', width: 320, ellipsis: true, sorter: true, render: (v: string, r) => <Space size={4}><Typography.Text type="secondary">{r.targetCode}</Typography.Text>{v}{r.targetTemp ? <Tag color="orange">临时</Tag> : null}</Space> },
+    {
+      title: `${what}`, dataIndex: 'targetName', key: 'targetName', width: 320, ellipsis: { showTitle: false }, sorter: true,
+      // Code and 临时 tag stay whole; the name between them ends in "…" when the column is too narrow.
+      render: (v: string, r) => (
+        <span className="cell-line">
+          <Typography.Text type="secondary">{r.targetCode}</Typography.Text>
+          <Typography.Text ellipsis title={v}>{v}</Typography.Text>
+          {r.targetTemp ? <Tag color="orange">临时</Tag> : null}
+        </span>
+      ),
+    },
     { title: '分摊价税合计', dataIndex: 'amountIncl', key: 'amountIncl', align: 'right', width: 140, sorter: true, render: (v: number) => <Money fen={v} strong /> },
     { title: '分摊税额', dataIndex: 'tax', align: 'right', width: 120, render: (v: number) => <Money fen={v} /> },
     { title: '发票价税合计', dataIndex: 'invoiceAmountIncl', align: 'right', width: 140, render: (v: number) => <Money fen={v} /> },

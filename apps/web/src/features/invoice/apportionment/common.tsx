@@ -4,6 +4,7 @@ import { Empty, Select, Space, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
 import { canAccess, formatFen, pageRoute, type AllocationChangeRow, type AllocationDim } from '@zhyy/shared';
 import { apportionmentApi } from '../../../api/invoiceApportionment';
+import { formatDateTime } from '../../../components/format';
 import { useSession } from '../../../stores/session';
 
 export const APPORTIONMENT_KEY = ['invoice', 'apportionment'] as const;
@@ -50,7 +51,7 @@ export function ChangeTimeline({ items }: { items: AllocationChangeRow[] }) {
             <Space wrap size={4}>
               <Tag color={ACTION_COLOUR[h.action]}>{ACTION_LABEL[h.action]}</Tag>
               <Tag>{h.dim === 'project' ? '项目分摊' : '订单分摊'}</Tag>
-              <Typography.Text type="secondary">{new Date(h.createdAt).toLocaleString('zh-CN', { hour12: false })}</Typography.Text>
+              <Typography.Text type="secondary">{formatDateTime(h.createdAt)}</Typography.Text>
               <Typography.Text>{h.userName}</Typography.Text>
             </Space>
             {h.action === 'move' || (h.action === 'match' && h.fromName) ? (

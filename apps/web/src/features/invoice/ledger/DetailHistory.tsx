@@ -1,10 +1,11 @@
 /** The detail page's related records: the blue original or the red invoices, red-letter confirmations, the tax sync log and the operation history. */
-import { Card, Empty, Table, Tag } from 'antd';
+import { Card, Empty, Table } from 'antd';
 import { Link } from 'react-router';
 import { OperationLogType, type InvoiceDetail, type InvoiceHistory } from '@zhyy/shared';
 import { formatTime } from '../../../components/download';
 import { Money, RedStateTag, StatusTag } from '../widgets';
 import { detailPath, redDetailPath } from './request';
+import { SyncStatusTag } from '../../system/syncStatus';
 
 const OP_LABELS = new Map(OperationLogType.options.map((o) => [o.value as number, o.label]));
 
@@ -57,7 +58,7 @@ export function DetailHistory({ d, h }: { d: InvoiceDetail; h: InvoiceHistory })
           columns={[
             { title: '时间', key: 'at', width: 170, render: (_, l) => formatTime(l.createdAt) },
             { title: '接口', dataIndex: 'type', width: 240, ellipsis: true },
-            { title: '结果', key: 'st', width: 80, render: (_, l) => (l.status === 1 ? <Tag color="error">失败</Tag> : <Tag color="success">成功</Tag>) },
+            { title: '结果', key: 'st', width: 120, render: (_, l) => <SyncStatusTag status={l.status} /> },
             { title: '说明', dataIndex: 'memo', ellipsis: true },
             { title: '操作人', dataIndex: 'userName', width: 90 },
           ]}

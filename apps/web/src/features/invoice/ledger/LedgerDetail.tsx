@@ -1,12 +1,13 @@
 /** 发票详情 (ledger): header, buyer and seller, lines, files (opened in /file/view), related invoices and history, re-send. */
 import { FilePdfOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Empty, List, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, List, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
-import { AttachmentType, InvoiceStatus, RedReason, SourceKind, SpecialFactor, TaxPolicy, rateLabel, type InvoiceLineRow } from '@zhyy/shared';
+import { AttachmentType, InvoiceStatus, RedReason, SourceKind, SpecialFactor, TaxPolicy, rateLabel, unitPriceText, type InvoiceLineRow } from '@zhyy/shared';
 import { invoiceApi } from '../../../api/invoice';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { formatTime } from '../../../components/download';
+import { RecordNotFound, isRecordId } from '../../../components/RecordNotFound';
 import { useView } from '../../../router/view';
 import { KindTag, Money, StatusTag, openFile } from '../widgets';
 import { DetailApportionment } from './DetailApportionment';
@@ -21,7 +22,7 @@ const lineColumns = [
   { title: '税收分类编码', dataIndex: 'taxCode', width: 170 },
   { title: '单位', dataIndex: 'unit', width: 60 },
   { title: '数量', dataIndex: 'quantity', width: 80, align: 'right' as const },
-  { title: '单价', dataIndex: 'unitPrice', width: 110, align: 'right' as const },
+  { title: '单价', key: 'unitPrice', width: 130, align: 'right' as const, render: (_: unknown, l: InvoiceLineRow) => unitPriceText(l) },
   { title: '税率', key: 'rate', width: 110, render: (_: unknown, l: InvoiceLineRow) => `${rateLabel(l.taxRate)}${l.policy ? `（${TaxPolicy.label(l.policy)}）` : ''}` },
   { title: '金额', key: 'ex', width: 120, align: 'right' as const, render: (_: unknown, l: InvoiceLineRow) => <Money fen={l.amountExcl} /> },
   { title: '税额', key: 'tax', width: 110, align: 'right' as const, render: (_: unknown, l: InvoiceLineRow) => <Money fen={l.tax} /> },
@@ -31,11 +32,13 @@ export default function LedgerDetail() {
   const { params } = useView();
   const id = params.id ?? '';
   const navigate = useNavigate();
-  const q = useQuery({ queryKey: [...LEDGER_KEY, 'detail', id], queryFn: () => invoiceApi.detail(id) });
-  const h = useQuery({ queryKey: [...LEDGER_KEY, 'history', id], queryFn: () => ledgerApi.history(id) });
+  const valid = isRecordId(id);
+  // A malformed id is not sent; the record loads silently (the page says what went wrong) and once.
+  const q = useQuery({ queryKey: [...LEDGER_KEY, 'detail', id], queryFn: () => invoiceApi.detail(id, { silent: true }), enabled: valid });
+  const h = useQuery({ queryKey: [...LEDGER_KEY, 'history', id], queryFn: () => ledgerApi.history(id), enabled: !!q.data });
   if (q.isLoading) return <Card><Skeleton active /></Card>;
   const d = q.data;
-  if (!d) return <Card><Result status="warning" title="发票不存在" extra={<Button onClick={() => navigate('/invoice/invoiceaccount/invoice-list')}>返回台账</Button>} /></Card>;
+  if (!d) return <RecordNotFound what="发票" error={q.error} back="/invoice/invoiceaccount/invoice-list" backLabel="返回台账" />;
   const canChange = h.data?.canChange ?? false;
   const pdf = d.files.find((f) => f.format === 'pdf');
   return (

@@ -15,6 +15,7 @@ import { ExportProgress } from './ExportProgress';
 import { LedgerFilters } from './LedgerFilters';
 import { PrintButton } from './PrintModal';
 import { canChangeLedger, detailPath, LEDGER_KEY, toLedgerRequest, uploadPath, type LedgerFormValues } from './request';
+import { tableScrollX } from '../../../components/tableWidth';
 import '../../../components/listPage.css';
 import './ledger.css';
 
@@ -86,7 +87,7 @@ export default function LedgerList() {
           columns={columns}
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
-          scroll={{ x: 1690 }}
+          scroll={{ x: tableScrollX(columns) }}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="没有符合条件的发票" /> }}
           pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
           onChange={(p, _f, sorter) => {
@@ -99,14 +100,31 @@ export default function LedgerList() {
             totals ? (
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="ledger-totals" data-testid="ledger-totals">
-                  <Table.Summary.Cell index={0} colSpan={5}>
-                    <Typography.Text strong>筛选结果合计（{totals.count} 张）</Typography.Text>
+                  {/* The label spans exactly the two fixed columns, so it stays beside them while the table scrolls;
+                      the 操作 column keeps its own (empty) cell, so no fixed cell is wider than a fixed column. */}
+                  <Table.Summary.Cell index={0} colSpan={2}>
+                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>筛选结果合计（{totals.count} 张）</Typography.Text>
                   </Table.Summary.Cell>
+                  <Table.Summary.Cell index={2} colSpan={3} />
                   <Table.Summary.Cell index={5} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
                   <Table.Summary.Cell index={6} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
                   <Table.Summary.Cell index={7} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} colSpan={4} />
+                  <Table.Summary.Cell index={8} colSpan={3} />
+                  <Table.Summary.Cell index={11} />
                 </Table.Summary.Row>
+                {totals.voided.count > 0 ? (
+                  <Table.Summary.Row className="ledger-totals ledger-totals-voided" data-testid="ledger-voided">
+                    <Table.Summary.Cell index={0} colSpan={2}>
+                      <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>已作废（{totals.voided.count} 张，不计入合计）</Typography.Text>
+                    </Table.Summary.Cell>
+                    <Table.Summary.Cell index={2} colSpan={3} />
+                    <Table.Summary.Cell index={5} align="right"><Money fen={totals.voided.amountExcl} /></Table.Summary.Cell>
+                    <Table.Summary.Cell index={6} align="right"><Money fen={totals.voided.tax} /></Table.Summary.Cell>
+                    <Table.Summary.Cell index={7} align="right"><Money fen={totals.voided.amountIncl} /></Table.Summary.Cell>
+                    <Table.Summary.Cell index={8} colSpan={3} />
+                    <Table.Summary.Cell index={11} />
+                  </Table.Summary.Row>
+                ) : null}
               </Table.Summary>
             ) : null
           }

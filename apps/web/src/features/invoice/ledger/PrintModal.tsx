@@ -2,7 +2,7 @@
 import { PrinterOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Spin } from 'antd';
 import { useState } from 'react';
-import { formatFen, InvoiceColour, InvoiceKind, InvoiceStatus, type LedgerPrint } from '@zhyy/shared';
+import { formatFen, InvoiceColour, InvoiceKind, InvoiceStatus, ledgerRowCount, type LedgerPrint } from '@zhyy/shared';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { formatTime } from '../../../components/download';
 import './ledger.css';
@@ -38,10 +38,10 @@ export function PrintButton({ body, disabled }: { body: Record<string, unknown>;
           <div style={{ textAlign: 'center', padding: 48 }}><Spin /></div>
         ) : (
           <>
-            {data.truncated ? <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`筛选结果共 ${data.totals.count} 条，打印前 ${data.limit} 条；全部数据请导出Excel。合计为全部筛选结果的合计。`} /> : null}
+            {data.truncated ? <Alert type="info" showIcon style={{ marginBottom: 12 }} title={`筛选结果共 ${ledgerRowCount(data.totals)} 条，打印前 ${data.limit} 条；全部数据请导出Excel。合计为全部筛选结果的合计。`} /> : null}
             <div className="ledger-print" data-testid="ledger-print">
               <h2>销项发票台账</h2>
-              <div className="ledger-print-meta">打印人：{data.printedBy}　打印时间：{formatTime(data.printedAt)}　共 {data.totals.count} 条</div>
+              <div className="ledger-print-meta">打印人：{data.printedBy}　打印时间：{formatTime(data.printedAt)}　共 {ledgerRowCount(data.totals)} 条</div>
               <table>
                 <thead>
                   <tr>
@@ -70,6 +70,14 @@ export function PrintButton({ body, disabled }: { body: Record<string, unknown>;
                     <td className="num">{formatFen(data.totals.tax)}</td>
                     <td className="num">{formatFen(data.totals.amountIncl)}</td>
                   </tr>
+                  {data.totals.voided.count > 0 ? (
+                    <tr>
+                      <td colSpan={6}>已作废（{data.totals.voided.count} 条，不计入合计）</td>
+                      <td className="num">{formatFen(data.totals.voided.amountExcl)}</td>
+                      <td className="num">{formatFen(data.totals.voided.tax)}</td>
+                      <td className="num">{formatFen(data.totals.voided.amountIncl)}</td>
+                    </tr>
+                  ) : null}
                 </tfoot>
               </table>
             </div>

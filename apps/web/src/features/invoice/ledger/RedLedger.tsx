@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { RedConfirmState, RedReason, type RedConfirmRow } from '@zhyy/shared';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { formatTime } from '../../../components/download';
+import { shanghaiDayStart } from '../../../utils/time';
 import { ListPage } from '../../../components/ListPage';
 import { Money, RedStateTag } from '../widgets';
 import { detailPath, LEDGER_KEY, redDetailPath } from './request';
@@ -24,7 +25,8 @@ const columns: TableColumnsType<RedConfirmRow> = [
 type Values = { state?: string; direction?: string; keyword?: string; created?: [Dayjs | null, Dayjs | null] | null };
 const toRequest = (v: Record<string, unknown>) => {
   const { created, ...rest } = v as Values;
-  return { ...rest, from: created?.[0]?.startOf('day').toISOString(), to: created?.[1]?.add(1, 'day').startOf('day').toISOString() };
+  const [a, b] = created ?? [null, null];
+  return { ...rest, from: a ? shanghaiDayStart(a) : undefined, to: b ? shanghaiDayStart(b.add(1, 'day')) : undefined };
 };
 
 export default function RedLedger() {

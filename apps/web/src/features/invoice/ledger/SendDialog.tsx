@@ -2,7 +2,8 @@
 import { SendOutlined } from '@ant-design/icons';
 import { Button, Form, Input, Modal } from 'antd';
 import { useState } from 'react';
-import { MOBILE_RE } from '@zhyy/shared';
+import { SendInvoiceBody } from '@zhyy/shared';
+import { zodRule } from '../../../components/zodRule';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { feedback } from '../../../ui/feedback';
 
@@ -29,13 +30,13 @@ export function SendDialog({ id, email, mobile, disabled }: { id: string; email:
       </Button>
       <Modal open={open} title="重新交付发票给购方" okText="交付" cancelText="取消" confirmLoading={busy} onOk={() => form.submit()} onCancel={() => setOpen(false)} destroyOnHidden>
         <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} preserve={false}>
-          <Form.Item name="email" label="邮箱" rules={[{ type: 'email', message: '邮箱格式不正确' }]}>
+          <Form.Item name="email" label="邮箱" rules={[zodRule(SendInvoiceBody.shape.email, '邮箱')]}>
             <Input maxLength={100} placeholder="购方收票邮箱" />
           </Form.Item>
           <Form.Item
             name="mobile" label="手机号"
             rules={[
-              { pattern: MOBILE_RE, message: '手机号须为11位数字' },
+              zodRule(SendInvoiceBody.shape.mobile, '手机号'),
               ({ getFieldValue }) => ({ validator: async (_, v) => { if (!v && !getFieldValue('email')) throw new Error('请填写邮箱或手机号'); } }),
             ]}
           >

@@ -2,6 +2,7 @@
 import type { TableColumnsType } from 'antd';
 import { type ProjectMonthRow, type StatisticsPage } from '@zhyy/shared';
 import { statisticsApi } from '../../../api/invoiceApportionment';
+import { moneyAxis, tooltipYuan } from '../../../components/format';
 import { Money } from '../widgets';
 import { StatShell } from './StatShell';
 
@@ -39,14 +40,14 @@ export default function ApportionmentStatistics() {
       chart={(d) => {
         if (!d.chart.length) return null;
         return {
-          tooltip: { trigger: 'axis' },
+          tooltip: { trigger: 'axis', valueFormatter: tooltipYuan },
           legend: { top: 0 },
           grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
           xAxis: { type: 'category', data: d.chart.map((c) => c.name) },
-          yAxis: { type: 'value' },
+          yAxis: moneyAxis(),
           series: [
-            { name: '价税合计（元）', type: 'bar', data: d.chart.map((c) => c.value / 100), itemStyle: { color: '#1677ff' } },
-            { name: '税额（元）', type: 'line', data: d.chart.map((c) => (c.extra ?? 0) / 100), itemStyle: { color: '#fa8c16' } },
+            { name: '价税合计', type: 'bar', data: d.chart.map((c) => c.value / 100), itemStyle: { color: '#1677ff' } },
+            { name: '税额', type: 'line', data: d.chart.map((c) => (c.extra ?? 0) / 100), itemStyle: { color: '#fa8c16' } },
           ],
         };
       }}

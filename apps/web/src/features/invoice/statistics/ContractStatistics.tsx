@@ -1,14 +1,15 @@
 /** 合同开票统计: invoiced (net of red invoices) against each contract's amount, the remaining amount and the percentage. */
-import { Progress, Select, Tag, Typography, type TableColumnsType } from 'antd';
+import { Progress, Select, Tag, type TableColumnsType } from 'antd';
 import { type ContractStatisticsRow } from '@zhyy/shared';
 import { statisticsApi, type ContractStatisticsPage } from '../../../api/invoiceApportionment';
+import { Figure } from '../../common/Money';
 import { Money } from '../widgets';
 import { barOption, StatShell } from './StatShell';
 
 const TYPES: Record<number, string> = { 1: '框架合同', 2: '单项合同', 3: '订单合同' };
 
 const columns: TableColumnsType<ContractStatisticsRow> = [
-  { title: '合同编号', dataIndex: 'contractCode', width: 150 },
+  { title: '合同编号', dataIndex: 'contractCode', width: 140 },
   { title: '合同名称', dataIndex: 'contractName', ellipsis: true },
   { title: '类型', dataIndex: 'contractType', width: 100, render: (v: number) => <Tag>{TYPES[v] ?? v}</Tag> },
   { title: '所属项目', dataIndex: 'projectName', ellipsis: true },
@@ -18,8 +19,8 @@ const columns: TableColumnsType<ContractStatisticsRow> = [
   {
     title: '开票比例',
     dataIndex: 'percentBp',
-    width: 170,
-    render: (v: number | null) => (v === null ? '—' : <Progress percent={Math.min(100, v / 100)} format={() => `${(v / 100).toFixed(2)}%`} status={v > 10000 ? 'exception' : 'normal'} size="small" />),
+    width: 160,
+    render: (v: number | null) => (v === null ? '—' : <Progress percent={Math.min(100, v / 100)} format={() => <Figure>{`${(v / 100).toFixed(2)}%`}</Figure>} status={v > 10000 ? 'exception' : 'normal'} size="small" />),
   },
 ];
 
@@ -34,7 +35,6 @@ export default function ContractStatistics() {
       rowKey="contractId"
       keywordPlaceholder="合同编号、名称或客户"
       emptyText="没有符合条件的合同"
-      scrollX={1300}
       extraFilters={(set, v) => (
         <>
           <Select allowClear placeholder="合同类型" style={{ width: 120 }} value={v.contractType as number | undefined} onChange={(x) => set({ contractType: x })} options={Object.entries(TYPES).map(([value, label]) => ({ value: Number(value), label }))} />
@@ -47,7 +47,7 @@ export default function ContractStatistics() {
           contractAmount: <Money fen={d.totals.contractAmount} strong />,
           invoiced: <Money fen={d.totals.amountIncl} strong />,
           remaining: <Money fen={d.totals.remaining} strong />,
-          percentBp: <Typography.Text strong>{d.totals.contractAmount ? `${((d.totals.amountIncl * 100) / d.totals.contractAmount).toFixed(2)}%` : '—'}</Typography.Text>,
+          percentBp: <Figure strong>{d.totals.contractAmount ? `${((d.totals.amountIncl * 100) / d.totals.contractAmount).toFixed(2)}%` : '—'}</Figure>,
         },
       })}
       chartTitle="已开票金额前十的合同"

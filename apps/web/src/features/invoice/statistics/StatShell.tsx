@@ -11,6 +11,8 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { PageResult } from '@zhyy/shared';
 import { EChart } from '../../../components/EChart';
 import { ExportButton } from '../../../components/ExportButton';
+import { moneyAxis, tooltipYuan } from '../../../components/format';
+import { tableScrollX } from '../../../components/tableWidth';
 import { useStickyTop } from '../../../layout/useStickyTop';
 
 export const STATISTICS_KEY = ['invoice', 'apportionment', 'statistics'] as const;
@@ -50,6 +52,8 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
   const option = d ? p.chart(d) : null;
   const figures = p.figures?.(d) ?? [];
   const stickyTop = useStickyTop();
+  // The table fits when its columns fit (the names ellipsize) and scrolls sideways when they do not.
+  const scrollX = tableScrollX(p.columns, p.scrollX ?? 0);
   const reset = (f: () => void) => {
     f();
     setPage((x) => ({ ...x, pageIndex: 1 }));
@@ -86,7 +90,7 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
           columns={p.columns}
           dataSource={d?.items ?? []}
           loading={q.isFetching}
-          scroll={p.scrollX ? { x: p.scrollX } : undefined}
+          scroll={scrollX ? { x: scrollX } : undefined}
           sticky={{ offsetHeader: stickyTop }}
           summary={() => (d && d.total ? <TotalsRow columns={p.columns} row={p.totalsRow(d)} /> : null)}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={p.emptyText} /> }}
@@ -122,11 +126,11 @@ export function barOption(points: Array<{ name: string; value: number; extra?: n
   if (!points.length) return null;
   const yuan = (fen: number) => Math.round(fen) / 100;
   return {
-    tooltip: { trigger: 'axis', valueFormatter: (v: number) => `${v.toLocaleString('zh-CN', { minimumFractionDigits: 2 })} 元` },
+    tooltip: { trigger: 'axis', valueFormatter: tooltipYuan },
     legend: { top: 0 },
     grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: points.map((x) => (x.name.length > 12 ? `${x.name.slice(0, 12)}…` : x.name)), axisLabel: { interval: 0, rotate: points.length > 6 ? 30 : 0 } },
-    yAxis: { type: 'value', axisLabel: { formatter: (v: number) => (Math.abs(v) >= 10000 ? `${v / 10000}万` : String(v)) } },
+    yAxis: moneyAxis(),
     series: [
       { name: series, type: 'bar', stack: extraSeries ? 'a' : undefined, data: points.map((x) => yuan(x.value)), itemStyle: { color: '#1677ff' } },
       ...(extraSeries ? [{ name: extraSeries, type: 'bar', stack: 'a', data: points.map((x) => yuan(Math.max(0, x.extra ?? 0))), itemStyle: { color: '#d9d9d9' } }] : []),

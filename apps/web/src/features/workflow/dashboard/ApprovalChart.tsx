@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Skeleton } from 'antd';
 import { useMemo } from 'react';
 import type { ApprovalStats } from '@zhyy/shared';
+import { cardProblem } from '../../../api/errors';
 import { EChart } from '../../../components/EChart';
 import { wfApi } from '../api';
 
@@ -27,10 +28,11 @@ function Chart({ stats }: { stats: ApprovalStats }) {
 export function ApprovalChart() {
   const q = useQuery({ queryKey: ['workflow', 'workbench', 'approvals'], queryFn: () => wfApi.approvals(30) });
   const total = q.data?.days.reduce((s, d) => s + d.send + d.return, 0) ?? 0;
+  const problem = q.isError ? cardProblem(q.error, '工作流服务', '统计暂时无法加载') : null;
   return (
     <Card className="dashboard-card" title={`近30天审批${q.data ? `（共${total}次）` : ''}`} data-testid="approval-chart">
-      {q.isPending ? <Skeleton active paragraph={{ rows: 4 }} /> : null}
-      {q.isError ? <Alert type="info" showIcon title="统计暂时无法加载" /> : null}
+      {q.isPending || (q.isError && !problem) ? <Skeleton active={q.isPending} paragraph={{ rows: 4 }} /> : null}
+      {problem ? <Alert type="info" showIcon title={problem} /> : null}
       {q.data ? <Chart stats={q.data} /> : null}
     </Card>
   );

@@ -4,9 +4,10 @@ import { Alert, Card, Empty, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { REFRESH_INTERVAL_MS, relativeTime, type InstanceRow, type TodoItem } from '@zhyy/shared';
+import { cardProblem } from '../../../api/errors';
 import { WORKFLOW_REFRESH_EVENT } from '../../../live/events';
 import { wfApi } from '../api';
-import { StateTag } from '../widgets';
+import { StateTag } from '../StateTag';
 
 const SHOWN = 6;
 
@@ -20,9 +21,12 @@ function useWorkflowQuery<T>(key: string, fn: () => Promise<T>) {
   return useQuery({ queryKey: ['workflow', 'workbench', key], queryFn: fn, refetchInterval: REFRESH_INTERVAL_MS });
 }
 
-function Rows<T>({ q, render, empty }: { q: { isPending: boolean; isError: boolean; data?: T[] }; render: (r: T) => React.ReactNode; empty: string }) {
+function Rows<T>({ q, render, empty }: { q: { isPending: boolean; isError: boolean; error: unknown; data?: T[] }; render: (r: T) => React.ReactNode; empty: string }) {
   if (q.isPending) return <Skeleton active paragraph={{ rows: 4 }} />;
-  if (q.isError) return <Alert type="info" showIcon title="工作流服务暂时无法连接" />;
+  if (q.isError) {
+    const problem = cardProblem(q.error, '工作流服务');
+    return problem ? <Alert type="info" showIcon title={problem} /> : <Skeleton paragraph={{ rows: 4 }} />;
+  }
   if (!q.data?.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} />;
   return <ul className="plain-list wf-dash-list">{q.data.map(render)}</ul>;
 }

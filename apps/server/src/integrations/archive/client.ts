@@ -1,0 +1,67 @@
+/**
+ * The archive side's HTTP client (ARCHIVE_MODE=http). Provisional protocol, to be confirmed in the first
+ * joint test with the accounting system: `POST {baseUrl}/invoice/archive` and `/invoice/archive/revoke`,
+ * JSON body, headers `X-App-Key`, `X-Timestamp` (seconds) and `X-Sign` = hex HMAC-SHA256(appSecret,
+ * `{timestamp}\n{body}`); answers `{ code: '0', message, data: { voucherId } }`, any other code a refusal
+ * whose message is shown as the signing's failure reason. The secret is never logged.
+ */
+import { createHmac } from 'node:crypto';
+import { ArchiveError, type ArchiveAnswer, type ArchiveRequest, type ArchiveRevokeRequest } from './types.js';
+
+export interface ArchiveHttpOptions {
+  baseUrl: string;
+  appKey: string;
+  appSecret: string;
+  timeoutMs: number;
+}
+
+interface Reply {
+  code?: string | number;
+  message?: string;
+  data?: { voucherId?: string };
+}
+
+export class ArchiveHttpClient {
+  constructor(
+    private readonly o: ArchiveHttpOptions,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
+
+  private async post(path: string, payload: unknown): Promise<Reply> {
+    const body = JSON.stringify(payload);
+    const ts = String(Math.floor(Date.now() / 1000));
+    const sign = createHmac('sha256', this.o.appSecret).update(`${ts}\n${body}`).digest('hex');
+    let res: Response;
+    try {
+      res = await this.fetchFn(`${this.o.baseUrl.replace(/\/+$/, '')}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-app-key': this.o.appKey, 'x-timestamp': ts, 'x-sign': sign },
+        body,
+        signal: AbortSignal.timeout(this.o.timeoutMs),
+      });
+    } catch (e) {
+      const timeout = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
+      throw new ArchiveError(timeout ? `档案系统${this.o.timeoutMs / 1000}秒内未应答，请稍后重试` : '无法连接档案系统，请稍后重试', 'TRANSPORT', undefined, 502);
+    }
+    const text = await res.text();
+    let reply: Reply;
+    try {
+      reply = JSON.parse(text) as Reply;
+    } catch {
+      throw new ArchiveError(`档案系统应答无法识别（HTTP ${res.status}）`, 'TRANSPORT', text.slice(0, 500), 502);
+    }
+    if (res.status === 401 || res.status === 403) throw new ArchiveError('档案系统拒绝了接口凭据，请核对ARCHIVE_APP_KEY和ARCHIVE_APP_SECRET', 'AUTH', reply, 502);
+    if (String(reply.code) !== '0') throw new ArchiveError(reply.message || `档案系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
+    return reply;
+  }
+
+  async archive(req: ArchiveRequest): Promise<ArchiveAnswer> {
+    const reply = await this.post('/invoice/archive', req);
+    if (!reply.data?.voucherId) throw new ArchiveError('档案系统未返回凭证号', 'INVALID', reply, 502);
+    return { voucherId: reply.data.voucherId };
+  }
+
+  async revoke(req: ArchiveRevokeRequest): Promise<void> {
+    await this.post('/invoice/archive/revoke', req);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Incoming invoices (进项) as the tax gateway sees them: collection from the tax digital account and
+ * verification (查验). Both implementations (simulator, Nuonuo) answer with these types; the
+ * incoming-invoice module talks to IncomeTaxGateway and never knows which one is behind it.
+ *
+ * Money is integer 分 (amount excluding tax + tax = total, per line and in sum); quantities, unit
+ * prices and rates are decimal strings; dates 'YYYY-MM-DD' and times 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai).
+ */
+import type { TaxCallContext } from './types.js';
+
+/**
+ * Kinds as the tax service names them: 01 专票, 04 普票, 08 电子专票, 10 电子普票, 14 通行费电子普票,
+ * 81/82 数电专/普, 85/86 数电纸质专/普, 51 铁路电子客票, 61 航空运输电子客票行程单, and 99 公路、水路等
+ * 其他客票 (paper passenger tickets: no tax-service code, ours).
+ */
+export type IncomeKind = '01' | '04' | '08' | '10' | '14' | '81' | '82' | '85' | '86' | '51' | '61' | '99';
+/** 0 正常, 1 失控, 2 作废, 3 已红冲, 7 部分红冲, 8 全额红冲. */
+export type IncomeInvoiceState = 0 | 1 | 2 | 3 | 7 | 8;
+/** 01 正常, 02 异常凭证, 03 疑点发票. */
+export type IncomeRiskLevel = '01' | '02' | '03';
+
+export interface IncomeInvoiceLine {
+  name: string;
+  spec: string;
+  unit: string;
+  /** Decimal strings; empty when the line has no quantity (services, tickets). */
+  quantity: string;
+  unitPrice: string;
+  /** 分 */
+  amountExcludingTax: number;
+  /** Decimal string ("0.13"); "0" on tickets that print no tax. */
+  taxRate: string;
+  tax: number;
+}
+
+export interface IncomeParty {
+  name: string;
+  taxNumber: string;
+}
+
+export interface IncomingInvoice {
+  /** The invoice's identity: the 20-digit 数电 number, else 发票代码 + 发票号码. */
+  key: string;
+  kind: IncomeKind;
+  /** 10 (专票) or 12 digits; empty on 81 / 82 / 51 / 61. */
+  invoiceCode: string;
+  /** 8 digits, or the 20-digit 数电 number on 81 / 82 / 51 / 61. */
+  invoiceNo: string;
+  /** The 20-digit 数电 number (81, 82, 85, 86, 51, 61); empty otherwise. */
+  allElectronicNo: string;
+  /** 'YYYY-MM-DD' */
+  issueDate: string;
+  /** 'YYYY-MM-DD HH:mm:ss' */
+  issuedAt: string;
+  seller: IncomeParty;
+  buyer: IncomeParty;
+  amountExcludingTax: number;
+  tax: number;
+  total: number;
+  /** 20 digits on 普票 (04, 10, 14, 86); empty otherwise. */
+  checkCode: string;
+  lines: IncomeInvoiceLine[];
+  state: IncomeInvoiceState;
+  riskLevel: IncomeRiskLevel;
+  /** When the state or risk level last changed ('YYYY-MM-DD HH:mm:ss'); empty while never. */
+  changedAt: string;
+  /** Passenger tickets: the traveller and the day of travel. */
+  passengerName?: string;
+  travelDate?: string;
+  remark: string;
+}
+
+export interface IncomeCollectQuery {
+  /** 'YYYY-MM-DD', issue dates from … to inclusive, at most 366 days. */
+  from: string;
+  to: string;
+  /** From the previous page's nextCursor. */
+  cursor?: string;
+  /** Default 200, at most 500. */
+  pageSize?: number;
+}
+
+export interface IncomeCollectPage {
+  invoices: IncomingInvoice[];
+  /** Invoices in the whole window. */
+  total: number;
+  /** Present while more pages follow. */
+  nextCursor?: string;
+}
+
+/**
+ * What 查验 needs: 专票 (01, 08, 85) code, number, date and amount excluding tax; 普票 (04, 10, 14, 86)
+ * code, number, date and the last 6 digits of the check code; 数电 (81, 82, 51, 61) the 20-digit
+ * number, date and total.
+ */
+export interface IncomeVerifyQuery {
+  invoiceCode?: string;
+  invoiceNo: string;
+  issueDate: string;
+  /** 分, 专票 */
+  amountExcludingTax?: number;
+  /** 普票 */
+  checkCodeLast6?: string;
+  /** 分, 数电 */
+  total?: number;
+}
+
+export type IncomeVerifyField = 'invoiceCode' | 'invoiceNo' | 'issueDate' | 'amountExcludingTax' | 'checkCodeLast6' | 'total';
+
+export type IncomeVerifyResult =
+  | { outcome: 'match'; invoice: IncomingInvoice; message: string; checksToday: number }
+  | { outcome: 'notFound'; message: '查无此票'; checksToday: number }
+  | { outcome: 'mismatch'; message: string; fields: IncomeVerifyField[]; checksToday: number };
+
+/** Both calls write one sync log row each (system tax) and throw TaxGatewayError on a refusal. */
+export interface IncomeTaxGateway {
+  /** 进项发票采集: the tax digital account's incoming invoices issued in the window, paged. */
+  collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage>;
+  /** 发票查验: the invoice's face and state, or 查无此票 / 信息不一致. Changes nothing (only the day's count). */
+  verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult>;
+}

@@ -1,0 +1,120 @@
+/**
+ * Every way an incoming invoice enters the pool (collected, uploaded, scanned, entered by hand) goes
+ * through `arrive()`, inside the caller's transaction: the checks, then one row per identity key. A
+ * second arrival of the same invoice merges into the first (new files added, the arrival counted and
+ * written to the history) and says so. Two arrivals at once agree through the unique key: the insert
+ * that loses does nothing and merges instead.
+ */
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
+import type { Database } from '../../db/schema.js';
+import { newId } from '../../platform/ids.js';
+import { nowIso } from '../../platform/time.js';
+import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
+import { addEvent } from './events.js';
+import { identityKey } from './identity.js';
+import './tables.js';
+
+export interface ArrivingFile {
+  name: string;
+  format: string;
+  content: Buffer;
+}
+
+export interface ArrivingInvoice extends FaceData {
+  invoiceCode: string;
+  invoiceNo: string;
+  digitalNo: string;
+  checkCode: string;
+  remark?: string;
+  /** What the tax account says, when collected. */
+  invoiceState?: number;
+  riskLevel?: string;
+  redPending?: boolean;
+  files?: ArrivingFile[];
+}
+
+export interface ArrivalContext {
+  userId?: string | null;
+  userName?: string;
+  now?: Date;
+}
+
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+
+async function storeFiles(trx: Kysely<Database>, invoiceId: string, files: ArrivingFile[], ctx: ArrivalContext): Promise<number> {
+  let added = 0;
+  const now = nowIso();
+  for (const f of files) {
+    const sha256 = sha(f.content);
+    await trx.insertInto('invoice_blobs').values({ sha256, size: f.content.length, content: f.content, created_at: now }).onConflict((oc) => oc.column('sha256').doNothing()).execute();
+    const r = await trx
+      .insertInto('income_files')
+      .values({ id: newId(), invoice_id: invoiceId, format: f.format, name: f.name, size: f.content.length, sha256, created_by: ctx.userId ?? null, created_at: now })
+      .onConflict((oc) => oc.columns(['invoice_id', 'sha256']).doNothing())
+      .executeTakeFirst();
+    added += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return added;
+}
+
+async function storeLines(trx: Kysely<Database>, invoiceId: string, lines: PoolLineInput[]): Promise<void> {
+  if (!lines.length) return;
+  await trx
+    .insertInto('income_invoice_lines')
+    .values(lines.map((l, i) => ({ id: newId(), invoice_id: invoiceId, line_no: i + 1, name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unit_price: l.unitPrice, amount: l.amount, tax_rate: l.taxRate, tax: l.tax })))
+    .execute();
+}
+
+async function merge(trx: Kysely<Database>, id: string, inv: ArrivingInvoice, source: number, ctx: ArrivalContext): Promise<PoolArrival> {
+  const added = await storeFiles(trx, id, inv.files ?? [], ctx);
+  const hasLines = await trx.selectFrom('income_invoice_lines').select('id').where('invoice_id', '=', id).limit(1).executeTakeFirst();
+  if (!hasLines) await storeLines(trx, id, inv.lines);
+  await trx.updateTable('income_invoices').set((eb) => ({ arrivals: eb('arrivals', '+', 1), updated_at: nowIso() })).where('id', '=', id).execute();
+  const message = `该发票已在票池中，本次${IncomeSource.label(source)}已合并到原记录${added ? `（新增文件${added}个）` : ''}`;
+  await addEvent(trx, id, 'merge', message, ctx.userName);
+  return { id, outcome: 'merged', message, warnings: [] };
+}
+
+/** Validates an arriving invoice and puts it in the pool, or merges it into the row of the same key. */
+export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<Database>, ctx: ArrivalContext = {}): Promise<PoolArrival> {
+  const ident = identityKey(inv);
+  checkFace(inv, ctx.now ?? new Date());
+  const existing = await trx.selectFrom('income_invoices').select('id').where('ident', '=', ident).executeTakeFirst();
+  if (existing) return merge(trx, existing.id, inv, source, ctx);
+
+  const files = inv.files ?? [];
+  await checkFileHashes(trx, files.map((f) => sha(f.content)), ident);
+  const buyer = buyerWarnings(inv, await company(trx));
+  const dup = await sameSellerDayTotal(trx, inv, ident);
+  const warnings = dup ? [...buyer, dup.warning] : buyer;
+
+  const id = newId();
+  const now = nowIso();
+  const inserted = await trx
+    .insertInto('income_invoices')
+    .values({
+      id, ident, kind: inv.kind, invoice_code: inv.invoiceCode.trim(), invoice_no: inv.invoiceNo.trim(), digital_no: inv.digitalNo.trim(), issue_date: inv.issueDate,
+      seller_name: inv.sellerName.trim(), seller_tax_no: inv.sellerTaxNo.trim().toUpperCase(), buyer_name: inv.buyerName.trim(), buyer_tax_no: inv.buyerTaxNo.trim().toUpperCase(),
+      amount_excl: inv.amountExcl, tax: inv.tax, amount_incl: inv.amountIncl, check_code: inv.checkCode.trim(),
+      invoice_state: inv.invoiceState ?? IncomeInvoiceState.normal, red_pending: inv.redPending ? 1 : 0, risk_level: inv.riskLevel ?? IncomeRiskLevel.normal,
+      verify_state: IncomeVerifyState.none, verified_at: null, sign_state: IncomeSignState.unsigned, archive_no: '', booking_state: IncomeBookingState.none,
+      usage: IncomeUsage.available, use_kind: '', doc_no: '', arrivals: 1,
+      source, buyer_mismatch: buyer.length ? 1 : 0, duplicate_of: dup?.id ?? null, remark: inv.remark ?? '',
+      created_by: ctx.userId ?? null, created_at: now, updated_at: now,
+    })
+    .onConflict((oc) => oc.column('ident').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    // Another arrival of the same invoice committed first.
+    const first = await trx.selectFrom('income_invoices').select('id').where('ident', '=', ident).executeTakeFirstOrThrow();
+    return merge(trx, first.id, inv, source, ctx);
+  }
+  await storeLines(trx, id, inv.lines);
+  await storeFiles(trx, id, files, ctx);
+  await addEvent(trx, id, 'arrive', `${IncomeSource.label(source)}进入票池${warnings.length ? `：${warnings.join('；')}` : ''}`, ctx.userName);
+  return { id, outcome: 'created', message: '已加入票池', warnings };
+}
+

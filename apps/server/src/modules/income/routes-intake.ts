@@ -1,0 +1,61 @@
+/**
+ * Incoming invoices, intake (issue 13): 采集 on demand (/api/income/pool/collect) and the collection
+ * job (app.incomeJob), 上传识别 (/upload-recognise, one file a call; /upload-save), 查验 (/verify,
+ * /verify-history). Collection and verification from the pool pages (roles 1, 13); upload also from
+ * the 进项发票编辑 page (/invoice-entry/edit/:id, roles 1, 13, 14, 16).
+ */
+import type { FastifyInstance } from 'fastify';
+import { CollectBody, OperationLogType, PoolIdBody, UPLOAD_MAX_BYTES, UploadRecogniseBody, UploadSaveBody, VerifyBody } from '@zhyy/shared';
+import { pages } from '../../platform/access.js';
+import { currentUser } from '../../platform/context.js';
+import { ok } from '../../platform/envelope.js';
+import { typed } from '../../platform/route.js';
+import { InvoiceSettings } from '../invoice/settings.js';
+import { collectMessage, collectWindow } from './collect.js';
+import { IncomeJob } from './job.js';
+import { access, POOL, tags } from './paths.js';
+import { recogniseUpload, saveUpload } from './upload.js';
+import { verifyHistory, verifyInvoices } from './verify.js';
+
+/** Upload: from the pool list and from the incoming-invoice edit page. */
+const uploadAccess = { access: pages(POOL.list, '/invoice-entry/edit/:id') };
+const uploadLimit = Math.ceil(UPLOAD_MAX_BYTES * 1.4) + 65_536;
+
+export async function intakeRoutes(app: FastifyInstance): Promise<void> {
+  const settings = new InvoiceSettings(app);
+  const job = new IncomeJob({ db: app.db, log: app.log, settings });
+  app.decorate('incomeJob', job);
+  app.addHook('onReady', async () => job.start());
+  app.addHook('onClose', async () => job.stop());
+
+  const r = typed(app);
+  const P = '/api/income/pool';
+  r.post(`${P}/collect`, { schema: { body: CollectBody, summary: '采集：从税务数字账户采集开票日期区间内的进项发票（每次不超过366天），逐张进入票池', tags }, config: access.list }, async (req) => {
+    const user = currentUser(req);
+    const res = await collectWindow(app.db.kysely, await settings.gateway(), req.body.from, req.body.to, { ctx: { userId: user.id, userName: user.name } });
+    const message = collectMessage(res);
+    await app.oplog.record(req, OperationLogType.add, `进项发票采集 ${req.body.from} 至 ${req.body.to}：${message}`);
+    return ok(res, message);
+  });
+  r.post(`${P}/upload-recognise`, { bodyLimit: uploadLimit, schema: { body: UploadRecogniseBody, summary: '上传识别：一个文件（PDF、OFD、XML、JPG、PNG，base64），答识别出的字段及其来源、提示和待核对的表单', tags }, config: uploadAccess }, async (req) =>
+    ok(await recogniseUpload(app, req, req.body)),
+  );
+  r.post(`${P}/upload-save`, { bodyLimit: uploadLimit, schema: { body: UploadSaveBody, summary: '保存上传的发票：核对后的票面与同一文件再次发送，进入票池（同一发票再次保存时合并）', tags }, config: uploadAccess }, async (req) => {
+    const a = await saveUpload(app, req, req.body);
+    return ok(a, a.message);
+  });
+  r.post(`${P}/verify`, { schema: { body: VerifyBody, summary: '查验：一张或多张发票经税务端查验，逐张答结果；失败的可直接重试', tags }, config: access.detail }, async (req) => {
+    const a = await verifyInvoices(app, settings, req, req.body.ids);
+    await app.oplog.record(req, OperationLogType.edit, `进项发票查验 ${a.results.length} 张：一致 ${a.matched} 张，不一致 ${a.mismatched} 张，失败 ${a.failed} 张`);
+    const one = a.results.length === 1 ? a.results[0]!.message : `查验 ${a.results.length} 张：一致 ${a.matched} 张，不一致 ${a.mismatched} 张${a.failed ? `，失败 ${a.failed} 张` : ''}`;
+    return ok(a, one);
+  });
+  r.post(`${P}/verify-history`, { schema: { body: PoolIdBody, summary: '一张发票的查验记录（每次查验：时间、查验人、结果、不一致的字段）', tags }, config: access.detail }, async (req) => ok(await verifyHistory(app.db.kysely, req.body.id)));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The incoming-invoice collection job (modules/income/job.ts). */
+    incomeJob: IncomeJob;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Signing and revoking (发票签收 / 签收撤销). Signing one invoice is three steps:
+ *
+ * 1. one transaction: sign state 0 or 2 → -1 (applying) by a guarded UPDATE, the pool's usage lock for
+ *    kind 'sign' (locks.ts, same transaction: a reimbursement or another signing holding it refuses),
+ *    and the signing record (applying);
+ * 2. the archive side is asked (integrations/archive, outside any transaction, one sync log row);
+ * 3. one transaction: on success -1 → 1 with the next archive number of the month (archive-no.ts: taken
+ *    only here, so a failed call never takes a number and the sequence has no gaps), the lock closed for
+ *    a contract (the use is final) or kept for the other documents (the reimbursement closes it when it
+ *    is booked; revoking releases it); on failure -1 → 2 with the reason and the lock released.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { IncomeInvoiceState, IncomeSignDocType, IncomeSignState as S, IncomeUsage, OperationLogType, type RevokeBody, type SignAnswer, type SignBody, type SignOutcome } from '@zhyy/shared';
+import type { Database } from '../../../db/schema.js';
+import { archiveConfigFromEnv, createArchiveGateway, type ArchiveConfig, type ArchiveGateway } from '../../../integrations/archive/index.js';
+import { currentUser } from '../../../platform/context.js';
+import { AppError, conflict, notFound, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
+import { close, lock, release } from '../locks.js';
+import { nextArchiveNo, shanghaiMonth } from './archive-no.js';
+import { addSignEvent } from './events.js';
+import './tables.js';
+
+type Db = Kysely<Database>;
+const DEAD = [IncomeInvoiceState.voided, IncomeInvoiceState.red, IncomeInvoiceState.fullRed];
+const BOOKED = ['02', '03'];
+const numberOf = (r: { digital_no: string; invoice_no: string }) => r.digital_no || r.invoice_no;
+
+/** The archive side as configured (the environment, read when the routes register: a wrong setting stops the start). */
+export const archiveGatewayOf = (app: FastifyInstance, config: ArchiveConfig = archiveConfigFromEnv()): ArchiveGateway => createArchiveGateway({ synclog: app.synclog }, config);
+
+/** Why an invoice cannot start signing (read after the guarded update changed nothing). */
+async function startRefusal(trx: Db, id: string): Promise<AppError> {
+  const r = await trx.selectFrom('income_invoices').select(['sign_state', 'archive_no', 'buyer_mismatch', 'invoice_state']).where('id', '=', id).executeTakeFirst();
+  if (!r) return notFound('发票不存在');
+  if (r.sign_state === S.signed) return conflict(`该发票已签收，档案号 ${r.archive_no}`);
+  if (r.sign_state === S.applying) return conflict('该发票正在签收中，请稍后刷新');
+  if (DEAD.includes(r.invoice_state as 2)) return refuse(`该发票${IncomeInvoiceState.label(r.invoice_state)}，不能签收`);
+  if (r.buyer_mismatch) return refuse('购方非本公司的发票不能签收');
+  return conflict('该发票当前不能签收，请刷新后重试');
+}
+
+/** The department named on each invoice (income_invoice_depts), for dept/sign. */
+export async function deptOf(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('income_invoice_depts').select(['invoice_id', 'dept_id']).where('invoice_id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [r.invoice_id, r.dept_id]));
+}
+
+export async function signInvoices(app: FastifyInstance, req: FastifyRequest, b: SignBody, gateway: ArchiveGateway, scope: { deptId?: string } = {}): Promise<SignAnswer> {
+  const user = currentUser(req);
+  const db = app.db.kysely;
+  // 其他 without a number: the signing's own number holds the lock (QS{yyyyMMdd}-{6}).
+  const docNo = b.docNo || `QS${shanghaiMonth()}${new Date(Date.now() + 8 * 3600_000).toISOString().slice(8, 10)}-${randomBytes(3).toString('hex').toUpperCase()}`;
+  const use = { kind: 'sign' as const, docNo };
+  if (scope.deptId !== undefined) {
+    const depts = await deptOf(db, b.invoiceIds);
+    if (b.invoiceIds.some((id) => depts.get(id) !== scope.deptId)) throw refuse('只能签收本部门的发票（发票所属部门在项目分摊中登记）');
+  }
+  const outcomes: SignOutcome[] = [];
+  for (const id of b.invoiceIds) {
+    let inv: { ident: string; invoice_no: string; digital_no: string; seller_name: string; seller_tax_no: string; issue_date: string; amount_incl: number };
+    let signingId: string;
+    try {
+      ({ inv, signingId } = await db.transaction().execute(async (trx) => {
+        const u = await trx
+          .updateTable('income_invoices')
+          .set({ sign_state: S.applying, updated_at: nowIso() })
+          .where('id', '=', id)
+          .where('sign_state', 'in', [S.unsigned, S.failed])
+          .where('buyer_mismatch', '=', 0)
+          .where('invoice_state', 'not in', DEAD)
+          .executeTakeFirst();
+        if (Number(u.numUpdatedRows) === 0) throw await startRefusal(trx, id);
+        await lock(id, use, trx, user.name);
+        const sid = newId();
+        await trx.insertInto('income_signings').values({ id: sid, invoice_id: id, doc_type: b.docType, doc_no: docNo, note: b.note, state: 'applying', archive_no: '', voucher_id: '', fail_reason: '', user_id: user.id, user_name: user.name, created_at: nowIso(), finished_at: null }).execute();
+        const row = await trx.selectFrom('income_invoices').select(['ident', 'invoice_no', 'digital_no', 'seller_name', 'seller_tax_no', 'issue_date', 'amount_incl']).where('id', '=', id).executeTakeFirstOrThrow();
+        return { inv: row, signingId: sid };
+      }));
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      const cur = await db.selectFrom('income_invoices').select(['sign_state', 'archive_no']).where('id', '=', id).executeTakeFirst();
+      outcomes.push({ invoiceId: id, signState: cur?.sign_state ?? S.unsigned, archiveNo: cur?.archive_no ?? '', message: e.message });
+      continue;
+    }
+    let voucherId = '';
+    let failure = '';
+    try {
+      ({ voucherId } = await gateway.archive(
+        { invoiceId: id, invoiceKey: inv.ident, invoiceNo: numberOf(inv), sellerName: inv.seller_name, sellerTaxNo: inv.seller_tax_no, issueDate: inv.issue_date, amountIncl: Number(inv.amount_incl), docType: b.docType, docNo, note: b.note },
+        { userId: user.id },
+      ));
+    } catch (e) {
+      failure = e instanceof Error && e.message ? e.message : '档案系统未应答';
+    }
+    outcomes.push(await db.transaction().execute((trx) => finish(trx, req, { id, signingId, number: numberOf(inv), docType: b.docType, use, voucherId, failure })));
+  }
+  const signed = outcomes.filter((o) => o.signState === S.signed && o.message.startsWith('签收成功')).length;
+  return { signed, failed: outcomes.length - signed, outcomes };
+}
+
+interface Finish {
+  id: string;
+  signingId: string;
+  number: string;
+  docType: string;
+  use: { kind: 'sign'; docNo: string };
+  voucherId: string;
+  failure: string;
+}
+
+async function finish(trx: Db, req: FastifyRequest, f: Finish): Promise<SignOutcome> {
+  const user = currentUser(req);
+  const now = nowIso();
+  const docLabel = `${IncomeSignDocType.label(f.docType)} ${f.use.docNo}`;
+  if (f.failure) {
+    await trx.updateTable('income_invoices').set({ sign_state: S.failed, updated_at: now }).where('id', '=', f.id).where('sign_state', '=', S.applying).execute();
+    await release(f.id, f.use, trx, user.name);
+    await trx.updateTable('income_signings').set({ state: 'failed', fail_reason: f.failure.slice(0, 500), finished_at: now }).where('id', '=', f.signingId).execute();
+    await addSignEvent(trx, f.id, 'sign-failed', `签收失败（${docLabel}）：${f.failure}`, user.name);
+    await req.server.oplog.record(req, OperationLogType.edit, `发票签收失败：发票 ${f.number}，${docLabel}，原因：${f.failure}`, trx);
+    return { invoiceId: f.id, signState: S.failed, archiveNo: '', message: `签收失败：${f.failure}` };
+  }
+  const u = await trx.updateTable('income_invoices').set({ sign_state: S.signed, updated_at: now }).where('id', '=', f.id).where('sign_state', '=', S.applying).executeTakeFirst();
+  if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收状态已被他人改变，请刷新');
+  const archiveNo = await nextArchiveNo(trx);
+  await trx.updateTable('income_invoices').set({ archive_no: archiveNo }).where('id', '=', f.id).execute();
+  if (f.docType === 'contract') await close(f.id, f.use, trx, user.name);
+  await trx.updateTable('income_signings').set({ state: 'signed', archive_no: archiveNo, voucher_id: f.voucherId, finished_at: now }).where('id', '=', f.signingId).execute();
+  await addSignEvent(trx, f.id, 'sign', `签收归档（${docLabel}），档案号 ${archiveNo}，凭证号 ${f.voucherId}`, user.name);
+  await req.server.oplog.record(req, OperationLogType.edit, `发票签收：发票 ${f.number}，${docLabel}，档案号 ${archiveNo}`, trx);
+  return { invoiceId: f.id, signState: S.signed, archiveNo, message: `签收成功，档案号 ${archiveNo}` };
+}
+
+/** revoke/add: withdraws the invoice's signing; its archive number stays with the revoked record, never reused. */
+export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b: RevokeBody, gateway: ArchiveGateway): Promise<{ archiveNo: string }> {
+  const user = currentUser(req);
+  const db = app.db.kysely;
+  const inv = await db.selectFrom('income_invoices').select(['id', 'ident', 'sign_state', 'booking_state', 'usage', 'digital_no', 'invoice_no']).where('id', '=', b.invoiceId).executeTakeFirst();
+  if (!inv) throw notFound('发票不存在');
+  if (inv.sign_state !== S.signed) throw refuse('该发票未签收，无需撤销');
+  const s = await db.selectFrom('income_signings').selectAll().where('invoice_id', '=', inv.id).where('state', '=', 'signed').orderBy('created_at', 'desc').executeTakeFirst();
+  if (!s) throw refuse('该发票未签收，无需撤销');
+  if (BOOKED.includes(inv.booking_state)) throw refuse('该发票已入账，不能撤销签收');
+  if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
+  await gateway.revoke({ invoiceKey: inv.ident, voucherId: s.voucher_id, archiveNo: s.archive_no, reason: b.reason }, { userId: user.id });
+  await db.transaction().execute(async (trx) => {
+    const u = await trx
+      .updateTable('income_invoices')
+      .set({ sign_state: S.unsigned, archive_no: '', updated_at: nowIso() })
+      .where('id', '=', inv.id)
+      .where('sign_state', '=', S.signed)
+      .where('archive_no', '=', s.archive_no)
+      .where('booking_state', 'not in', BOOKED)
+      .executeTakeFirst();
+    if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收或入账状态已变化，请刷新后重试');
+    await release(inv.id, { kind: 'sign', docNo: s.doc_no }, trx, user.name);
+    await trx.updateTable('income_signings').set({ state: 'revoked' }).where('id', '=', s.id).execute();
+    await trx.insertInto('income_sign_revokes').values({ id: newId(), signing_id: s.id, invoice_id: inv.id, archive_no: s.archive_no, reason: b.reason, user_id: user.id, user_name: user.name, created_at: nowIso() }).execute();
+    await addSignEvent(trx, inv.id, 'revoke', `撤销签收，档案号 ${s.archive_no} 作废（原因：${b.reason}）`, user.name);
+    await req.server.oplog.record(req, OperationLogType.edit, `撤销发票签收：发票 ${numberOf(inv)}，档案号 ${s.archive_no}，原因：${b.reason}`, trx);
+  });
+  return { archiveNo: s.archive_no };
+}
+

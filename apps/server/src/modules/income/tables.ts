@@ -1,0 +1,94 @@
+/** Table types of migration 0017_income (declaration merging, as the invoice module's tables.ts does). */
+import '../../db/schema.js';
+
+export interface IncomeInvoiceTable {
+  id: string;
+  ident: string;
+  kind: string;
+  invoice_code: string;
+  invoice_no: string;
+  digital_no: string;
+  issue_date: string;
+  seller_name: string;
+  seller_tax_no: string;
+  buyer_name: string;
+  buyer_tax_no: string;
+  amount_excl: number;
+  tax: number;
+  amount_incl: number;
+  check_code: string;
+  invoice_state: number;
+  red_pending: number;
+  risk_level: string;
+  verify_state: number;
+  verified_at: string | null;
+  sign_state: number;
+  archive_no: string;
+  booking_state: string;
+  source: number;
+  usage: number;
+  use_kind: string;
+  doc_no: string;
+  buyer_mismatch: number;
+  duplicate_of: string | null;
+  arrivals: number;
+  remark: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IncomeLineTable {
+  id: string;
+  invoice_id: string;
+  line_no: number;
+  name: string;
+  spec: string;
+  unit: string;
+  quantity: string;
+  unit_price: string;
+  amount: number;
+  tax_rate: string;
+  tax: number;
+}
+
+export interface IncomeFileTable {
+  id: string;
+  invoice_id: string;
+  format: string;
+  name: string;
+  size: number;
+  sha256: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface IncomeEventTable {
+  id: string;
+  invoice_id: string;
+  kind: string;
+  message: string;
+  user_name: string;
+  created_at: string;
+}
+
+export interface IncomeLockTable {
+  id: string;
+  invoice_id: string;
+  use_kind: string;
+  doc_no: string;
+  state: string;
+  active: number | null;
+  created_at: string;
+  ended_at: string | null;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    income_invoices: IncomeInvoiceTable;
+    income_invoice_lines: IncomeLineTable;
+    income_files: IncomeFileTable;
+    income_events: IncomeEventTable;
+    income_locks: IncomeLockTable;
+  }
+}

@@ -1,0 +1,36 @@
+/** Shared pieces of the income pool tests: a valid manual-entry body and a day relative to today. */
+import { creditCodeCheckChar } from '@zhyy/shared';
+import { COMPANY_NAME } from '../src/seed/company.js';
+import { SELLER } from '../src/seed/invoiceData.js';
+
+export const creditCode = (first17: string) => `${first17}${creditCodeCheckChar(first17)}`;
+export const SUPPLIER = { name: '测试分包有限公司', taxNo: creditCode('91320106MA1TE8TAB') };
+export const OUR = { name: COMPANY_NAME, taxNo: SELLER.taxNo };
+
+/** The Asia/Shanghai day `offset` days from today. */
+export const shanghaiDay = (offset = 0) => new Date(Date.now() + 8 * 3600_000 + offset * 86_400_000).toISOString().slice(0, 10);
+
+let serial = 0;
+/** A fresh 20-digit 数电 number no seeded invoice has (they start with the year). */
+export const nextDigital = () => `99${String(Date.now() % 1e6).padStart(6, '0')}${String(++serial).padStart(12, '0')}`;
+
+export const b64 = (b: Buffer) => b.toString('base64');
+export const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n`);
+
+/** A valid 数电专票 for the company: 100.00 + 9.00 = 109.00. */
+export function entry(over: Record<string, unknown> = {}) {
+  return {
+    kind: '81',
+    digitalNo: nextDigital(),
+    issueDate: shanghaiDay(-10),
+    sellerName: SUPPLIER.name,
+    sellerTaxNo: SUPPLIER.taxNo,
+    buyerName: OUR.name,
+    buyerTaxNo: OUR.taxNo,
+    amountExcl: 10000,
+    tax: 900,
+    amountIncl: 10900,
+    lines: [{ name: '*建筑服务*劳务分包', spec: '', unit: '项', quantity: '1', unitPrice: '100.00', amount: 10000, taxRate: '0.09', tax: 900 }],
+    ...over,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The list of the three pool pages (进项票池, 其他票池, 异常票池): filters, sortable columns, server paging,
+ * the server's totals of the filtered set in a 合计 row (as 销项发票台账), and the streamed Excel export of
+ * the whole filtered set with progress.
+ */
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Card, Empty, Form, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { IncomeSource, type PoolRow } from '@zhyy/shared';
+import { incomeApi, POOL_CALLS, type PoolScope } from '../../api/income';
+import { tableScrollX } from '../../components/tableWidth';
+import { Money } from '../common/Money';
+import { ExportProgress } from '../invoice/ledger/ExportProgress';
+import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+import { POOL_KEY, poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from './request';
+import { PoolFilters } from './PoolFilters';
+import '../../components/listPage.css';
+import '../invoice/ledger/ledger.css';
+
+type Sort = { field: string; order: 'ascend' | 'descend' } | undefined;
+
+export interface PoolTableProps {
+  scope: PoolScope;
+  testId: string;
+  /** The export's file name without date and extension (进项票池). */
+  fileName: string;
+  emptyText: string;
+  /** Buttons before 导出Excel (手工录入). */
+  actions?: ReactNode;
+  /** Shown above the filters (the abnormal count). */
+  header?: ReactNode;
+}
+
+export function PoolTable({ scope, testId, fileName, emptyText, actions, header }: PoolTableProps) {
+  const [form] = Form.useForm<PoolFormValues>();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
+  const [sort, setSort] = useState<Sort>();
+  const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
+  const q = useQuery({ queryKey: [...POOL_KEY, scope, params], queryFn: () => incomeApi.page(scope, params), placeholderData: keepPreviousData });
+  const apply = (v: PoolFormValues) => {
+    setFilters(toPoolRequest(v));
+    setPage((p) => ({ ...p, pageIndex: 1 }));
+  };
+  const sorted = (key: string) => (sort?.field === key ? sort.order : null);
+  const columns: TableColumnsType<PoolRow> = [
+    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
+    {
+      title: '发票号码', key: 'invoiceNo', width: 200, sorter: true, sortOrder: sorted('invoiceNo'), fixed: 'left',
+      render: (_, r) => <Link to={poolDetailPath(r.id)} data-testid="pool-detail-link">{poolNumber(r) || '—'}</Link>,
+    },
+    { title: '种类', key: 'kind', width: 200, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
+    { title: '状态', key: 'invoiceState', width: 90, render: (_, r) => <InvoiceStateTag state={r.invoiceState} /> },
+    { title: '异常', key: 'abnormalFlags', width: 190, render: (_, r) => <AbnormalFlags flags={r.abnormalFlags} /> },
+    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('sellerName') },
+    { title: '金额', key: 'amountExcl', width: 150, align: 'right', sorter: true, sortOrder: sorted('amountExcl'), render: (_, r) => <Money fen={r.amountExcl} /> },
+    { title: '税额', key: 'tax', width: 140, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
+    { title: '价税合计', key: 'amountIncl', width: 160, align: 'right', sorter: true, sortOrder: sorted('amountIncl'), render: (_, r) => <Money fen={r.amountIncl} strong /> },
+    { title: '查验', key: 'verifyState', width: 110, render: (_, r) => <VerifyTag state={r.verifyState} /> },
+    { title: '签收', key: 'signState', width: 90, render: (_, r) => <SignTag state={r.signState} /> },
+    { title: '使用', key: 'usage', width: 90, render: (_, r) => <UsageTag usage={r.usage} /> },
+    { title: '使用单据', key: 'docNo', width: 190, ellipsis: true, render: (_, r) => useText(r) },
+    { title: '来源', key: 'source', width: 90, render: (_, r) => IncomeSource.label(r.source) },
+    { title: '操作', key: 'actions', width: 70, fixed: 'right', render: (_, r) => <Link to={poolDetailPath(r.id)}>详情</Link> },
+  ];
+  const totals = q.data?.totals;
+  const body = { ...filters, ...(sort ? { sort } : {}) };
+  return (
+    <div className="list-page" data-testid={testId}>
+      {header}
+      <Card className="list-page-filters" size="small">
+        <Form form={form} name={`income-pool-${scope}`} layout="inline" onFinish={apply} className="list-page-form">
+          <PoolFilters scope={scope} />
+          <Form.Item>
+            <Space>
+              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
+              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
+            </Space>
+          </Form.Item>
+          <div className="list-page-actions">
+            <Space wrap>
+              {actions}
+              <ExportProgress path={POOL_CALLS[scope].export} body={body} rows={q.data?.total ?? 0} fileName={fileName} disabled={!q.data?.total} />
+            </Space>
+          </div>
+        </Form>
+      </Card>
+      <Card size="small" className="list-page-table">
+        <Table<PoolRow>
+          rowKey="id"
+          size="middle"
+          columns={columns}
+          dataSource={q.data?.items ?? []}
+          loading={q.isFetching}
+          scroll={{ x: tableScrollX(columns) }}
+          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={emptyText} /> }}
+          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
+          onChange={(p, _f, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            const field = s?.columnKey;
+            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
+            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+          }}
+          summary={() =>
+            totals ? (
+              <Table.Summary fixed="bottom">
+                <Table.Summary.Row className="ledger-totals" data-testid="pool-totals">
+                  {/* The label spans exactly the two fixed columns; the 操作 column keeps its own (empty) cell. */}
+                  <Table.Summary.Cell index={0} colSpan={2}>
+                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>筛选结果合计（{totals.count} 张）</Typography.Text>
+                  </Table.Summary.Cell>
+                  <Table.Summary.Cell index={2} colSpan={4} />
+                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={8} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={9} colSpan={5} />
+                  <Table.Summary.Cell index={14} />
+                </Table.Summary.Row>
+              </Table.Summary>
+            ) : null
+          }
+        />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+/** 手工录入's checks before sending, in the server's words (docs/income.md, Arrival). */
+import { describe, expect, it } from 'vitest';
+import { entryProblems } from './entryChecks';
+
+const ok = { kind: '01', invoiceCode: '3200261130', invoiceNo: '12345678', issueDate: '2026-11-02', amountExcl: 100000, tax: 13000, amountIncl: 113000 };
+
+describe('手工录入 checks', () => {
+  it('a complete paper 专票 passes', () => expect(entryProblems(ok, '2026-11-22')).toEqual([]));
+  it('the key by kind', () => {
+    expect(entryProblems({ ...ok, invoiceNo: '' }, '2026-11-22')).toEqual(['请填写数电发票号码，或发票代码和发票号码']);
+    expect(entryProblems({ ...ok, invoiceCode: '32002611' }, '2026-11-22')).toEqual(['发票代码须为10位或12位数字']);
+    expect(entryProblems({ ...ok, invoiceNo: '1234567' }, '2026-11-22')).toEqual(['发票号码须为8位数字']);
+    expect(entryProblems({ ...ok, kind: '85', invoiceCode: '', invoiceNo: '' }, '2026-11-22')).toEqual(['数电发票须填写20位数电发票号码']);
+    expect(entryProblems({ ...ok, kind: '85', digitalNo: '2632200000001' }, '2026-11-22')).toEqual(['数电发票号码须为20位数字']);
+    expect(entryProblems({ kind: 'customs', invoiceNo: '', issueDate: '2026-11-02' }, '2026-11-22')).toEqual(['请填写票据号码']);
+  });
+  it('tax numbers, sums and the date', () => {
+    expect(entryProblems({ ...ok, sellerTaxNo: '91320100MA1HDJC309' }, '2026-11-22')[0]).toMatch(/^销方税号/);
+    expect(entryProblems({ ...ok, tax: 13001 }, '2026-11-22')).toEqual(['金额与税额之和不等于价税合计']);
+    expect(entryProblems({ ...ok, issueDate: '2026-11-23' }, '2026-11-22')).toEqual(['开票日期不能晚于今天']);
+    expect(entryProblems({ ...ok, lines: [{ amount: 60000, tax: 7800 }, { amount: 40000, tax: 5200 }] }, '2026-11-22')).toEqual([]);
+    expect(entryProblems({ ...ok, lines: [{ amount: 60000, tax: 7800 }, { amount: 40001, tax: 5201 }] }, '2026-11-22')).toEqual(['明细金额合计与发票金额不一致', '明细税额合计与发票税额不一致']);
+  });
+});

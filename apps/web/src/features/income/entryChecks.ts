@@ -1,0 +1,60 @@
+/**
+ * The checks of 手工录入 that the shared schema cannot express field by field, with the server's own
+ * Chinese messages (identity.ts and checks.ts of the income module): the invoice's key by kind, the tax
+ * numbers (the shared GB 32100 rule), 金额 + 税额 = 价税合计, the lines' sums against the face and a date not
+ * after today (Asia/Shanghai).
+ */
+import { CODED_INCOME_KINDS, DIGITAL_INCOME_KINDS, formatShanghai, taxNumberProblem, type IncomeKindCode } from '@zhyy/shared';
+
+export interface EntryFace {
+  kind?: string;
+  invoiceCode?: string;
+  invoiceNo?: string;
+  digitalNo?: string;
+  issueDate?: string;
+  sellerTaxNo?: string;
+  buyerTaxNo?: string;
+  amountExcl?: number;
+  tax?: number;
+  amountIncl?: number;
+  /** The lines typed (money in 分); none is allowed. */
+  lines?: Array<{ amount: number; tax: number }>;
+}
+
+/** Which number fields the kind asks for. */
+export function numberFields(kind: string | undefined): { code: boolean; number: boolean; digital: boolean } {
+  if (DIGITAL_INCOME_KINDS.includes(kind as IncomeKindCode)) return { code: false, number: false, digital: true };
+  if (CODED_INCOME_KINDS.includes(kind as IncomeKindCode)) return { code: true, number: true, digital: false };
+  return { code: true, number: true, digital: false };
+}
+
+/** Everything wrong with the face, in the server's words; [] when it may be sent. Money in 分. */
+export function entryProblems(f: EntryFace, today: string = formatShanghai(new Date(), 'YYYY-MM-DD')): string[] {
+  const out: string[] = [];
+  const digital = (f.digitalNo ?? '').trim();
+  const code = (f.invoiceCode ?? '').trim();
+  const no = (f.invoiceNo ?? '').trim();
+  const kind = f.kind as IncomeKindCode;
+  if (digital) {
+    if (!/^\d{20}$/.test(digital)) out.push('数电发票号码须为20位数字');
+  } else if (DIGITAL_INCOME_KINDS.includes(kind)) out.push('数电发票须填写20位数电发票号码');
+  else if (CODED_INCOME_KINDS.includes(kind)) {
+    if (!code || !no) out.push('请填写数电发票号码，或发票代码和发票号码');
+    else if (!/^(\d{10}|\d{12})$/.test(code)) out.push('发票代码须为10位或12位数字');
+    else if (!/^\d{8}$/.test(no)) out.push('发票号码须为8位数字');
+  } else if (kind && !no) out.push('请填写票据号码');
+  else if (kind && (!/^[0-9A-Za-z-]{1,40}$/.test(no) || (code && !/^[0-9A-Za-z]{1,20}$/.test(code)))) out.push('票据号码只能包含字母、数字和短横线');
+  const seller = (f.sellerTaxNo ?? '').trim();
+  const sellerProblem = seller ? taxNumberProblem(seller) : null;
+  if (sellerProblem) out.push(`销方${sellerProblem}`);
+  const buyer = (f.buyerTaxNo ?? '').trim();
+  const buyerProblem = buyer ? taxNumberProblem(buyer) : null;
+  if (buyerProblem) out.push(`购方${buyerProblem}`);
+  if (f.amountExcl !== undefined && f.tax !== undefined && f.amountIncl !== undefined && f.amountExcl + f.tax !== f.amountIncl) out.push('金额与税额之和不等于价税合计');
+  if (f.lines?.length) {
+    if (f.amountExcl !== undefined && f.lines.reduce((a, l) => a + l.amount, 0) !== f.amountExcl) out.push('明细金额合计与发票金额不一致');
+    if (f.tax !== undefined && f.lines.reduce((a, l) => a + l.tax, 0) !== f.tax) out.push('明细税额合计与发票税额不一致');
+  }
+  if (f.issueDate && f.issueDate > today) out.push('开票日期不能晚于今天');
+  return out;
+}
