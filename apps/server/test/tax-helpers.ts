@@ -1,7 +1,19 @@
 /** Shared pieces of the tax gateway tests: a clock tests drive, request builders, the sync log. */
 import { SyncSystem } from '@zhyy/shared';
 import { createTaxGateway, type SimulatorOptions, type TaxGateway, type TaxInvoiceLine, type TaxInvoiceRequest } from '../src/integrations/tax/index.js';
-import type { TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+/**
+ * A server for the gateway tests, without demo data and with its background jobs stopped: the
+ * invoicing job's first round refreshes red-letter confirmations through the tax service, and a row
+ * of its landing between a test's "before" and "after" would be counted as the test's own.
+ */
+export async function startGatewayTestServer(): Promise<TestServer> {
+  const s = await startTestServer({ demo: false });
+  await s.app.invoiceJob.stop();
+  await s.app.incomeJob.stop();
+  return s;
+}
 
 export const SELLER_TAX = '91110108MA01ABCD2E';
 

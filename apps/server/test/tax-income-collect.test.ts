@@ -7,14 +7,14 @@ import { taxNumberProblem } from '@zhyy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeMethods, TaxGatewayError, type IncomingInvoice } from '../src/integrations/tax/index.js';
 import { forgetDrawnDays } from '../src/integrations/tax/simulator/income-invoices.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { TestClock, simulator, taxLogs } from './tax-helpers.js';
+import type { TestServer } from './helpers.js';
+import { TestClock, simulator, taxLogs, startGatewayTestServer } from './tax-helpers.js';
 import { COMPANY, collectAll } from './tax-income-helpers.js';
 
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ demo: false });
+  s = await startGatewayTestServer();
 });
 afterAll(async () => {
   await s.close();

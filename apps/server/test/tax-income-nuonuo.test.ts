@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IncomeMethods, TaxGatewayError, clearTokenCache, createTaxGateway, type TaxGateway } from '../src/integrations/tax/index.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import type { TestServer } from './helpers.js';
 import { startFakeNuonuo, type FakeNuonuo, type Json } from './tax-fake-nuonuo.js';
-import { SELLER_TAX, TestClock, taxLogs } from './tax-helpers.js';
+import { SELLER_TAX, TestClock, taxLogs, startGatewayTestServer } from './tax-helpers.js';
 
 const APP_KEY = 'SD63236305';
 const APP_SECRET = 'SDDED2523BED4643';
@@ -49,7 +49,7 @@ function income(method: string, body: any): Json | undefined {
 let s: TestServer;
 let fake: FakeNuonuo;
 beforeAll(async () => {
-  s = await startTestServer({ demo: false });
+  s = await startGatewayTestServer();
   fake = await startFakeNuonuo(APP_KEY, APP_SECRET, income);
 });
 afterAll(async () => {

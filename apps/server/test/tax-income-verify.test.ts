@@ -5,14 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeMethods, TaxGatewayError, type IncomingInvoice } from '../src/integrations/tax/index.js';
-import { startTestServer, type TestServer } from './helpers.js';
+import type { TestServer } from './helpers.js';
 import { COMPANY, collectAll } from './tax-income-helpers.js';
-import { TestClock, simulator, taxLogs } from './tax-helpers.js';
+import { TestClock, simulator, taxLogs, startGatewayTestServer } from './tax-helpers.js';
 
 let s: TestServer;
 let october: IncomingInvoice[];
 beforeAll(async () => {
-  s = await startTestServer({ demo: false });
+  s = await startGatewayTestServer();
   october = await collectAll(gateway(), '2026-10-01', '2026-10-31');
 });
 afterAll(async () => {

@@ -2,12 +2,12 @@
 import { SyncLogStatus } from '@zhyy/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaxErrorCode, TaxGatewayError, TaxMessages, taxMethodLabel } from '../src/integrations/tax/index.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { DELAY, TestClock, line, request, simulator, taxLogs } from './tax-helpers.js';
+import type { TestServer } from './helpers.js';
+import { DELAY, TestClock, line, request, simulator, taxLogs, startGatewayTestServer } from './tax-helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ demo: false });
+  s = await startGatewayTestServer();
 });
 afterAll(async () => {
   await s.close();
