@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeAbnormalFlag, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, OTHER_INCOME_KINDS } from '@zhyy/shared';
 import { startTestServer, type TestServer } from './helpers.js';
-import { entry } from './income-helpers.js';
+import { b64, entry, pdf } from './income-helpers.js';
 
 let s: TestServer;
 let tAdmin: string;
@@ -181,6 +181,35 @@ describe('other and abnormal', () => {
     expect(d.r.history[0].kind).toBe('arrive');
     const none = await s.call('/api/income/pool/detail', { id: '00000000-0000-4000-8000-000000000000' }, t13);
     expect([none.status, none.message]).toEqual([404, '发票不存在']);
+  });
+});
+
+describe('files through /file/view', () => {
+  it('a reader of the detail gets a 10-minute signed link; the link serves the file without a token, bound to its route', async () => {
+    const content = pdf('income-file-link');
+    const face = entry({ files: [{ fileName: '进项发票.pdf', content: b64(content) }] });
+    const saved = await s.call('/api/income/pool/save', face, t13);
+    expect(saved.code).toBe(20000);
+    const fileId = (await s.call('/api/income/pool/detail', { id: saved.r.id }, t13)).r.files[0].id;
+    // Roles 1 and 13 from the pool, 14 and 16 from 发票签收's detail; the link is logged.
+    for (const t of [t1, t13, t14, t16]) expect((await s.call('/api/income/pool/file-link', { fileId }, t)).code).toBe(20000);
+    const link = await s.call('/api/income/pool/file-link', { fileId }, t13);
+    expect(link.r).toMatchObject({ name: '进项发票.pdf', type: 'application/pdf' });
+    expect(link.r.url).toMatch(/^\/signed\/income-file\/[0-9a-f-]{36}\?e=\d+&s=/);
+    const got = await s.app.inject({ method: 'GET', url: link.r.url });
+    expect(got.statusCode).toBe(200);
+    expect(got.headers['content-type']).toBe('application/pdf');
+    expect(got.rawPayload.equals(content)).toBe(true);
+    const forged = await s.app.inject({ method: 'GET', url: link.r.url.replace(/s=[^&]+/, 's=AAAA') });
+    expect([forged.statusCode, JSON.parse(forged.body).message]).toEqual([403, '文件链接无效']);
+    // The same signature on the outgoing invoices' file route is not valid there.
+    const elsewhere = await s.app.inject({ method: 'GET', url: link.r.url.replace('/signed/income-file/', '/signed/invoice-file/') });
+    expect(elsewhere.statusCode).toBe(403);
+    expect((await s.call('/api/income/pool/file-link', { fileId })).status).toBe(401);
+    const none = await s.call('/api/income/pool/file-link', { fileId: '00000000-0000-4000-8000-000000000000' }, t13);
+    expect([none.status, none.message]).toEqual([404, '文件不存在']);
+    const logged = await s.db.kysely.selectFrom('operation_logs').select('description').where('description', '=', `查看进项发票文件：进项发票.pdf（${face.digitalNo}）`).execute();
+    expect(logged.length).toBe(5);
   });
 });
 

@@ -57,8 +57,10 @@ export const ONLINE_WINDOW_MS = 2 * 60 * 1000;
 export const HEARTBEAT_INTERVAL_MS = 60000;
 
 /**
- * The platform's own file links: the short-lived signed invoice-file link (outside /api, readable
+ * The platform's own file links: the short-lived signed invoice-file links (outside /api, readable
  * without a token). The public file viewer (/file/view) shows and offers for download only these.
  */
 export const SIGNED_INVOICE_FILE_ROUTE = '/signed/invoice-file';
-export const PLATFORM_FILE_PATH_PREFIXES: readonly string[] = [`${SIGNED_INVOICE_FILE_ROUTE}/`];
+/** The same for the incoming-invoice pool's files (PDF, OFD, XML, images). */
+export const SIGNED_INCOME_FILE_ROUTE = '/signed/income-file';
+export const PLATFORM_FILE_PATH_PREFIXES: readonly string[] = [`${SIGNED_INVOICE_FILE_ROUTE}/`, `${SIGNED_INCOME_FILE_ROUTE}/`];

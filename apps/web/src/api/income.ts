@@ -19,5 +19,7 @@ export const incomeApi = {
   /** Loaded silently: the detail page says itself what went wrong (RecordNotFound). */
   detail: (id: string, options: { silent?: boolean } = {}) => api.post<PoolDetail>('/income/pool/detail', { id }, options),
   verifyHistory: (id: string) => api.post<VerificationRecord[]>('/income/pool/verify-history', { id }),
+  /** A 10-minute signed link to one of an invoice's files, for /file/view. */
+  fileLink: (fileId: string) => api.post<{ url: string; name: string; type: string; expiresAt: string }>('/income/pool/file-link', { fileId }),
   save: (body: PoolEntryBody, options: { silent?: boolean } = {}) => api.request<PoolArrival>('/income/pool/save', body, options),
 };

@@ -1,6 +1,6 @@
 /**
  * Incoming invoices, part 1 (issue 13): the pool. /api/income/pool/{list,export,other,other-export,
- * abnormal,abnormal-export,abnormal-count,detail,save}. Access from the route table: the
+ * abnormal,abnormal-export,abnormal-count,detail,save,file-link} and the signed file route. Access from the route table: the
  * invoicePool pages (roles 1, 13).
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,8 @@ import { typed } from '../../platform/route.js';
 import { saveManual } from './entry.js';
 import { exportPool } from './export.js';
 import { access, tags } from './paths.js';
+import { InvoiceSettings } from '../invoice/settings.js';
+import { incomeFileRoutes } from './routes-files.js';
 import { intakeRoutes } from './routes-intake.js';
 import { incomeSignRoutes } from './routes-sign.js';
 import { abnormalCount, poolDetail, poolPage } from './repo.js';
@@ -36,6 +38,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
     return ok(a, a.message);
   });
   await intakeRoutes(app);
+  await incomeFileRoutes(app, new InvoiceSettings(app));
   await app.register(incomeSignRoutes);
 }
 

@@ -43,16 +43,17 @@ export async function storeFile(db: Kysely<Database>, invoiceId: string, f: NewF
     .execute();
 }
 
-const sign = (key: string, fileId: string, expires: number) => crypto.createHmac('sha256', key).update(`${fileId}.${expires}`).digest('base64url');
+/** The route is signed with the file: a link of one kind of file never opens a file of another kind. */
+const sign = (key: string, route: string, fileId: string, expires: number) => crypto.createHmac('sha256', key).update(`${route}:${fileId}.${expires}`).digest('base64url');
 
 /** A link that serves one file without a token until it expires. */
-export function signedLink(key: string, fileId: string, now = Date.now()): { url: string; expiresAt: string } {
+export function signedLink(key: string, fileId: string, now = Date.now(), route = FILE_ROUTE): { url: string; expiresAt: string } {
   const expires = now + FILE_LINK_TTL_MS;
-  return { url: `${FILE_ROUTE}/${fileId}?e=${expires}&s=${sign(key, fileId, expires)}`, expiresAt: new Date(expires).toISOString() };
+  return { url: `${route}/${fileId}?e=${expires}&s=${sign(key, route, fileId, expires)}`, expiresAt: new Date(expires).toISOString() };
 }
 
-export function verifyLink(key: string, fileId: string, expires: number, signature: string, now = Date.now()): 'ok' | 'expired' | 'bad' {
-  const expected = Buffer.from(sign(key, fileId, expires));
+export function verifyLink(key: string, fileId: string, expires: number, signature: string, now = Date.now(), route = FILE_ROUTE): 'ok' | 'expired' | 'bad' {
+  const expected = Buffer.from(sign(key, route, fileId, expires));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'bad';
   return expires < now ? 'expired' : 'ok';

@@ -30,9 +30,13 @@ describe('the public file viewer shows only the platform’s own files', { timeo
   it('accepts the same origin spelled out, refuses other paths, origins and tricks', () => {
     const origin = window.location.origin;
     expect(isPlatformFileUrl(`${origin}${SIGNED}`)).toBe(true);
+    // The incoming-invoice pool's files too (issue 13).
+    expect(isPlatformFileUrl('/signed/income-file/0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01?e=1&s=x')).toBe(true);
     for (const url of [
       '/api/account/userinfo',
       '/signed/invoice-file/',
+      '/signed/income-file/',
+      '/signed/income-files/x',
       '/signed/invoice-file/../../api/x',
       '/signed/invoice-file%2f..%2f..%2fx',
       '//evil.example.com/signed/invoice-file/x',

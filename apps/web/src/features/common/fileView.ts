@@ -89,3 +89,20 @@ export function encodeViewData(file: { name: string; url: string; type?: string 
   const bytes = new TextEncoder().encode(JSON.stringify(file));
   return btoa(String.fromCharCode(...bytes));
 }
+
+/** A short-lived signed link to one of the platform's files, as the file-link calls answer it. */
+export interface SignedFileLink {
+  url: string;
+  name: string;
+  type: string;
+}
+
+/** Opens a platform file in the public viewer (a new tab) through a signed link; a refusal is shown by the request layer. */
+export async function openSignedFile(link: () => Promise<SignedFileLink>): Promise<void> {
+  try {
+    const l = await link();
+    window.open(`/file/view/${encodeViewData({ name: l.name, url: l.url, type: l.type })}`, '_blank', 'noopener');
+  } catch {
+    // The request layer shows the refusal.
+  }
+}

@@ -3,7 +3,7 @@
  * request at most; a found invoice shows its face and its abnormal flags.
  */
 import '../../test/dom';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,12 +15,14 @@ import { poolDetail } from './testRows';
 
 const detail = vi.fn();
 const verifyHistory = vi.fn();
-vi.mock('../../api/income', () => ({ incomeApi: { detail: (...a: unknown[]) => detail(...a), verifyHistory: (...a: unknown[]) => verifyHistory(...a) } }));
+const fileLink = vi.fn();
+vi.mock('../../api/income', () => ({ incomeApi: { detail: (...a: unknown[]) => detail(...a), verifyHistory: (...a: unknown[]) => verifyHistory(...a), fileLink: (...a: unknown[]) => fileLink(...a) } }));
 
 configure({ asyncUtilTimeout: 15_000 });
 beforeEach(() => {
   detail.mockReset();
   verifyHistory.mockReset();
+  fileLink.mockReset();
 });
 
 function renderDetail(id: string) {
@@ -78,5 +80,22 @@ describe('票池发票详情 (issue 13)', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('pool-uses').textContent).toContain('占用中');
     expect(screen.getByTestId('pool-history').textContent).toContain('被报销单 BX202611-0012 占用');
     expect(page.textContent).toContain('1,130.00');
+  });
+
+  it('查看 opens a file in the file viewer through its signed link', async () => {
+    detail.mockResolvedValue(poolDetail({ files: [{ id: 'f1', format: 'pdf', name: '发票.pdf', size: 2048, sha256: 'x', createdAt: '2026-11-05T02:00:00.000Z' }] }));
+    verifyHistory.mockResolvedValue([]);
+    fileLink.mockResolvedValue({ url: '/signed/income-file/f1?e=1&s=sig', name: '发票.pdf', type: 'application/pdf', expiresAt: '' });
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderDetail('0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a02');
+    const files = await screen.findByTestId('pool-files');
+    expect(files.textContent).toContain('发票.pdf');
+    within(files).getByRole('button', { name: /查\s*看/ }).click();
+    await waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+    expect(fileLink).toHaveBeenCalledWith('f1');
+    const viewed = String(open.mock.calls[0]![0]);
+    expect(viewed.startsWith('/file/view/')).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(viewed.slice('/file/view/'.length)), (c) => c.charCodeAt(0))))).toEqual({ name: '发票.pdf', url: '/signed/income-file/f1?e=1&s=sig', type: 'application/pdf' });
+    open.mockRestore();
   });
 });

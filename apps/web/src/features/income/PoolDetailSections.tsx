@@ -1,11 +1,12 @@
 /** The detail page's sections below the face: lines, files, verification and signing, uses, history. */
 import { useQuery } from '@tanstack/react-query';
-import { Card, Descriptions, Empty, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Empty, Table, Tag, Typography } from 'antd';
 import { IncomeEventKind, IncomeLockState, IncomeUseKind, VerifyOutcome, formatUnitPrice, type PoolDetail, type PoolLine, type VerificationRecord } from '@zhyy/shared';
 import { incomeApi } from '../../api/income';
 import { POOL_KEY } from './request';
 import { formatTime } from '../../components/download';
 import { Figure, Money } from '../common/Money';
+import { openSignedFile } from '../common/fileView';
 import { SignTag, VerifyTag } from './widgets';
 
 const known = (e: { has: (v: unknown) => boolean; label: (v: unknown) => string }, v: unknown) => (e.has(v) ? e.label(v) : '其他');
@@ -55,6 +56,7 @@ export function PoolFiles({ d }: { d: PoolDetail }) {
           { title: '文件名', dataIndex: 'name', ellipsis: true },
           { title: '大小', key: 'size', width: 100, align: 'right', render: (_, f) => <Figure>{`${Math.max(1, Math.round(f.size / 1024))} KB`}</Figure> },
           { title: '加入时间', key: 'at', width: 170, render: (_, f) => formatTime(f.createdAt) },
+          { title: '操作', key: 'op', width: 80, render: (_, f) => <Button size="small" type="link" onClick={() => void openSignedFile(() => incomeApi.fileLink(f.id))}>查看</Button> },
         ]}
       />
     </Card>

@@ -2,7 +2,7 @@
 import { Form, Input, Tag, type FormInstance } from 'antd';
 import { INVOICE_STATUS_COLOURS, InvoiceColour, InvoiceKind, InvoiceStatus, RED_ISSUED_STATES, RedConfirmState, type InvoiceFileRow } from '@zhyy/shared';
 import { invoiceApi } from '../../api/invoice';
-import { encodeViewData } from '../common/fileView';
+import { openSignedFile } from '../common/fileView';
 import { feedback } from '../../ui/feedback';
 
 export const INVOICE_KEY = ['invoice'] as const;
@@ -67,13 +67,8 @@ export function askReason(title: string, label: string, okText = '确定'): Prom
 }
 
 /** Opens an invoice file in the public viewer through a short-lived signed link. */
-export async function openFile(f: InvoiceFileRow): Promise<void> {
-  try {
-    const link = await invoiceApi.fileLink(f.id);
-    window.open(`/file/view/${encodeViewData({ name: link.name, url: link.url, type: link.type })}`, '_blank', 'noopener');
-  } catch {
-    // The request layer shows the refusal.
-  }
+export function openFile(f: InvoiceFileRow): Promise<void> {
+  return openSignedFile(() => invoiceApi.fileLink(f.id));
 }
 
 /** Asks before an action; through the App's modal, like askReason, so it carries the theme and locale. */
