@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 
 export const baseURL = () => inject('baseURL');
@@ -104,5 +104,26 @@ export async function openTagMenu(page: Page, tagPath: string) {
     await menu.waitFor();
     await page.waitForTimeout(500);
     if ((await menu.count()) > 0 || attempt === 3) return menu;
+  }
+}
+
+/**
+ * Chooses an option of an antd Select (by its title) and checks that it took, by the text of the form
+ * item that holds the select. On a busy machine a click during the dropdown's or a drawer's opening
+ * animation can be lost; like a user, it chooses again then.
+ */
+export async function pickOption(page: Page, input: Locator, title: string): Promise<void> {
+  // The nearest form item around the select (a `has:` filter would look for the input's whole chain inside it).
+  const item = input.locator('xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " ant-form-item ")][1]');
+  const dropdown = page.locator('.ant-select-dropdown:visible');
+  for (let attempt = 1; ; attempt++) {
+    if ((await dropdown.count()) === 0) await input.click();
+    await dropdown.getByTitle(title, { exact: true }).click();
+    try {
+      await expect.poll(() => item.innerText({ timeout: 1000 }), { timeout: 2000 }).toContain(title);
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
   }
 }

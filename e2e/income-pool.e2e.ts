@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { sidebarBadgeText } from '@zhyy/shared';
 import type { Page } from 'playwright-core';
-import { newSession, signIn, useBrowser } from './browser';
+import { newSession, pickOption, signIn, useBrowser } from './browser';
 
 useBrowser();
 
@@ -39,8 +39,7 @@ describe('发票池', () => {
     expect(all).toBeGreaterThan(20);
 
     // Filter to one kind: every row is of it, and the totals count fewer.
-    await list.locator('#income-pool-all_kind').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(KIND).click();
+    await pickOption(page, list.locator('#income-pool-all_kind'), KIND);
     await list.getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(() => countOf(totals.innerText())).toBeLessThan(all);
     const filtered = await countOf(totals.innerText());
@@ -95,8 +94,8 @@ describe('发票池', () => {
     const enter = async (total: string, lineTax?: string) => {
       await list.getByTestId('pool-entry').click();
       const drawer = page.locator('.ant-drawer', { hasText: '手工录入纸质发票' });
-      await drawer.locator('#income-entry_kind').click();
-      await page.locator('.ant-select-dropdown:visible').getByTitle('增值税专用发票', { exact: true }).click();
+      await drawer.waitFor();
+      await pickOption(page, drawer.locator('#income-entry_kind'), '增值税专用发票');
       await drawer.locator('#income-entry_issueDate').fill('2026-11-02');
       await drawer.locator('#income-entry_issueDate').press('Enter');
       await drawer.locator('#income-entry_invoiceCode').fill('3200261130');

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvoiceStatus } from '@zhyy/shared';
-import { newSession, signIn, useBrowser } from './browser';
+import { newSession, pickOption, signIn, useBrowser } from './browser';
 
 useBrowser();
 
@@ -61,8 +61,7 @@ describe('销项发票台账', () => {
     const totals = ledger.getByTestId('ledger-totals');
     await totals.waitFor();
     // Filtered to 已作废: nothing in force, every voided invoice counted apart.
-    await ledger.locator('#invoice-ledger_status').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle(InvoiceStatus.label(InvoiceStatus.cancelled)).click();
+    await pickOption(page, ledger.locator('#invoice-ledger_status'), InvoiceStatus.label(InvoiceStatus.cancelled));
     await ledger.getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(async () => /（(\d+) 张）/.exec(await totals.innerText())?.[1]).toBe('0');
     const voided = ledger.getByTestId('ledger-voided');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { newSession, signIn, useBrowser } from './browser';
+import { newSession, pickOption, signIn, useBrowser } from './browser';
 
 useBrowser();
 
@@ -21,8 +21,7 @@ describe('销项发票台账', () => {
     expect(all).toBeGreaterThan(1);
 
     // Filter to red invoices: every row is 红字 and the totals count them.
-    await ledger.locator('#invoice-ledger_colour').click();
-    await page.locator('.ant-select-dropdown:visible').getByTitle('红字').click();
+    await pickOption(page, ledger.locator('#invoice-ledger_colour'), '红字');
     await ledger.getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(async () => Number(/（(\d+) 张）/.exec(await totals.innerText())?.[1])).toBeLessThan(all);
     const reds = Number(/（(\d+) 张）/.exec(await totals.innerText())![1]);
