@@ -174,7 +174,7 @@ async function finish(trx: Db, by: Finisher, f: Finish): Promise<Finished> {
 
 /** The signing was finished before (by the settlement job, or by the request's late step 3): its outcome as it stands. */
 async function finishedAlready(trx: Db, by: Finisher, f: Finish, docLabel: string): Promise<SignOutcome> {
-  const s = await trx.selectFrom('income_signings').select(['state', 'archive_no', 'voucher_id', 'fail_reason']).where('id', '=', f.signingId).executeTakeFirstOrThrow();
+  const s = await trx.selectFrom('income_signings').select(['state', 'archive_no', 'fail_reason']).where('id', '=', f.signingId).executeTakeFirstOrThrow();
   if (s.state === 'failed') {
     // The archive side answered a filing after the signing was judged not received: keep the voucher id in the history.
     if (f.voucherId && !f.failure) await addSignEvent(trx, f.id, 'sign-failed', `签收已判定中断（${docLabel}），档案系统随后返回凭证号 ${f.voucherId}，请与财务核对后重新签收`, by.name);
