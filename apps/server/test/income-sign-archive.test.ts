@@ -31,6 +31,10 @@ beforeAll(async () => {
       seen.push({ path: req.url!, body: b });
       if (b.docNo === 'SLOW') return setTimeout(() => res.end(JSON.stringify({ code: '0', data: { voucherId: 'late' } })), 500);
       if (b.docNo === 'BAD') return res.end(JSON.stringify({ code: 'E2001', message: '会计期间已结账，不能归档' }));
+      if (req.url === '/invoice/archive/query') {
+        const data = b.signingId === 's-filed' ? { status: 'filed', voucherId: 'V-Q1' } : b.signingId === 's-busy' ? { status: 'unknown' } : b.signingId === 's-odd' ? { status: 'maybe' } : { status: 'notFiled' };
+        return res.end(JSON.stringify({ code: '0', message: b.signingId === 's-busy' ? '归档处理中' : 'ok', data }));
+      }
       res.end(JSON.stringify({ code: '0', message: 'ok', data: req.url === '/invoice/archive' ? { voucherId: `V-${b.invoiceKey}` } : {} }));
     });
   });
@@ -42,7 +46,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-const req = (docNo: string, note = '') => ({ invoiceId: 'i1', invoiceKey: 'D:26110000000000000001', invoiceNo: '26110000000000000001', sellerName: '甲', sellerTaxNo: 'x', issueDate: '2026-11-01', amountIncl: 10900, docType: 'contract', docNo, note });
+const req = (docNo: string, note = '', signingId = `s-${docNo}`) => ({ signingId, invoiceId: 'i1', invoiceKey: 'D:26110000000000000001', invoiceNo: '26110000000000000001', sellerName: '甲', sellerTaxNo: 'x', issueDate: '2026-11-01', amountIncl: 10900, docType: 'contract', docNo, note });
 
 describe('configuration from the environment', () => {
   it('defaults to the simulator; http needs its URL and credentials', () => {
@@ -54,7 +58,7 @@ describe('configuration from the environment', () => {
 });
 
 describe('the HTTP client', () => {
-  const gw = (timeout = '5000') => createArchiveGateway({ synclog: s.app.synclog }, archiveConfigFromEnv({ ARCHIVE_MODE: 'http', ARCHIVE_BASE_URL: base, ARCHIVE_APP_KEY: 'k1', ARCHIVE_APP_SECRET: SECRET, ARCHIVE_TIMEOUT_MS: timeout }));
+  const gw = (timeout = '5000') => createArchiveGateway({ db: s.db, synclog: s.app.synclog }, archiveConfigFromEnv({ ARCHIVE_MODE: 'http', ARCHIVE_BASE_URL: base, ARCHIVE_APP_KEY: 'k1', ARCHIVE_APP_SECRET: SECRET, ARCHIVE_TIMEOUT_MS: timeout }));
 
   it('signs each request and reads the voucher id; one sync log row per exchange, the secret never logged', async () => {
     expect(await gw().archive(req('HT-1'))).toEqual({ voucherId: 'V-D:26110000000000000001' });
@@ -72,19 +76,50 @@ describe('the HTTP client', () => {
   it('a refusal carries the archive side message; a slow answer times out; wrong credentials say so', async () => {
     await expect(gw().archive(req('BAD'))).rejects.toThrow('会计期间已结账，不能归档');
     await expect(gw('200').archive(req('SLOW'))).rejects.toThrow('档案系统0.2秒内未应答，请稍后重试');
-    const wrong = createArchiveGateway({ synclog: s.app.synclog }, { mode: 'http', baseUrl: base, appKey: 'k1', appSecret: 'nope', timeoutMs: 1000 });
+    const wrong = createArchiveGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'http', baseUrl: base, appKey: 'k1', appSecret: 'nope', timeoutMs: 1000 });
     await expect(wrong.archive(req('HT-2'))).rejects.toThrow('档案系统拒绝了接口凭据，请核对ARCHIVE_APP_KEY和ARCHIVE_APP_SECRET');
     const failed = await s.db.kysely.selectFrom('sync_logs').select('memo').where('status', '=', 1).execute();
     expect(failed.map((f) => f.memo)).toContain('会计期间已结账，不能归档');
+  });
+
+  it('asks about a filing by its signing id: filed (voucher id), not filed, unknown; an unreadable answer is an error', async () => {
+    const q = (signingId: string) => gw().query({ signingId, invoiceKey: 'D:26110000000000000001', docNo: 'HT-Q' });
+    expect(await q('s-filed')).toEqual({ status: 'filed', voucherId: 'V-Q1' });
+    expect(await q('s-none')).toEqual({ status: 'notFiled' });
+    expect(await q('s-busy')).toEqual({ status: 'unknown', message: '归档处理中' });
+    await expect(q('s-odd')).rejects.toThrow('档案系统查询应答无法识别（maybe）');
+    expect(seen.filter((x) => x.path === '/invoice/archive/query').map((x) => x.body)).toContainEqual({ signingId: 's-filed', invoiceKey: 'D:26110000000000000001', docNo: 'HT-Q' });
+    const logs = await s.db.kysely.selectFrom('sync_logs').select(['type', 'status', 'memo']).where('type', '=', 'incomeArchiveQuery').orderBy('created_at').execute();
+    expect(logs.map((l) => [l.status, l.memo])).toEqual([
+      [0, '签收核对（单据 HT-Q）：档案系统已归档，凭证号 V-Q1'],
+      [0, '签收核对（单据 HT-Q）：档案系统未收到该签收'],
+      [0, '签收核对（单据 HT-Q）：档案系统暂无结论（归档处理中），下一轮再核对'],
+      [1, '档案系统查询应答无法识别（maybe）'],
+    ]);
   });
 });
 
 describe('the simulator', () => {
   it('answers with its own voucher id, and refuses a document whose note contains 测试失败', async () => {
-    const sim = createArchiveGateway({ synclog: s.app.synclog }, { mode: 'simulator' });
+    const sim = createArchiveGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator' });
     expect((await sim.archive(req('HT-3'))).voucherId).toMatch(/^SIMV\d{8}[0-9A-F]{10}$/);
     const e = await sim.archive(req('HT-4', '测试失败')).catch((x) => x);
     expect(e).toBeInstanceOf(ArchiveError);
     expect(e.message).toBe(ARCHIVE_SIM_REFUSAL);
+  });
+
+  it('remembers what it filed in the database: a query (from another gateway, as after a restart) answers from its records', async () => {
+    const sim = createArchiveGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator' });
+    const { voucherId } = await sim.archive(req('HT-5', '', 'sim-1'));
+    // The same signing filed again keeps its voucher id (one filing per signing id).
+    expect((await sim.archive(req('HT-5', '', 'sim-1'))).voucherId).toBe(voucherId);
+    await sim.archive(req('HT-6', '测试失败', 'sim-2')).catch(() => undefined);
+    const again = createArchiveGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator' });
+    const q = (signingId: string, docNo: string) => again.query({ signingId, invoiceKey: 'D:26110000000000000001', docNo });
+    expect(await q('sim-1', 'HT-5')).toEqual({ status: 'filed', voucherId });
+    expect(await q('sim-2', 'HT-6')).toEqual({ status: 'notFiled' });
+    expect(await q('sim-3', 'HT-7')).toEqual({ status: 'notFiled' });
+    const rows = await s.db.kysely.withTables<{ archivesim_filings: { signing_id: string; voucher_id: string } }>().selectFrom('archivesim_filings').select(['signing_id', 'voucher_id']).where('signing_id', 'like', 'sim-%').execute();
+    expect(rows).toEqual([{ signing_id: 'sim-1', voucher_id: voucherId }]);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The archive side's HTTP client (ARCHIVE_MODE=http). Provisional protocol, to be confirmed in the first
- * joint test with the accounting system: `POST {baseUrl}/invoice/archive` and `/invoice/archive/revoke`,
- * JSON body, headers `X-App-Key`, `X-Timestamp` (seconds) and `X-Sign` = hex HMAC-SHA256(appSecret,
+ * joint test with the accounting system: `POST {baseUrl}/invoice/archive`, `/invoice/archive/revoke` and
+ * `/invoice/archive/query` (by the signing id the filing came with), JSON body, headers `X-App-Key`, `X-Timestamp` (seconds) and `X-Sign` = hex HMAC-SHA256(appSecret,
  * `{timestamp}\n{body}`); answers `{ code: '0', message, data: { voucherId } }`, any other code a refusal
- * whose message is shown as the signing's failure reason. The secret is never logged.
+ * whose message is shown as the signing's failure reason. The query answers `data: { status: 'filed',
+ * voucherId } | { status: 'notFiled' } | { status: 'unknown' }`. The secret is never logged.
  */
 import { createHmac } from 'node:crypto';
-import { ArchiveError, type ArchiveAnswer, type ArchiveRequest, type ArchiveRevokeRequest } from './types.js';
+import { ArchiveError, type ArchiveAnswer, type ArchiveLookup, type ArchiveQuery, type ArchiveRequest, type ArchiveRevokeRequest } from './types.js';
 
 export interface ArchiveHttpOptions {
   baseUrl: string;
@@ -18,7 +19,7 @@ export interface ArchiveHttpOptions {
 interface Reply {
   code?: string | number;
   message?: string;
-  data?: { voucherId?: string };
+  data?: { voucherId?: string; status?: string };
 }
 
 export class ArchiveHttpClient {
@@ -63,5 +64,17 @@ export class ArchiveHttpClient {
 
   async revoke(req: ArchiveRevokeRequest): Promise<void> {
     await this.post('/invoice/archive/revoke', req);
+  }
+
+  async query(req: ArchiveQuery): Promise<ArchiveLookup> {
+    const reply = await this.post('/invoice/archive/query', req);
+    const status = reply.data?.status;
+    if (status === 'filed') {
+      if (!reply.data?.voucherId) throw new ArchiveError('档案系统未返回凭证号', 'INVALID', reply, 502);
+      return { status, voucherId: reply.data.voucherId };
+    }
+    if (status === 'notFiled') return { status };
+    if (status === 'unknown') return { status, message: reply.message || '档案系统暂无结论' };
+    throw new ArchiveError(`档案系统查询应答无法识别（${String(status)}）`, 'INVALID', reply, 502);
   }
 }

@@ -7,6 +7,11 @@ import { AppError } from '../../platform/envelope.js';
 import { ResponseCode } from '@zhyy/shared';
 
 export interface ArchiveRequest {
+  /**
+   * The signing record's id: one per attempt, the filing's identity. The archive side keeps it with the
+   * filing (the same id filed twice is one filing) and answers `query` by it.
+   */
+  signingId: string;
   /** The pool invoice's id and its key (数电 number, else code:number): the archive side's reference. */
   invoiceId: string;
   invoiceKey: string;
@@ -33,6 +38,21 @@ export interface ArchiveRevokeRequest {
   reason: string;
 }
 
+/** Was this signing's filing received? Asked when a signing was left unfinished (签收中断). */
+export interface ArchiveQuery {
+  signingId: string;
+  /** For the archive side's own checks and the sync log. */
+  invoiceKey: string;
+  docNo: string;
+}
+
+/**
+ * The answer to a query: filed (with the voucher id the filing got), not filed (the archive side has
+ * no filing under that signing id), or unknown (the archive side cannot tell yet, e.g. still processing).
+ * A failed exchange throws ArchiveError instead; the caller treats that as unknown too.
+ */
+export type ArchiveLookup = { status: 'filed'; voucherId: string } | { status: 'notFiled' } | { status: 'unknown'; message: string };
+
 export interface ArchiveCallContext {
   userId?: string | null;
 }
@@ -43,6 +63,8 @@ export interface ArchiveGateway {
   archive(req: ArchiveRequest, ctx?: ArchiveCallContext): Promise<ArchiveAnswer>;
   /** Withdraws a filing (the signing is revoked). */
   revoke(req: ArchiveRevokeRequest, ctx?: ArchiveCallContext): Promise<void>;
+  /** Whether the filing of a signing was received (by its signing id); throws ArchiveError when the exchange fails. */
+  query(req: ArchiveQuery, ctx?: ArchiveCallContext): Promise<ArchiveLookup>;
 }
 
 /** A refusal or failed exchange with the archive side: the Chinese message is shown as the failure reason. */
@@ -70,4 +92,4 @@ export interface ArchiveConfig {
 }
 
 /** Sync log types (system 2 财务系统) of the archive exchanges. */
-export const ArchiveMethods = { archive: 'incomeArchive', revoke: 'incomeArchiveRevoke' } as const;
+export const ArchiveMethods = { archive: 'incomeArchive', revoke: 'incomeArchiveRevoke', query: 'incomeArchiveQuery' } as const;

@@ -1,6 +1,7 @@
 /**
  * Incoming invoices, 发票签收 (issue 13): /api/income/entry/* for the /income/invoice-entry pages
- * (roles 1, 13, 14, 16 read; 1, 13, 14 change — signing/access.ts).
+ * (roles 1, 13, 14, 16 read; 1, 13, 14 change — signing/access.ts). The settlement of unfinished signings
+ * (signing/settle.ts, app.incomeSignJob) starts when the server is ready and stops when it closes.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -14,6 +15,7 @@ import { changePage, moveAllocation, setAllocations, allocationRows } from './si
 import { entryDetail, revokePage, signCount, signingPage, waitingPage } from './signing/queries.js';
 import { archiveConfigFromEnv } from '../../integrations/archive/index.js';
 import { archiveGatewayOf, revokeSigning, signInvoices } from './signing/service.js';
+import { settleGraceFor, SignSettleJob } from './signing/settle.js';
 import { pages } from '../../platform/access.js';
 
 const InvoiceRef = z.object({ invoiceId: PoolIdBody.shape.id });
@@ -25,6 +27,10 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
   // Read once at start-up: an incomplete ARCHIVE_MODE=http setting stops the server with its message.
   const archiveConfig = archiveConfigFromEnv();
   const gateway = () => archiveGatewayOf(app, archiveConfig);
+  const job = new SignSettleJob({ db: app.db, log: app.log, oplog: app.oplog, gateway }, { graceMs: settleGraceFor(archiveConfig.timeoutMs) });
+  app.decorate('incomeSignJob', job);
+  app.addHook('onReady', async () => job.start());
+  app.addHook('onClose', async () => job.stop());
 
   r.post(`${P}/list`, { schema: { body: EntryQuery, summary: '进项发票登记：待签收的发票（未签收或签收失败、未被占用、未作废红冲、购方为本公司），筛选同票池', tags }, config: access.list }, async (req) => ok(await waitingPage(db(), req.body)));
   r.post(`${P}/sign-count`, { schema: { body: z.object({}), summary: '待签收发票数（invoiceEntrySignCount）', tags }, config: access.sign }, async () => ok({ invoiceEntrySignCount: await signCount(db()) }));
@@ -65,3 +71,10 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
 }
 
 export const incomeSignRoutes = fp(incomeSignModule, { name: 'income-sign' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Settles signings left unfinished (signing/settle.ts). */
+    incomeSignJob: SignSettleJob;
+  }
+}

@@ -4,11 +4,16 @@
  * 1. one transaction: sign state 0 or 2 → -1 (applying) by a guarded UPDATE, the pool's usage lock for
  *    kind 'sign' (locks.ts, same transaction: a reimbursement or another signing holding it refuses),
  *    and the signing record (applying);
- * 2. the archive side is asked (integrations/archive, outside any transaction, one sync log row);
+ * 2. the archive side is asked (integrations/archive, outside any transaction, one sync log row), with the
+ *    signing's id as the filing's identity;
  * 3. one transaction: on success -1 → 1 with the next archive number of the month (archive-no.ts: taken
  *    only here, so a failed call never takes a number and the sequence has no gaps), the lock closed for
  *    a contract (the use is final) or kept for the other documents (the reimbursement closes it when it
- *    is booked; revoking releases it); on failure -1 → 2 with the reason and the lock released.
+ *    is booked; revoking releases it); on failure -1 → 2 with the reason and the lock released. Guarded
+ *    on the signing record still being `applying`.
+ *
+ * A signing left unfinished between 1 and 3 (the process died) is settled by the job in settle.ts, which
+ * asks the archive side by the signing id and finishes it through the same step 3 (`finishSigning`).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -31,7 +36,7 @@ const BOOKED = ['02', '03'];
 const numberOf = (r: { digital_no: string; invoice_no: string }) => r.digital_no || r.invoice_no;
 
 /** The archive side as configured (the environment, read when the routes register: a wrong setting stops the start). */
-export const archiveGatewayOf = (app: FastifyInstance, config: ArchiveConfig = archiveConfigFromEnv()): ArchiveGateway => createArchiveGateway({ synclog: app.synclog }, config);
+export const archiveGatewayOf = (app: FastifyInstance, config: ArchiveConfig = archiveConfigFromEnv()): ArchiveGateway => createArchiveGateway({ db: app.db, synclog: app.synclog }, config);
 
 /** Why an invoice cannot start signing (read after the guarded update changed nothing). */
 async function startRefusal(trx: Db, id: string): Promise<AppError> {
@@ -92,19 +97,19 @@ export async function signInvoices(app: FastifyInstance, req: FastifyRequest, b:
     let failure = '';
     try {
       ({ voucherId } = await gateway.archive(
-        { invoiceId: id, invoiceKey: inv.ident, invoiceNo: numberOf(inv), sellerName: inv.seller_name, sellerTaxNo: inv.seller_tax_no, issueDate: inv.issue_date, amountIncl: Number(inv.amount_incl), docType: b.docType, docNo, note: b.note },
+        { signingId, invoiceId: id, invoiceKey: inv.ident, invoiceNo: numberOf(inv), sellerName: inv.seller_name, sellerTaxNo: inv.seller_tax_no, issueDate: inv.issue_date, amountIncl: Number(inv.amount_incl), docType: b.docType, docNo, note: b.note },
         { userId: user.id },
       ));
     } catch (e) {
       failure = e instanceof Error && e.message ? e.message : '档案系统未应答';
     }
-    outcomes.push(await db.transaction().execute((trx) => finish(trx, req, { id, signingId, number: numberOf(inv), docType: b.docType, use, voucherId, failure })));
+    outcomes.push((await finishSigning(db, requestFinisher(req), { id, signingId, number: numberOf(inv), docType: b.docType, use, voucherId, failure })).outcome);
   }
   const signed = outcomes.filter((o) => o.signState === S.signed && o.message.startsWith('签收成功')).length;
   return { signed, failed: outcomes.length - signed, outcomes };
 }
 
-interface Finish {
+export interface Finish {
   id: string;
   signingId: string;
   number: string;
@@ -112,29 +117,71 @@ interface Finish {
   use: { kind: 'sign'; docNo: string };
   voucherId: string;
   failure: string;
+  /** Finished by the settlement job (settle.ts) after the signing was left unfinished (签收中断). */
+  settled?: boolean;
 }
 
-async function finish(trx: Db, req: FastifyRequest, f: Finish): Promise<SignOutcome> {
-  const user = currentUser(req);
+/** Who finishes a signing: the signing user's request, or the settlement job (系统). */
+export interface Finisher {
+  name: string;
+  /** Writes the operation log row in the step's transaction. */
+  log(trx: Db, description: string): Promise<void>;
+}
+
+const requestFinisher = (req: FastifyRequest): Finisher => ({ name: currentUser(req).name, log: (trx, d) => req.server.oplog.record(req, OperationLogType.edit, d, trx) });
+
+/**
+ * Step 3, in one transaction. Guarded on the signing record still being `applying`: a late step 3 of the
+ * request and the settlement job cannot both finish the same signing; whichever comes second changes
+ * nothing and answers what the first one decided.
+ */
+export const finishSigning = (db: Db, by: Finisher, f: Finish): Promise<Finished> => db.transaction().execute((trx) => finish(trx, by, f));
+
+/** The outcome; `already` when the signing had been finished before (this step 3 changed nothing). */
+export interface Finished {
+  outcome: SignOutcome;
+  already: boolean;
+}
+
+async function finish(trx: Db, by: Finisher, f: Finish): Promise<Finished> {
   const now = nowIso();
   const docLabel = `${IncomeSignDocType.label(f.docType)} ${f.use.docNo}`;
+  const how = f.settled ? '（签收中断，系统向档案系统核对后完成）' : '';
+  const claimed = await trx
+    .updateTable('income_signings')
+    .set(f.failure ? { state: 'failed', fail_reason: f.failure.slice(0, 500), finished_at: now } : { state: 'signed', voucher_id: f.voucherId, finished_at: now })
+    .where('id', '=', f.signingId)
+    .where('state', '=', 'applying')
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return { outcome: await finishedAlready(trx, by, f, docLabel), already: true };
   if (f.failure) {
     await trx.updateTable('income_invoices').set({ sign_state: S.failed, updated_at: now }).where('id', '=', f.id).where('sign_state', '=', S.applying).execute();
-    await release(f.id, f.use, trx, user.name);
-    await trx.updateTable('income_signings').set({ state: 'failed', fail_reason: f.failure.slice(0, 500), finished_at: now }).where('id', '=', f.signingId).execute();
-    await addSignEvent(trx, f.id, 'sign-failed', `签收失败（${docLabel}）：${f.failure}`, user.name);
-    await req.server.oplog.record(req, OperationLogType.edit, `发票签收失败：发票 ${f.number}，${docLabel}，原因：${f.failure}`, trx);
-    return { invoiceId: f.id, signState: S.failed, archiveNo: '', message: `签收失败：${f.failure}` };
+    await release(f.id, f.use, trx, by.name);
+    await addSignEvent(trx, f.id, 'sign-failed', `签收失败（${docLabel}）：${f.failure}${how}`, by.name);
+    await by.log(trx, `发票签收失败：发票 ${f.number}，${docLabel}，原因：${f.failure}${how}`);
+    return { outcome: { invoiceId: f.id, signState: S.failed, archiveNo: '', message: `签收失败：${f.failure}` }, already: false };
   }
   const u = await trx.updateTable('income_invoices').set({ sign_state: S.signed, updated_at: now }).where('id', '=', f.id).where('sign_state', '=', S.applying).executeTakeFirst();
   if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收状态已被他人改变，请刷新');
   const archiveNo = await nextArchiveNo(trx);
   await trx.updateTable('income_invoices').set({ archive_no: archiveNo }).where('id', '=', f.id).execute();
-  if (f.docType === 'contract') await close(f.id, f.use, trx, user.name);
-  await trx.updateTable('income_signings').set({ state: 'signed', archive_no: archiveNo, voucher_id: f.voucherId, finished_at: now }).where('id', '=', f.signingId).execute();
-  await addSignEvent(trx, f.id, 'sign', `签收归档（${docLabel}），档案号 ${archiveNo}，凭证号 ${f.voucherId}`, user.name);
-  await req.server.oplog.record(req, OperationLogType.edit, `发票签收：发票 ${f.number}，${docLabel}，档案号 ${archiveNo}`, trx);
-  return { invoiceId: f.id, signState: S.signed, archiveNo, message: `签收成功，档案号 ${archiveNo}` };
+  if (f.docType === 'contract') await close(f.id, f.use, trx, by.name);
+  await trx.updateTable('income_signings').set({ archive_no: archiveNo }).where('id', '=', f.signingId).execute();
+  await addSignEvent(trx, f.id, 'sign', `签收归档（${docLabel}），档案号 ${archiveNo}，凭证号 ${f.voucherId}${how}`, by.name);
+  await by.log(trx, `发票签收：发票 ${f.number}，${docLabel}，档案号 ${archiveNo}${how}`);
+  return { outcome: { invoiceId: f.id, signState: S.signed, archiveNo, message: `签收成功，档案号 ${archiveNo}` }, already: false };
+}
+
+/** The signing was finished before (by the settlement job, or by the request's late step 3): its outcome as it stands. */
+async function finishedAlready(trx: Db, by: Finisher, f: Finish, docLabel: string): Promise<SignOutcome> {
+  const s = await trx.selectFrom('income_signings').select(['state', 'archive_no', 'fail_reason']).where('id', '=', f.signingId).executeTakeFirstOrThrow();
+  if (s.state === 'failed') {
+    // The archive side answered a filing after the signing was judged not received: keep the voucher id in the history.
+    if (f.voucherId && !f.failure) await addSignEvent(trx, f.id, 'sign-failed', `签收已判定中断（${docLabel}），档案系统随后返回凭证号 ${f.voucherId}，请与财务核对后重新签收`, by.name);
+    return { invoiceId: f.id, signState: S.failed, archiveNo: '', message: `签收失败：${s.fail_reason}` };
+  }
+  if (s.state === 'signed') return { invoiceId: f.id, signState: S.signed, archiveNo: s.archive_no, message: `签收成功，档案号 ${s.archive_no}` };
+  return { invoiceId: f.id, signState: S.unsigned, archiveNo: '', message: '该签收已被撤销，请刷新' };
 }
 
 /** revoke/add: withdraws the invoice's signing; its archive number stays with the revoked record, never reused. */
