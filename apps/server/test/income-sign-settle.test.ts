@@ -16,7 +16,7 @@ import { ArchiveError, type ArchiveGateway } from '../src/integrations/archive/i
 import { ok } from '../src/platform/envelope.js';
 import { access } from '../src/modules/income/signing/access.js';
 import { formatArchiveNo, shanghaiMonth } from '../src/modules/income/signing/archive-no.js';
-import { archiveGatewayOf, signInvoices } from '../src/modules/income/signing/service.js';
+import { archiveGatewayOf, signInvoices, signSummary } from '../src/modules/income/signing/service.js';
 import { SIGN_INTERRUPTED, SIGN_SETTLE_GRACE_MS, SIGN_SETTLE_LEASE, SignSettleJob } from '../src/modules/income/signing/settle.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
 import { entry } from './income-helpers.js';
@@ -31,8 +31,11 @@ const deferred = <T = void>(): Deferred<T> => {
   return { promise, resolve };
 };
 
-/** How the interrupted signing's archive call behaves: file before stopping, not at all, or only once let go. */
-type Filing = 'before' | 'never' | 'after';
+/**
+ * How the interrupted signing's archive call behaves: file before stopping, not at all, or only once let go;
+ * or file and then, once let go, time out as if the answer had been lost on the way back.
+ */
+type Filing = 'before' | 'never' | 'after' | 'lost';
 interface Interrupted {
   /** Resolves once step 2 has run (the archive side was asked, or not) and the request stopped. */
   stopped: Deferred;
@@ -50,12 +53,12 @@ async function interruptedSigning(app: FastifyInstance) {
       ...real,
       archive: async (r, ctx) => {
         const pause = interrupted.get(body.docNo)!;
-        const filed = body.filing === 'before' ? await real.archive(r, ctx) : undefined;
+        const filed = body.filing === 'before' || body.filing === 'lost' ? await real.archive(r, ctx) : undefined;
         pause.stopped.resolve();
         await pause.go.promise;
-        if (filed) return filed;
+        if (filed && body.filing !== 'lost') return filed;
         if (body.filing === 'after') return real.archive(r, ctx);
-        throw new ArchiveError('无法连接档案系统，请稍后重试', 'TRANSPORT', undefined, 502);
+        throw new ArchiveError(body.filing === 'lost' ? '档案系统15秒内未应答，请稍后重试' : '无法连接档案系统，请稍后重试', 'TRANSPORT', undefined, 502);
       },
     };
     return ok(await signInvoices(app, req, { invoiceIds: body.invoiceIds, docType: body.docType, docNo: body.docNo, note: body.note ?? '' }, gateway));
@@ -152,13 +155,34 @@ describe('a signing interrupted after the archive side filed it', () => {
     run.go();
     const late = await run.answer;
     expect(late.code, late.message).toBe(20000);
-    expect(late.r).toEqual({ signed: 1, failed: 0, outcomes: [{ invoiceId: id, signState: IncomeSignState.signed, archiveNo: no, message: `签收成功，档案号 ${no}` }] });
+    expect(late.r).toEqual({ signed: 1, failed: 0, pending: 0, outcomes: [{ invoiceId: id, signState: IncomeSignState.signed, archiveNo: no, message: `签收成功，档案号 ${no}` }] });
     expect(await counter()).toBe(before + 1);
     expect(await events(id, 'sign')).toHaveLength(1);
 
     // The numbers go on without a gap.
     const next = await s.call('/api/income/entry/sign', { invoiceIds: [await fresh()], docType: 'project', docNo: 'XM-S1' }, t14);
     expect(next.r.outcomes[0].archiveNo).toBe(formatArchiveNo(month, before + 2));
+  });
+});
+
+describe('a signing whose answer was lost (the archive side filed it, the request timed out)', () => {
+  it('is neither failed nor signed by the request: 签收中 and 待核实, then the job completes it with the next number', async () => {
+    const id = await fresh();
+    const before = await counter();
+    const run = await interrupt(id, 'project', 'XM-S9', 'lost');
+    run.go();
+    const a = await run.answer;
+    expect(a.code, a.message).toBe(20000);
+    expect(signSummary(a.r)).toBe('签收成功0张，失败0张，待核实1张');
+    expect(a.r).toEqual({ signed: 0, failed: 0, pending: 1, outcomes: [{ invoiceId: id, signState: IncomeSignState.applying, archiveNo: '', message: '签收结果待核实：档案系统15秒内未应答，请稍后重试；系统将自动向档案系统核实，请稍后刷新' }] });
+    // The lock stays with the signing: nothing else can use the invoice, and it is not waiting to be signed again.
+    expect(await inv(id)).toMatchObject({ sign_state: IncomeSignState.applying, usage: IncomeUsage.locked, doc_no: 'XM-S9' });
+    const again = await s.call('/api/income/entry/sign', { invoiceIds: [id], docType: 'project', docNo: 'XM-S9B' }, t14);
+    expect(again.r.outcomes[0].message).toBe('该发票正在签收中，请稍后刷新');
+    expect(await jobOn(s).settleDue()).toEqual({ signed: 1, failed: 0, unknown: 0 });
+    const no = formatArchiveNo(month, before + 1);
+    expect(await inv(id)).toMatchObject({ sign_state: IncomeSignState.signed, archive_no: no });
+    expect(await counter()).toBe(before + 1);
   });
 });
 

@@ -42,6 +42,11 @@ export interface SignOutcome {
 export interface SignAnswer {
   signed: number;
   failed: number;
+  /**
+   * Left 签收中 (sign state −1): the archive side did not answer (timed out, unreachable), so it may have
+   * filed the invoice; the settlement job asks it and finishes or returns the signing.
+   */
+  pending: number;
   outcomes: SignOutcome[];
 }
 

@@ -14,7 +14,7 @@ import { access, assertWriter, ENTRY, tags } from './signing/access.js';
 import { changePage, moveAllocation, setAllocations, allocationRows } from './signing/apportion.js';
 import { entryDetail, revokePage, signCount, signingPage, waitingPage } from './signing/queries.js';
 import { archiveConfigFromEnv } from '../../integrations/archive/index.js';
-import { archiveGatewayOf, revokeSigning, signInvoices } from './signing/service.js';
+import { archiveGatewayOf, revokeSigning, signInvoices, signSummary } from './signing/service.js';
 import { settleGraceFor, SignSettleJob } from './signing/settle.js';
 import { pages } from '../../platform/access.js';
 
@@ -38,7 +38,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
   r.post(`${P}/sign`, { schema: { body: SignBody, summary: '签收归档：一张或多张发票按报销单、合同、项目或其他单据签收，成功者取得档案号GD{yyyyMM}{序号}', tags }, config: access.sign }, async (req) => {
     assertWriter(req);
     const a = await signInvoices(app, req, req.body, gateway());
-    return ok(a, `签收成功${a.signed}张，失败${a.failed}张`);
+    return ok(a, signSummary(a));
   });
   r.post(`${P}/signings`, { schema: { body: SigningQuery, summary: '签收记录：签收中、已签收、签收失败（原因）、已撤销', tags }, config: access.sign }, async (req) => ok(await signingPage(db(), req.body)));
   r.post(`${P}/revoke/list`, { schema: { body: RevokeQuery, summary: '签收撤销记录（档案号、原因、撤销人、时间）', tags }, config: access.revokeList }, async (req) => ok(await revokePage(db(), req.body)));
@@ -54,7 +54,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
     const deptId = currentUser(req).deptId;
     if (!deptId) throw refuse('您的账号未设置所属部门，不能进行部门签收');
     const a = await signInvoices(app, req, req.body, gateway(), { deptId });
-    return ok(a, `签收成功${a.signed}张，失败${a.failed}张`);
+    return ok(a, signSummary(a));
   });
   r.post(`${P}/project/allocations`, { schema: { body: InvoiceRef, summary: '进项发票的项目分摊', tags }, config: { access: pages(ENTRY.apportion, ENTRY.change) } }, async (req) => ok(await allocationRows(db(), req.body.invoiceId)));
   r.post(`${P}/project/set`, { schema: { body: IncomeAllocationSetBody, summary: '项目分摊：进项发票分摊到项目（合计与发票金额相差不超过0.01元），可登记发票所属部门', tags }, config: access.apportion }, async (req) => {

@@ -20,7 +20,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeSignDocType, IncomeSignState as S, IncomeUsage, OperationLogType, type RevokeBody, type SignAnswer, type SignBody, type SignOutcome } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
-import { archiveConfigFromEnv, createArchiveGateway, type ArchiveConfig, type ArchiveGateway } from '../../../integrations/archive/index.js';
+import { ArchiveError, archiveConfigFromEnv, createArchiveGateway, type ArchiveConfig, type ArchiveGateway } from '../../../integrations/archive/index.js';
 import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
@@ -67,6 +67,7 @@ export async function signInvoices(app: FastifyInstance, req: FastifyRequest, b:
     if (b.invoiceIds.some((id) => depts.get(id) !== scope.deptId)) throw refuse('只能签收本部门的发票（发票所属部门在项目分摊中登记）');
   }
   const outcomes: SignOutcome[] = [];
+  let pending = 0;
   for (const id of b.invoiceIds) {
     let inv: { ident: string; invoice_no: string; digital_no: string; seller_name: string; seller_tax_no: string; issue_date: string; amount_incl: number };
     let signingId: string;
@@ -95,18 +96,38 @@ export async function signInvoices(app: FastifyInstance, req: FastifyRequest, b:
     }
     let voucherId = '';
     let failure = '';
+    let unanswered = '';
     try {
       ({ voucherId } = await gateway.archive(
         { signingId, invoiceId: id, invoiceKey: inv.ident, invoiceNo: numberOf(inv), sellerName: inv.seller_name, sellerTaxNo: inv.seller_tax_no, issueDate: inv.issue_date, amountIncl: Number(inv.amount_incl), docType: b.docType, docNo, note: b.note },
         { userId: user.id },
       ));
     } catch (e) {
-      failure = e instanceof Error && e.message ? e.message : '档案系统未应答';
+      // No answer (timed out, unreachable, unreadable): the filing may have been received, so the signing is
+      // neither failed nor signed here; it stays 签收中 and the settlement job asks the archive side (settle.ts).
+      if (e instanceof ArchiveError && e.serviceCode === 'TRANSPORT') unanswered = e.message;
+      else failure = e instanceof Error && e.message ? e.message : '档案系统未应答';
     }
-    outcomes.push((await finishSigning(db, requestFinisher(req), { id, signingId, number: numberOf(inv), docType: b.docType, use, voucherId, failure })).outcome);
+    const finishing: Finish = { id, signingId, number: numberOf(inv), docType: b.docType, use, voucherId, failure };
+    const outcome = unanswered ? await unansweredOutcome(db, requestFinisher(req), finishing, unanswered) : (await finishSigning(db, requestFinisher(req), finishing)).outcome;
+    if (outcome.signState === S.applying) pending++;
+    outcomes.push(outcome);
   }
   const signed = outcomes.filter((o) => o.signState === S.signed && o.message.startsWith('签收成功')).length;
-  return { signed, failed: outcomes.length - signed, outcomes };
+  return { signed, failed: outcomes.length - signed - pending, pending, outcomes };
+}
+
+/** The answer's message: 签收成功n张，失败m张, and how many wait for the archive side's answer. */
+export const signSummary = (a: SignAnswer) => `签收成功${a.signed}张，失败${a.failed}张${a.pending ? `，待核实${a.pending}张` : ''}`;
+
+/**
+ * The archive side did not answer: the outcome as it stands. Still 签收中 (the usual case): said so, with the
+ * reason; already settled by the job meanwhile: what it decided.
+ */
+async function unansweredOutcome(db: Db, by: Finisher, f: Finish, why: string): Promise<SignOutcome> {
+  const s = await db.selectFrom('income_signings').select('state').where('id', '=', f.signingId).executeTakeFirstOrThrow();
+  if (s.state !== 'applying') return db.transaction().execute((trx) => finishedAlready(trx, by, f, `${IncomeSignDocType.label(f.docType)} ${f.use.docNo}`));
+  return { invoiceId: f.id, signState: S.applying, archiveNo: '', message: `签收结果待核实：${why}；系统将自动向档案系统核实，请稍后刷新` };
 }
 
 export interface Finish {
