@@ -157,5 +157,16 @@ describe('进项发票编辑 (issue 13)', { timeout: 60_000 }, () => {
     await waitFor(() => expect(card.getAttribute('data-state')).toBe('recognised'));
     expect((card.querySelector('input[id$="_sellerName"]') as HTMLInputElement).value).toBe('苏州明达机电设备有限公司');
     expect(within(card).getByTestId('source-mark-sellerName').textContent).toBe('与识别值不同（PDF文字）');
+    // The same number: no warning of another invoice.
+    expect(within(card).queryByTestId('upload-other-invoice')).toBeNull();
+  });
+
+  it('an invoice: a file that names another invoice is warned about before it is merged', async () => {
+    detail.mockResolvedValue({ ...poolDetail({ kind: '82', digitalNo: '26322000000012345678' }), deptId: null, deptName: '', signings: [], revokes: [], allocations: [], changes: [] });
+    recognise.mockResolvedValue(XML);
+    const { container } = renderPage('0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01');
+    await screen.findByTestId('entry-face');
+    choose(container, [new File(['<xml/>'], 'invoice-sd.xml', { type: 'text/xml' })]);
+    expect((await screen.findByTestId('upload-other-invoice')).textContent).toBe('该文件识别出的发票号码（25322000000104857316）与本发票不一致，请确认是否为同一张发票；保存将把文件合并到本发票');
   });
 });

@@ -63,6 +63,8 @@ function RecognisedForm({ item, result, base, onSaved }: { item: QueuedFile; res
   const values = (Form.useWatch([], form) ?? initial) as EntryForm;
   const marks = sourceMarks(result.fields, result.draft, faceOf(values));
   const saved = item.saved;
+  // Adding a file to an invoice: a file that names another invoice would be merged into this one.
+  const otherNumber = base ? (['digitalNo', 'invoiceNo', 'invoiceCode'] as const).map((k) => marks[k]).find((m) => m?.differs) : undefined;
 
   const save = async () => {
     setAttempted(true);
@@ -92,6 +94,10 @@ function RecognisedForm({ item, result, base, onSaved }: { item: QueuedFile; res
       {result.inPool && !saved ? (
         <Alert type="info" showIcon style={{ marginBottom: 8 }} data-testid="upload-in-pool"
           title={<span>该文件已在票池中（发票 {result.inPool.number || '—'}），再次保存将合并到该发票。 <InvoiceLink id={result.inPool.id} /></span>} />
+      ) : null}
+      {otherNumber && !saved ? (
+        <Alert type="warning" showIcon style={{ marginBottom: 8 }} data-testid="upload-other-invoice"
+          title={`该文件识别出的${otherNumber.label}（${otherNumber.value}）与本发票不一致，请确认是否为同一张发票；保存将把文件合并到本发票`} />
       ) : null}
       {refusal ? <Alert type="error" showIcon style={{ marginBottom: 8 }} title={refusal} data-testid="upload-refusal" /> : null}
       <EntryProblems problems={problems} />
