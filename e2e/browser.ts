@@ -60,6 +60,16 @@ export async function signIn(page: Page, login: string, password = 'demo123'): P
   await page.waitForURL((u) => !u.pathname.startsWith('/login'));
 }
 
+/** Closes role 13's daily reminder (异常发票提醒) and returns the count it names. */
+export async function dismissReminder(page: Page): Promise<number> {
+  const reminder = page.locator('.ant-modal-confirm', { hasText: '异常发票提醒' });
+  await reminder.waitFor();
+  const count = Number(/存在(\d+)张/.exec(await reminder.innerText())![1]);
+  await reminder.getByRole('button', { name: /稍后处理/ }).click();
+  await reminder.waitFor({ state: 'hidden' });
+  return count;
+}
+
 /** Registers the browser's lifecycle for a test file. */
 export function useBrowser(): void {
   beforeAll(async () => {

@@ -7,20 +7,9 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { sidebarBadgeText } from '@zhyy/shared';
-import type { Page } from 'playwright-core';
-import { newSession, pickOption, signIn, useBrowser } from './browser';
+import { dismissReminder, newSession, pickOption, signIn, useBrowser } from './browser';
 
 useBrowser();
-
-/** Closes role 13's daily reminder (异常发票提醒) and returns the count it names. */
-async function dismissReminder(page: Page): Promise<number> {
-  const reminder = page.locator('.ant-modal-confirm', { hasText: '异常发票提醒' });
-  await reminder.waitFor();
-  const count = Number(/存在(\d+)张/.exec(await reminder.innerText())![1]);
-  await reminder.getByRole('button', { name: /稍后处理/ }).click();
-  await reminder.waitFor({ state: 'hidden' });
-  return count;
-}
 
 const countOf = async (text: Promise<string>) => Number(/（(\d+) 张）/.exec(await text)?.[1]);
 const KIND = '数电发票（增值税专用发票）';

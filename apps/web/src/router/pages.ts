@@ -55,6 +55,7 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/income/invoicePool/detail/:id': lazy(() => import('../features/income/PoolDetail')),
   '/income/invoicePool/other': lazy(() => import('../features/income/PoolOther')),
   '/income/invoicePool/abnormal': lazy(() => import('../features/income/PoolAbnormal')),
+  '/invoice-entry/edit/:id': lazy(() => import('../features/income/edit/EntryEdit')),
 };
 
 export function pageFor(pattern: string): PageComponent {
