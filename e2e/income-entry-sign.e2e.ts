@@ -36,7 +36,7 @@ describe('发票签收', () => {
   it('demo14 signs two waiting invoices against a project and finds both archive numbers in 签收记录', async () => {
     const { page } = await newSession();
     await signIn(page, 'demo14');
-    await page.goto('/income/invoice-entry/list');
+    await page.goto('/invoice-entry/list');
     const list = page.getByTestId('entry-list');
     const totals = list.getByTestId('pool-totals');
     await totals.waitFor();
@@ -85,7 +85,7 @@ describe('发票签收', () => {
     await expect.poll(async () => (await badge.innerText()).trim()).toBe(sidebarBadgeText(waiting - 2));
 
     // 签收归档 → 签收记录: each archive number finds its invoice, signed against XM2026-001.
-    await page.goto('/income/invoice-entry/sign/list');
+    await page.goto('/invoice-entry/sign/list');
     await page.getByTestId('entry-sign-waiting').getByTestId('pool-totals').waitFor();
     await page.getByRole('tab', { name: '签收记录' }).click();
     const records = page.getByTestId('entry-signings');

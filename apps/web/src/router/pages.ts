@@ -55,10 +55,10 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/income/invoicePool/detail/:id': lazy(() => import('../features/income/PoolDetail')),
   '/income/invoicePool/other': lazy(() => import('../features/income/PoolOther')),
   '/income/invoicePool/abnormal': lazy(() => import('../features/income/PoolAbnormal')),
-  '/income/invoice-entry/list': lazy(() => import('../features/income/entry/EntryList')),
-  '/income/invoice-entry/detail/:id': lazy(() => import('../features/income/entry/EntryDetail')),
-  '/income/invoice-entry/sign/list': lazy(() => import('../features/income/entry/SignList')),
-  '/income/invoice-entry/dept/sign': lazy(() => import('../features/income/entry/DeptSign')),
+  '/invoice-entry/list': lazy(() => import('../features/income/entry/EntryList')),
+  '/invoice-entry/detail/:id': lazy(() => import('../features/income/entry/EntryDetail')),
+  '/invoice-entry/sign/list': lazy(() => import('../features/income/entry/SignList')),
+  '/invoice-entry/dept/sign': lazy(() => import('../features/income/entry/DeptSign')),
 };
 
 export function pageFor(pattern: string): PageComponent {

@@ -1,5 +1,5 @@
 /**
- * 部门签收 (/income/invoice-entry/dept/sign): the waiting invoices of the caller's department (the department
+ * 部门签收 (/invoice-entry/dept/sign): the waiting invoices of the caller's department (the department
  * registered on the invoice in 项目分摊), signed with the same dialog. A caller without a department sees
  * nothing to sign and the server's refusal (您的账号未设置所属部门…) if they try.
  */

@@ -24,7 +24,7 @@ beforeEach(() => {
 });
 
 function renderDetail(id: string) {
-  const view = { path: '/income/invoice-entry/detail/:id', fullPath: `/income/invoice-entry/detail/${id}`, search: '', params: { id }, route: {} as ViewInfo['route'], active: true } as ViewInfo;
+  const view = { path: '/invoice-entry/detail/:id', fullPath: `/invoice-entry/detail/${id}`, search: '', params: { id }, route: {} as ViewInfo['route'], active: true } as ViewInfo;
   const client = new QueryClient({ defaultOptions: { queries: { retry: shouldRetry, retryDelay: 0 } } });
   return render(
     <QueryClientProvider client={client}>

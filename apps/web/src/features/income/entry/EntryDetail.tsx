@@ -1,5 +1,5 @@
 /**
- * 进项发票详情 (/income/invoice-entry/detail/:id): the face (with 签收状态 and 所属部门), lines and files (the
+ * 进项发票详情 (/invoice-entry/detail/:id): the face (with 签收状态 and 所属部门), lines and files (the
  * pool detail's sections), then the signings (state, document, archive number, failure reason, who and
  * when), the revocations, the project allocations and their changes, the uses and the history. A
  * malformed or unknown id: RecordNotFound, as 票池发票详情.

@@ -1,4 +1,4 @@
-/** 进项发票登记 (/income/invoice-entry/list): the invoices waiting to be signed, with 签收 for the rows chosen. */
+/** 进项发票登记 (/invoice-entry/list): the invoices waiting to be signed, with 签收 for the rows chosen. */
 import { EntryWaiting } from './EntryWaiting';
 
 export default function EntryList() {

@@ -1,5 +1,5 @@
 /**
- * 签收归档 (/income/invoice-entry/sign/list, badge invoiceEntrySignCount): 待签收 — the waiting invoices with
+ * 签收归档 (/invoice-entry/sign/list, badge invoiceEntrySignCount): 待签收 — the waiting invoices with
  * the sign dialog — and 签收记录, every signing with its archive number or failure reason.
  */
 import { Tabs } from 'antd';

@@ -2,10 +2,8 @@
 import { INCOME_ENTRY_WRITE_ROLES } from '@zhyy/shared';
 
 export const ENTRY_KEY = ['income', 'entry'] as const;
-export const ENTRY_LIST = '/income/invoice-entry/list';
-export const ENTRY_SIGN = '/income/invoice-entry/sign/list';
-export const ENTRY_DEPT = '/income/invoice-entry/dept/sign';
-export const entryDetailPath = (id: string) => `/income/invoice-entry/detail/${id}`;
+export const ENTRY_LIST = '/invoice-entry/list';
+export const entryDetailPath = (id: string) => `/invoice-entry/detail/${id}`;
 
 /** Whether the roles may sign (签收): the server refuses anyone else with 权限不足. */
 export const canSignEntry = (roles: readonly string[]) => roles.some((r) => r === 'admin' || INCOME_ENTRY_WRITE_ROLES.includes(r));
