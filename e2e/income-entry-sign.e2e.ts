@@ -1,7 +1,7 @@
 /**
  * 发票签收 (issue 13): demo14 (档案管理员, role 14) chooses two waiting invoices on 进项发票登记, signs them
  * against a project (单据类型 项目, XM2026-001), sees each outcome with its archive number GD…, the summary
- * 签收成功2张，失败0张 and the 签收归档 badge two lower; both archive numbers are then found in 签收记录, and
+ * 签收成功2张，失败0张, the counts reloaded at once with two fewer waiting (the 签收归档 badge); both archive numbers are then found in 签收记录, and
  * the two invoices are no longer waiting.
  */
 import { describe, expect, it } from 'vitest';
@@ -64,6 +64,8 @@ describe('发票签收', () => {
     expect(await dialog.getByTestId('sign-dialog').innerText()).toContain('已选择 2 张发票');
     await pick(page, dialog.locator('#income-sign_docType'), '项目');
     await dialog.locator('#income-sign_docNo').fill('XM2026-001');
+    // The sign call is a change: the counts reload at once, the waiting count two lower.
+    const counts = page.waitForResponse(async (r) => r.url().endsWith('/api/invoice/billing-cancellation-count') && (await r.json()).r?.invoiceEntrySignCount === waiting - 2);
     await dialog.getByTestId('sign-submit').click();
 
     // Each invoice's outcome with its archive number, under the summary.
@@ -82,6 +84,7 @@ describe('发票签收', () => {
 
     // The list and the badge follow: two fewer waiting.
     await expect.poll(() => countOf(totals.innerText())).toBe(waiting - 2);
+    await counts;
     await expect.poll(async () => (await badge.innerText()).trim()).toBe(sidebarBadgeText(waiting - 2));
 
     // 签收归档 → 签收记录: each archive number finds its invoice, signed against XM2026-001.
@@ -112,5 +115,21 @@ describe('发票签收', () => {
     await again.locator('#income-entry-all_number').fill(numbers[0]!);
     await again.getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(() => countOf(again.getByTestId('pool-totals').innerText())).toBe(0);
+  });
+
+  it('demo16 (role 16) reads the waiting list and the records but cannot sign', async () => {
+    const { page } = await newSession();
+    await signIn(page, 'demo16');
+    await page.goto('/invoice-entry/list');
+    const list = page.getByTestId('entry-list');
+    await list.getByTestId('pool-totals').waitFor();
+    await expect.poll(() => list.locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    expect(await list.getByTestId('entry-sign').count()).toBe(0);
+    expect(await list.locator('.ant-table-selection-column').count()).toBe(0);
+    await page.goto('/invoice-entry/sign/list');
+    await page.getByTestId('entry-sign-waiting').getByTestId('pool-totals').waitFor();
+    expect(await page.getByTestId('entry-sign-waiting').getByTestId('entry-sign').count()).toBe(0);
+    await page.getByRole('tab', { name: '签收记录' }).click();
+    await page.getByTestId('entry-signings').locator('.ant-table').waitFor();
   });
 });

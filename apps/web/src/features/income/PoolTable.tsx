@@ -114,7 +114,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
           rowSelection={selection ? { selectedRowKeys: [...selection.keys], preserveSelectedRowKeys: true, fixed: 'left', onChange: (keys, rows) => selection.onChange(keys.map(String), rows.filter(Boolean)) } : undefined}
-          scroll={{ x: tableScrollX(columns) }}
+          scroll={{ x: tableScrollX(columns, undefined, { selection: !!selection }) }}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={emptyText} /> }}
           pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
           onChange={(p, _f, sorter) => {

@@ -10,6 +10,7 @@ import { useNavigate } from 'react-router';
 import { formatFen, type EntryDetail as Detail, type IncomeAllocationChangeRow, type IncomeAllocationRow, type RevokeRow, type SigningRow } from '@zhyy/shared';
 import { incomeEntryApi } from '../../../api/incomeEntry';
 import { formatTime } from '../../../components/download';
+import { tableScrollX } from '../../../components/tableWidth';
 import { RecordNotFound, isRecordId } from '../../../components/RecordNotFound';
 import { useView } from '../../../router/view';
 import { Money } from '../../common/Money';
@@ -19,6 +20,7 @@ import { docTypeLabel, signingColumns } from './SigningList';
 import { ENTRY_KEY, ENTRY_LIST } from './request';
 import '../../invoice/ledger/ledger.css';
 
+const SIGNING_COLUMNS = signingColumns(false);
 const empty = (text: string) => ({ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text} /> });
 const paged = (n: number) => (n > 10 ? { pageSize: 10 } : false);
 const CHANGE_ACTIONS: Record<string, string> = { set: '分摊', move: '变更' };
@@ -46,7 +48,7 @@ export default function EntryDetail() {
       <PoolLines d={d} />
       <PoolFiles d={d} />
       <Card size="small" title="签收记录" className="ledger-section" data-testid="entry-signings-of">
-        <Table<SigningRow> size="small" rowKey="id" pagination={paged(d.signings.length)} dataSource={d.signings} columns={signingColumns(false)} scroll={{ x: 1300 }} locale={empty('尚未签收')} />
+        <Table<SigningRow> size="small" rowKey="id" pagination={paged(d.signings.length)} dataSource={d.signings} columns={SIGNING_COLUMNS} scroll={{ x: tableScrollX(SIGNING_COLUMNS, 1000) }} locale={empty('尚未签收')} />
       </Card>
       <Card size="small" title="签收撤销" className="ledger-section" data-testid="entry-revokes">
         <Table<RevokeRow>

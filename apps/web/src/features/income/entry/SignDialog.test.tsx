@@ -54,6 +54,17 @@ describe('签收归档 dialog (issue 13)', { timeout: 60_000 }, () => {
     expect(dialog.textContent).toContain('1,695.00');
   });
 
+  it('more than 100 invoices: SignBody\'s message, 签收 disabled', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => poolRow({ id: `0b7e5c1e-7c55-4a33-9f59-${String(i).padStart(12, '0')}` }));
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter><SignDialog scope="all" open rows={many} onClose={() => undefined} /></MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect((await screen.findByTestId('sign-ids-issue')).textContent).toBe('一次最多签收100张发票');
+    expect((screen.getByTestId('sign-submit') as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('the SignBody rules: 单据类型 required, the number of the chosen type, 说明 for 其他; nothing sent while they fail', async () => {
     renderDialog();
     await screen.findByTestId('sign-dialog');

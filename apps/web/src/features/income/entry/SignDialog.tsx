@@ -81,24 +81,25 @@ export function SignDialog({ scope, open, rows, onClose, onSigned }: SignDialogP
   if (answer) {
     const byId = new Map(answer.rows.map((r) => [r.id, r]));
     return (
-      <Modal open={open} title="签收结果" width={900} onCancel={close} destroyOnHidden footer={<Button type="primary" onClick={close} data-testid="sign-result-close">关闭</Button>}>
+      <Modal open={open} title="签收结果" width={1000} onCancel={close} destroyOnHidden footer={<Button type="primary" onClick={close} data-testid="sign-result-close">关闭</Button>}>
         <Alert
           type={answer.a.failed ? (answer.a.signed ? 'warning' : 'error') : 'success'} showIcon style={{ marginBottom: 12 }}
           title={answer.message} data-testid="sign-summary"
         />
         <Table
           size="small" rowKey="invoiceId" pagination={answer.a.outcomes.length > 10 ? { pageSize: 10 } : false} dataSource={answer.a.outcomes} data-testid="sign-outcomes"
-          scroll={{ x: 820 }}
+          scroll={{ x: 940 }}
           columns={[
-            { title: '发票号码', key: 'no', width: 200, render: (_, o) => { const r = byId.get(o.invoiceId); return r ? poolNumber(r) || '—' : '—'; } },
-            { title: '销方名称', key: 'seller', width: 200, ellipsis: true, render: (_, o) => byId.get(o.invoiceId)?.sellerName ?? '—' },
-            { title: '价税合计', key: 'amount', width: 140, align: 'right', render: (_, o) => { const r = byId.get(o.invoiceId); return r ? <Money fen={r.amountIncl} /> : '—'; } },
+            { title: '发票号码', key: 'no', width: 190, render: (_, o) => { const r = byId.get(o.invoiceId); return r ? poolNumber(r) || '—' : '—'; } },
+            { title: '销方名称', key: 'seller', width: 170, ellipsis: true, render: (_, o) => byId.get(o.invoiceId)?.sellerName ?? '—' },
+            { title: '价税合计', key: 'amount', width: 130, align: 'right', render: (_, o) => { const r = byId.get(o.invoiceId); return r ? <Money fen={r.amountIncl} /> : '—'; } },
             {
               title: '结果', key: 'state', width: 90,
               render: (_, o) => (o.signState === IncomeSignState.signed && o.archiveNo ? <Tag color="success">签收成功</Tag> : <Tag color="error">签收失败</Tag>),
             },
             { title: '档案号', key: 'archiveNo', width: 150, render: (_, o) => (o.archiveNo ? <Typography.Text strong data-testid="sign-archive-no">{o.archiveNo}</Typography.Text> : '—') },
-            { title: '说明', dataIndex: 'message', ellipsis: true },
+            // The reason is read whole: it wraps rather than being cut.
+            { title: '说明', dataIndex: 'message', width: 220 },
           ]}
         />
       </Modal>

@@ -42,7 +42,7 @@ export function signingColumns(withInvoice: boolean): TableColumnsType<SigningRo
     { title: '单据号', dataIndex: 'docNo', key: 'docNo', width: 180, ellipsis: true },
     { title: '状态', key: 'state', width: 100, render: (_, r) => <SigningStateTag state={r.state} /> },
     { title: '档案号', key: 'archiveNo', width: 150, render: (_, r) => (r.archiveNo ? <Typography.Text strong data-testid="signing-archive-no">{r.archiveNo}</Typography.Text> : '—') },
-    { title: '失败原因', key: 'failReason', width: 200, ellipsis: true, render: (_, r) => (r.failReason ? <Typography.Text type="danger">{r.failReason}</Typography.Text> : '—') },
+    { title: '失败原因', key: 'failReason', width: 240, render: (_, r) => (r.failReason ? <Typography.Text type="danger">{r.failReason}</Typography.Text> : '—') },
     { title: '说明', key: 'note', width: 160, ellipsis: true, render: (_, r) => r.note || '—' },
     { title: '签收人', dataIndex: 'userName', key: 'userName', width: 100 },
     { title: '完成时间', key: 'finishedAt', width: 170, render: (_, r) => formatTime(r.finishedAt) || '—' },
