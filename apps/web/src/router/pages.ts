@@ -56,6 +56,10 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/income/invoicePool/other': lazy(() => import('../features/income/PoolOther')),
   '/income/invoicePool/abnormal': lazy(() => import('../features/income/PoolAbnormal')),
   '/invoice-entry/edit/:id': lazy(() => import('../features/income/edit/EntryEdit')),
+  '/invoice-entry/list': lazy(() => import('../features/income/entry/EntryList')),
+  '/invoice-entry/detail/:id': lazy(() => import('../features/income/entry/EntryDetail')),
+  '/invoice-entry/sign/list': lazy(() => import('../features/income/entry/SignList')),
+  '/invoice-entry/dept/sign': lazy(() => import('../features/income/entry/DeptSign')),
 };
 
 export function pageFor(pattern: string): PageComponent {

@@ -1,13 +1,58 @@
-/** The detail page's sections below the face: lines, files, verification and signing, uses, history. */
+/**
+ * The detail pages' sections (票池发票详情, 进项发票详情): the face with its abnormal flags, lines, files,
+ * verification and signing, uses, history.
+ */
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Empty, Table, Tag, Typography } from 'antd';
-import { IncomeEventKind, IncomeLockState, IncomeUseKind, VerifyOutcome, formatUnitPrice, type PoolDetail, type PoolLine, type VerificationRecord } from '@zhyy/shared';
+import { Alert, Button, Card, Descriptions, Empty, Space, Table, Tag, Typography, type DescriptionsProps } from 'antd';
+import type { ReactNode } from 'react';
+import {
+  IncomeAbnormalFlag, IncomeBookingState, IncomeEventKind, IncomeLockState, IncomeSource, IncomeUseKind, VerifyOutcome, formatUnitPrice,
+  type PoolDetail, type PoolLine, type VerificationRecord,
+} from '@zhyy/shared';
 import { incomeApi } from '../../api/income';
-import { POOL_KEY } from './request';
+import { POOL_KEY, poolNumber } from './request';
 import { formatTime } from '../../components/download';
 import { Figure, Money } from '../common/Money';
 import { openSignedFile } from '../common/fileView';
-import { SignTag, VerifyTag } from './widgets';
+import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, orderedFlags, RiskTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+
+/** The face: number, kind, state and flags in the title, the fields below; `more` adds the page's own fields (所属部门). */
+export function PoolFace({ d, extra, more = [] }: { d: PoolDetail; extra?: ReactNode; more?: NonNullable<DescriptionsProps['items']> }) {
+  const flags = orderedFlags(d.abnormalFlags).map((f) => IncomeAbnormalFlag.label(f));
+  return (
+    <Card
+      title={<Space wrap>{poolNumber(d) || '—'}<IncomeKindTag kind={d.kind} /><InvoiceStateTag state={d.invoiceState} /><AbnormalFlags flags={d.abnormalFlags} /></Space>}
+      extra={extra}
+    >
+      {flags.length ? <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`该发票存在异常：${flags.join('、')}`} data-testid="pool-detail-abnormal" /> : null}
+      <Descriptions
+        size="small" column={{ xs: 1, md: 2, xl: 3 }}
+        items={[
+          { key: 'code', label: '发票代码', children: d.invoiceCode || '—' },
+          { key: 'no', label: '发票号码', children: d.invoiceNo || '—' },
+          { key: 'dn', label: '数电号码', children: d.digitalNo || '—' },
+          { key: 'date', label: '开票日期', children: d.issueDate },
+          { key: 'seller', label: '销方名称', children: d.sellerName },
+          { key: 'stax', label: '销方税号', children: d.sellerTaxNo || '—' },
+          { key: 'buyer', label: '购方名称', children: d.buyerName },
+          { key: 'btax', label: '购方税号', children: d.buyerTaxNo || '—' },
+          { key: 'check', label: '校验码', children: d.checkCode || '—' },
+          { key: 'ex', label: '金额', children: <Money fen={d.amountExcl} /> },
+          { key: 'tax', label: '税额', children: <Money fen={d.tax} /> },
+          { key: 'in', label: '价税合计', children: <Money fen={d.amountIncl} strong /> },
+          { key: 'risk', label: '风险等级', children: <RiskTag level={d.riskLevel} /> },
+          { key: 'book', label: '入账状态', children: IncomeBookingState.has(d.bookingState) ? IncomeBookingState.label(d.bookingState) : '—' },
+          { key: 'archive', label: '档案号', children: d.archiveNo || '—' },
+          { key: 'usage', label: '使用状态', children: <Space size={4}><UsageTag usage={d.usage} />{useText(d)}</Space> },
+          { key: 'src', label: '来源', children: IncomeSource.has(d.source) ? IncomeSource.label(d.source) : '—' },
+          { key: 'at', label: '进入票池', children: formatTime(d.createdAt) },
+          ...more,
+          { key: 'remark', label: '备注', children: d.remark || '—' },
+        ]}
+      />
+    </Card>
+  );
+}
 
 const known = (e: { has: (v: unknown) => boolean; label: (v: unknown) => string }, v: unknown) => (e.has(v) ? e.label(v) : '其他');
 const rate = (r: string) => (r && Number.isFinite(Number(r)) ? `${Number((Number(r) * 100).toFixed(2))}%` : '—');

@@ -1,15 +1,17 @@
 /**
  * The list of the three pool pages (进项票池, 其他票池, 异常票池): filters, sortable columns, server paging,
  * the server's totals of the filtered set in a 合计 row (as 销项发票台账), and the streamed Excel export of
- * the whole filtered set with progress.
+ * the whole filtered set with progress. The 发票签收 pages show their waiting invoices in it too: another
+ * list call (`list`), no export, their own detail page and row selection (`selection`).
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Form, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { IncomeSource, type PoolRow } from '@zhyy/shared';
+import { IncomeSource, type PoolPage, type PoolRow } from '@zhyy/shared';
 import { incomeApi, POOL_CALLS, type PoolScope } from '../../api/income';
+import type { ListParams } from '../../api/system';
 import { tableScrollX } from '../../components/tableWidth';
 import { Money } from '../common/Money';
 import { ExportProgress } from '../invoice/ledger/ExportProgress';
@@ -31,15 +33,32 @@ export interface PoolTableProps {
   actions?: ReactNode;
   /** Shown above the filters (the abnormal count). */
   header?: ReactNode;
+  /** Another list call than the scope's (the 发票签收 waiting lists): its query key and its call. */
+  list?: { key: readonly unknown[]; fetch: (p: ListParams) => Promise<PoolPage> };
+  /** The export call; null: no export (default: the scope's). */
+  exportPath?: string | null;
+  /** Where a row's number and 详情 lead (default: 票池发票详情). */
+  detailPath?: (id: string) => string;
+  /** The filter form's name, so each list's fields have their own ids (default income-pool-{scope}). */
+  formName?: string;
+  /** Row selection, kept across pages: the keys chosen and the rows they are. */
+  selection?: { keys: readonly string[]; onChange: (keys: string[], rows: PoolRow[]) => void };
 }
 
-export function PoolTable({ scope, testId, fileName, emptyText, actions, header }: PoolTableProps) {
+export function PoolTable({ scope, testId, fileName, emptyText, actions, header, list, exportPath, detailPath = poolDetailPath, formName, selection }: PoolTableProps) {
   const [form] = Form.useForm<PoolFormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
   const [sort, setSort] = useState<Sort>();
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
-  const q = useQuery({ queryKey: [...POOL_KEY, scope, params], queryFn: () => incomeApi.page(scope, params), placeholderData: keepPreviousData });
+  const q = useQuery({
+    queryKey: [...(list?.key ?? [...POOL_KEY, scope]), params],
+    queryFn: () => (list ? list.fetch(params) : incomeApi.page(scope, params)),
+    placeholderData: keepPreviousData,
+  });
+  const exportCall = exportPath === undefined ? POOL_CALLS[scope].export : exportPath;
+  // The selection column comes first: the 合计 row gives it a cell of its own.
+  const off = selection ? 1 : 0;
   const apply = (v: PoolFormValues) => {
     setFilters(toPoolRequest(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
@@ -49,7 +68,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
     {
       title: '发票号码', key: 'invoiceNo', width: 200, sorter: true, sortOrder: sorted('invoiceNo'), fixed: 'left',
-      render: (_, r) => <Link to={poolDetailPath(r.id)} data-testid="pool-detail-link">{poolNumber(r) || '—'}</Link>,
+      render: (_, r) => <Link to={detailPath(r.id)} data-testid="pool-detail-link">{poolNumber(r) || '—'}</Link>,
     },
     { title: '种类', key: 'kind', width: 200, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
     { title: '状态', key: 'invoiceState', width: 90, render: (_, r) => <InvoiceStateTag state={r.invoiceState} /> },
@@ -63,7 +82,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
     { title: '使用', key: 'usage', width: 90, render: (_, r) => <UsageTag usage={r.usage} /> },
     { title: '使用单据', key: 'docNo', width: 190, ellipsis: true, render: (_, r) => useText(r) },
     { title: '来源', key: 'source', width: 90, render: (_, r) => IncomeSource.label(r.source) },
-    { title: '操作', key: 'actions', width: 70, fixed: 'right', render: (_, r) => <Link to={poolDetailPath(r.id)}>详情</Link> },
+    { title: '操作', key: 'actions', width: 70, fixed: 'right', render: (_, r) => <Link to={detailPath(r.id)}>详情</Link> },
   ];
   const totals = q.data?.totals;
   const body = { ...filters, ...(sort ? { sort } : {}) };
@@ -71,7 +90,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
     <div className="list-page" data-testid={testId}>
       {header}
       <Card className="list-page-filters" size="small">
-        <Form form={form} name={`income-pool-${scope}`} layout="inline" onFinish={apply} className="list-page-form">
+        <Form form={form} name={formName ?? `income-pool-${scope}`} layout="inline" onFinish={apply} className="list-page-form">
           <PoolFilters scope={scope} />
           <Form.Item>
             <Space>
@@ -82,7 +101,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
           <div className="list-page-actions">
             <Space wrap>
               {actions}
-              <ExportProgress path={POOL_CALLS[scope].export} body={body} rows={q.data?.total ?? 0} fileName={fileName} disabled={!q.data?.total} />
+              {exportCall ? <ExportProgress path={exportCall} body={body} rows={q.data?.total ?? 0} fileName={fileName} disabled={!q.data?.total} /> : null}
             </Space>
           </div>
         </Form>
@@ -94,7 +113,8 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
           columns={columns}
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
-          scroll={{ x: tableScrollX(columns) }}
+          rowSelection={selection ? { selectedRowKeys: [...selection.keys], preserveSelectedRowKeys: true, fixed: 'left', onChange: (keys, rows) => selection.onChange(keys.map(String), rows.filter(Boolean)) } : undefined}
+          scroll={{ x: tableScrollX(columns, undefined, { selection: !!selection }) }}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={emptyText} /> }}
           pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
           onChange={(p, _f, sorter) => {
@@ -108,15 +128,15 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="ledger-totals" data-testid="pool-totals">
                   {/* The label spans exactly the two fixed columns; the 操作 column keeps its own (empty) cell. */}
-                  <Table.Summary.Cell index={0} colSpan={2}>
+                  <Table.Summary.Cell index={0} colSpan={2 + off}>
                     <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>筛选结果合计（{totals.count} 张）</Typography.Text>
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={2} colSpan={4} />
-                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={9} colSpan={5} />
-                  <Table.Summary.Cell index={14} />
+                  <Table.Summary.Cell index={2 + off} colSpan={4} />
+                  <Table.Summary.Cell index={6 + off} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={7 + off} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={8 + off} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={9 + off} colSpan={5} />
+                  <Table.Summary.Cell index={14 + off} />
                 </Table.Summary.Row>
               </Table.Summary>
             ) : null
