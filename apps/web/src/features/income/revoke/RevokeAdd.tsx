@@ -66,7 +66,9 @@ export default function RevokeAdd() {
   };
   const submit = async () => {
     if (!picked) return;
-    const v = await form.validateFields();
+    // An invalid form shows its messages by the fields.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     feedback().modal.confirm({
       title: `确认撤销档案号 ${picked.archiveNo} 的签收？`,
       content: revokeConfirmText(picked),

@@ -85,7 +85,8 @@ export function MoveCard(props: {
     },
   });
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     feedback().modal.confirm({
       title: `确认${title}`,
       content: `将发票 ${picked!.invoiceNo} 在「${picked!.targetName}」的 ${formatFen(yuanToFen(v.yuan))} 元分摊变更到所选${what}？变更会记录操作人、时间和原因。`,
