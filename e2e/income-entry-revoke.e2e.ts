@@ -58,7 +58,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     const archiveNo = signed.r.outcomes[0]!.archiveNo;
     expect(archiveNo).toMatch(/^GD\d{10,}$/);
 
-    await page.goto('/income/invoice-entry/revoke/list');
+    await page.goto('/invoice-entry/revoke/list');
     await page.getByTestId('revoke-add').click();
     const add = page.getByTestId('revoke-add-page');
     await add.waitFor();
@@ -80,7 +80,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     expect(await confirm.innerText()).toContain(`档案号 ${archiveNo} 作废且不再使用`);
     await confirm.getByRole('button', { name: '确认撤销' }).click();
 
-    await page.waitForURL((u) => u.pathname === '/income/invoice-entry/revoke/list');
+    await page.waitForURL((u) => u.pathname === '/invoice-entry/revoke/list');
     await page.getByText(`已撤销签收，档案号 ${archiveNo} 作废`).waitFor();
     const list = page.getByTestId('revoke-list');
     const entry = list.locator('tbody tr', { hasText: reason });
@@ -88,7 +88,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     expect(await entry.innerText()).toContain(archiveNo);
     expect(await entry.innerText()).toContain(inv.no);
     // The 新增签收撤销 tag closed on the way back.
-    expect(await page.locator('[data-testid="tags-view-item"][data-path="/income/invoice-entry/revoke/add"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="tags-view-item"][data-path="/invoice-entry/revoke/add"]').count()).toBe(0);
     // Filtered by its archive number: that one row.
     await list.getByLabel('档案号').fill(archiveNo);
     await list.getByRole('button', { name: /查\s*询/ }).click();
@@ -105,7 +105,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     await dismissReminder(page);
     const inv = await waitingInvoice(context, 3);
 
-    await page.goto('/income/invoice-entry/project/apportionment');
+    await page.goto('/invoice-entry/project/apportionment');
     const ap = page.getByTestId('income-apportionment');
     await ap.getByTestId('picker-number').fill(inv.no);
     await ap.getByTestId('picker-submit').click();
@@ -130,7 +130,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     await table.locator('tbody tr', { hasText: '江北新区综合管廊二期' }).waitFor();
     await table.locator('tbody tr', { hasText: '溧水经济开发区道路改造' }).waitFor();
 
-    await page.goto('/income/invoice-entry/project/change');
+    await page.goto('/invoice-entry/project/change');
     const ch = page.getByTestId('income-project-change');
     await ch.getByTestId('picker-number').fill(inv.no);
     await ch.getByTestId('picker-submit').click();

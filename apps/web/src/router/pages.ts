@@ -55,10 +55,10 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/income/invoicePool/detail/:id': lazy(() => import('../features/income/PoolDetail')),
   '/income/invoicePool/other': lazy(() => import('../features/income/PoolOther')),
   '/income/invoicePool/abnormal': lazy(() => import('../features/income/PoolAbnormal')),
-  '/income/invoice-entry/revoke/list': lazy(() => import('../features/income/revoke/RevokeList')),
-  '/income/invoice-entry/revoke/add': lazy(() => import('../features/income/revoke/RevokeAdd')),
-  '/income/invoice-entry/project/apportionment': lazy(() => import('../features/income/project/Apportionment')),
-  '/income/invoice-entry/project/change': lazy(() => import('../features/income/project/ProjectChange')),
+  '/invoice-entry/revoke/list': lazy(() => import('../features/income/revoke/RevokeList')),
+  '/invoice-entry/revoke/add': lazy(() => import('../features/income/revoke/RevokeAdd')),
+  '/invoice-entry/project/apportionment': lazy(() => import('../features/income/project/Apportionment')),
+  '/invoice-entry/project/change': lazy(() => import('../features/income/project/ProjectChange')),
 };
 
 export function pageFor(pattern: string): PageComponent {

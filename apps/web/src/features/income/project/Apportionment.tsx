@@ -1,5 +1,5 @@
 /**
- * 项目分摊 (/income/invoice-entry/project/apportionment): pick an incoming invoice (waiting to be signed or
+ * 项目分摊 (/invoice-entry/project/apportionment): pick an incoming invoice (waiting to be signed or
  * signed), see its allocations to projects, its department and its history, and 调整分摊 with the outgoing
  * invoices' split editor (sums within 0.01 元, as the server checks). Role 16 reads only.
  */

@@ -11,8 +11,11 @@ import { deptOptions, IncomeSplitEditor, type SplitInvoice } from './IncomeSplit
 
 const api = vi.hoisted(() => ({ targets: vi.fn(), depts: vi.fn(), set: vi.fn() }));
 vi.mock('../../../api/incomeRevoke', () => ({ incomeProjectApi: api }));
+// The outgoing invoices' calls must not be used here.
+const outgoing = vi.hoisted(() => ({ targets: vi.fn(), set: vi.fn() }));
+vi.mock('../../../api/invoiceApportionment', () => ({ apportionmentApi: outgoing }));
 const success = vi.hoisted(() => vi.fn());
-vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ message: { success, error: vi.fn() }, modal: { confirm: vi.fn() } }) }));
+vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ message: { success, error: vi.fn() }, modal: { confirm: vi.fn() } }), showError: vi.fn() }));
 
 configure({ asyncUtilTimeout: 15_000 });
 
@@ -95,6 +98,8 @@ describe('项目分摊 of an incoming invoice (issue 13)', { timeout: 60_000 }, 
     });
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(success).toHaveBeenCalledWith('分摊已保存');
+    expect(outgoing.targets).not.toHaveBeenCalled();
+    expect(outgoing.set).not.toHaveBeenCalled();
   });
 
   it('the reason is required; an invoice without allocations starts with one row of the whole amount and no department', async () => {

@@ -1,5 +1,5 @@
 /**
- * 项目变更 (/income/invoice-entry/project/change): pick an incoming invoice and one of its allocations,
+ * 项目变更 (/invoice-entry/project/change): pick an incoming invoice and one of its allocations,
  * move all or part of it to another project with a reason (the outgoing invoices' MoveCard, confirmed),
  * and read the change history — who, when, why, before → after — filtered by project or by the invoice
  * picked. Role 16 reads only.

@@ -1,5 +1,5 @@
 /**
- * 新增签收撤销 (/income/invoice-entry/revoke/add): choose a signed record, give the reason (2–200
+ * 新增签收撤销 (/invoice-entry/revoke/add): choose a signed record, give the reason (2–200
  * characters, RevokeBody's rule and messages), confirm — the archive number becomes void and is never
  * given again — and go back to 签收撤销. A refusal (已入账, 随合同归档完成使用 …) stays on the page in
  * the server's words. Role 16 sees the signed records but cannot revoke.

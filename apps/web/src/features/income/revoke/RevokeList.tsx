@@ -1,5 +1,5 @@
 /**
- * 签收撤销 (/income/invoice-entry/revoke/list): every revocation — archive number (void, never given
+ * 签收撤销 (/invoice-entry/revoke/list): every revocation — archive number (void, never given
  * again), invoice, seller, amount, the document it was signed against, the reason, who and when —
  * filtered by archive number, invoice number and day. 新增撤销 for the roles that may change (not 16).
  * The server has no export of this list, so the page has none.

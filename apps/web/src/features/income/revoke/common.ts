@@ -4,8 +4,8 @@ import { canWriteIncomeEntry } from '@zhyy/shared';
 import { useSession } from '../../../stores/session';
 
 export const REVOKE_KEY = ['income', 'entry', 'revoke'] as const;
-export const REVOKE_LIST = '/income/invoice-entry/revoke/list';
-export const REVOKE_ADD = '/income/invoice-entry/revoke/add';
+export const REVOKE_LIST = '/invoice-entry/revoke/list';
+export const REVOKE_ADD = '/invoice-entry/revoke/add';
 
 /** Roles 1, 13 and 14 change 发票签收 data; role 16 reads (the server answers it 权限不足). */
 export const useCanWriteEntry = () => canWriteIncomeEntry(useSession((s) => s.roles));

@@ -60,7 +60,8 @@ export function SplitModal(props: SplitModalProps) {
       onCancel={props.onClose}
       okText="保存分摊"
       confirmLoading={save.isPending}
-      onOk={() => void form.validateFields().then((v) => save.mutate(v))}
+      // An invalid form shows its messages by the fields.
+      onOk={() => void form.validateFields().then((v) => save.mutate(v), () => undefined)}
       destroyOnHidden
     >
       <Form
