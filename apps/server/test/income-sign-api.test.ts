@@ -50,6 +50,8 @@ describe('permissions (role 14 signs but gets 权限不足 on the pool; role 16 
     ['/api/income/entry/dept/list', {}],
     ['/api/income/entry/project/allocations', { invoiceId: ZERO }],
     ['/api/income/entry/project/changes', {}],
+    ['/api/income/entry/project/targets', { keyword: '项目' }],
+    ['/api/income/entry/depts', {}],
   ];
   const WRITES: Array<[string, Record<string, unknown>]> = [
     ['/api/income/entry/sign', { invoiceIds: [ZERO], docType: 'contract', docNo: 'HT-PERM' }],
@@ -229,6 +231,18 @@ describe('project apportionment and change; department signing', () => {
     expect(ch.r.items[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     expect(ch.r.items[0].before).toHaveLength(2);
     expect(ch.r.items[0].after).toHaveLength(3);
+  });
+
+  it('the pickers: projects by code or name, and the departments', async () => {
+    const [p1] = await projects();
+    const found = (await s.call('/api/income/entry/project/targets', { keyword: p1!.name }, t16)).r as Array<{ id: string; name: string }>;
+    expect(found.map((x) => x.id)).toContain(p1!.id);
+    expect(found.every((x) => x.name.includes(p1!.name) || x.id === p1!.id)).toBe(true);
+    const depts = (await s.call('/api/income/entry/depts', {}, t13)).r as Array<{ id: string; name: string; parentId: string | null }>;
+    const n = await s.db.kysely.selectFrom('departments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(depts).toHaveLength(Number(n.n));
+    expect(Object.keys(depts[0]!).sort()).toEqual(['id', 'name', 'parentId']);
+    expect(depts.filter((d) => d.parentId === null).length).toBeGreaterThan(0);
   });
 
   it("dept/sign lists and signs only the signer's department's invoices", async () => {

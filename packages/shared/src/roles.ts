@@ -13,6 +13,10 @@ export const ADMINISTRATOR: RoleCode = '1';
 export const USER_ADMINISTRATOR: RoleCode = '3';
 /** Roles only an administrator (role `admin` or `1`) grants or takes away, on accounts only an administrator manages. */
 export const PRIVILEGED_ROLES: readonly RoleCode[] = [ADMINISTRATOR, USER_ADMINISTRATOR];
+/** 发票签收 (/invoice-entry/*): the roles that change signing data (sign, revoke, allocate); role 16 reads only. */
+export const INCOME_ENTRY_WRITE_ROLES: readonly string[] = ['1', '13', '14'];
+/** Whether these roles may change signing data (the server's assertWriter; `admin` may). */
+export const canWriteIncomeEntry = (roles: readonly string[]) => roles.some((r) => r === ADMIN_ROLE || INCOME_ENTRY_WRITE_ROLES.includes(r));
 
 export interface RoleInfo {
   code: RoleCode;

@@ -60,6 +60,10 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice-entry/detail/:id': lazy(() => import('../features/income/entry/EntryDetail')),
   '/invoice-entry/sign/list': lazy(() => import('../features/income/entry/SignList')),
   '/invoice-entry/dept/sign': lazy(() => import('../features/income/entry/DeptSign')),
+  '/invoice-entry/revoke/list': lazy(() => import('../features/income/revoke/RevokeList')),
+  '/invoice-entry/revoke/add': lazy(() => import('../features/income/revoke/RevokeAdd')),
+  '/invoice-entry/project/apportionment': lazy(() => import('../features/income/project/Apportionment')),
+  '/invoice-entry/project/change': lazy(() => import('../features/income/project/ProjectChange')),
 };
 
 export function pageFor(pattern: string): PageComponent {

@@ -11,9 +11,6 @@ import { IncomeDay, PoolQuery, incomeOneOf, type PoolDetail } from './income.js'
 // /income/invoice-entry/*: the invoices waiting to be signed, signing against a business document
 // (archive number GD{yyyyMM}{seq}), revoking, a department's own invoices, project allocation and change.
 
-/** The roles that change signing data (sign, revoke, allocate); role 16 reads only. The server checks it, the pages hide their buttons by it. */
-export const INCOME_ENTRY_WRITE_ROLES: readonly string[] = ['1', '13', '14'];
-
 /** The business document an invoice is signed against. */
 export const IncomeSignDocType = defineEnum({ reimbursement: ['reimbursement', '报销单'], contract: ['contract', '合同'], project: ['project', '项目'], other: ['other', '其他'] });
 export type IncomeSignDocTypeCode = (typeof IncomeSignDocType.values)[number];

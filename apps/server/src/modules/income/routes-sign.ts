@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { EntryQuery, IncomeAllocationMoveBody, IncomeAllocationSetBody, IncomeChangeQuery, PoolIdBody, RevokeBody, RevokeQuery, SignBody, SigningQuery } from '@zhyy/shared';
+import { EntryQuery, IncomeAllocationMoveBody, IncomeAllocationSetBody, IncomeChangeQuery, PoolIdBody, RevokeBody, RevokeQuery, SignBody, SigningQuery, TargetLookup } from '@zhyy/shared';
 import { currentUser } from '../../platform/context.js';
 import { ok, refuse } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
@@ -17,8 +17,10 @@ import { archiveConfigFromEnv } from '../../integrations/archive/index.js';
 import { archiveGatewayOf, revokeSigning, signInvoices, signSummary } from './signing/service.js';
 import { settleGraceFor, SignSettleJob } from './signing/settle.js';
 import { pages } from '../../platform/access.js';
+import { lookupTargets } from '../invoice/apportionment/repo.js';
 
 const InvoiceRef = z.object({ invoiceId: PoolIdBody.shape.id });
+const ProjectLookup = TargetLookup.pick({ keyword: true });
 
 async function incomeSignModule(app: FastifyInstance): Promise<void> {
   const r = typed(app);
@@ -57,6 +59,14 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
     return ok(a, signSummary(a));
   });
   r.post(`${P}/project/allocations`, { schema: { body: InvoiceRef, summary: '进项发票的项目分摊', tags }, config: { access: pages(ENTRY.apportion, ENTRY.change) } }, async (req) => ok(await allocationRows(db(), req.body.invoiceId)));
+  // The pickers of project/apportionment and project/change: the outgoing apportionment's lookup and the
+  // department list are on pages these roles do not have.
+  r.post(`${P}/project/targets`, { schema: { body: ProjectLookup, summary: '项目分摊、项目变更的项目查询（编号或名称，最多50个）', tags }, config: { access: pages(ENTRY.apportion, ENTRY.change) } }, async (req) =>
+    ok(await lookupTargets(db(), { dim: 'project', keyword: req.body.keyword })),
+  );
+  r.post(`${P}/depts`, { schema: { body: z.object({}), summary: '项目分摊的部门选项（发票所属部门）', tags }, config: { access: pages(ENTRY.apportion) } }, async () =>
+    ok(await db().selectFrom('departments').select(['id', 'name', 'parent_id as parentId']).orderBy('sort').orderBy('name').execute()),
+  );
   r.post(`${P}/project/set`, { schema: { body: IncomeAllocationSetBody, summary: '项目分摊：进项发票分摊到项目（合计与发票金额相差不超过0.01元），可登记发票所属部门', tags }, config: access.apportion }, async (req) => {
     assertWriter(req);
     await setAllocations(app, req, req.body);

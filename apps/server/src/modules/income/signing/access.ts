@@ -6,7 +6,7 @@
  * administration's "who manages whom"): 403 权限不足 before anything is read or written.
  */
 import type { FastifyRequest } from 'fastify';
-import { INCOME_ENTRY_WRITE_ROLES } from './roles.js';
+import { canWriteIncomeEntry } from '@zhyy/shared';
 import { pages } from '../../../platform/access.js';
 import { forbidden } from '../../../platform/envelope.js';
 
@@ -34,8 +34,7 @@ export const access = {
 };
 
 export function assertWriter(req: FastifyRequest): void {
-  const roles = req.user?.roles ?? [];
-  if (!roles.some((r) => r === 'admin' || INCOME_ENTRY_WRITE_ROLES.includes(r))) throw forbidden();
+  if (!canWriteIncomeEntry(req.user?.roles ?? [])) throw forbidden();
 }
 
 export const tags = ['发票签收'];

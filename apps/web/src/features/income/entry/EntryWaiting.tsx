@@ -7,12 +7,12 @@ import { AuditOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useState, type ReactNode } from 'react';
-import type { PoolRow } from '@zhyy/shared';
+import { canWriteIncomeEntry, type PoolRow } from '@zhyy/shared';
 import { incomeEntryApi, type EntryScope } from '../../../api/incomeEntry';
 import { useSession } from '../../../stores/session';
 import { PoolTable } from '../PoolTable';
 import { SignDialog } from './SignDialog';
-import { canSignEntry, ENTRY_KEY, entryDetailPath } from './request';
+import { ENTRY_KEY, entryDetailPath } from './request';
 
 export interface EntryWaitingProps {
   scope: EntryScope;
@@ -23,7 +23,7 @@ export interface EntryWaitingProps {
 
 export function EntryWaiting({ scope, testId, emptyText, header }: EntryWaitingProps) {
   const client = useQueryClient();
-  const canSign = canSignEntry(useSession((s) => s.roles));
+  const canSign = canWriteIncomeEntry(useSession((s) => s.roles));
   const [chosen, setChosen] = useState<PoolRow[]>([]);
   const [signing, setSigning] = useState(false);
   const keys = chosen.map((r) => r.id);

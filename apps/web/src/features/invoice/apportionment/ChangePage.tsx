@@ -6,14 +6,14 @@
 import { SwapOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
-import { fenToYuan, formatFen, yuanToFen, type AllocationChangeRow, type AllocationDim, type AllocationRow } from '@zhyy/shared';
+import { useEffect, useState } from 'react';
+import { fenToYuan, formatFen, yuanToFen, type AllocationChangeRow, type AllocationDim, type AllocationRow, type Envelope } from '@zhyy/shared';
 import { apportionmentApi } from '../../../api/invoiceApportionment';
 import { ListPage } from '../../../components/ListPage';
 import { formatDateTime } from '../../../components/format';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../widgets';
-import { ACTION_LABEL, APPORTIONMENT_KEY, DIM_LABEL, TargetSelect, useCanChange } from './common';
+import { ACTION_LABEL, APPORTIONMENT_KEY, DIM_LABEL, snapshot, TargetSelect, useCanChange, type TargetLookupSource } from './common';
 
 interface MoveForm {
   toTargetId: string;
@@ -47,28 +47,46 @@ function Picker({ dim, picked, onPick }: { dim: AllocationDim; picked: Allocatio
   );
 }
 
-export function ChangePage({ dim }: { dim: AllocationDim }) {
-  const canChange = useCanChange();
-  const qc = useQueryClient();
-  const [picked, setPicked] = useState<AllocationRow | null>(null);
+/** The allocation being moved, as the move card shows it. */
+export interface MovePick {
+  id: string;
+  invoiceNo: string;
+  targetId: string;
+  targetCode?: string;
+  targetName: string;
+  amountIncl: number;
+}
+
+/**
+ * 2. 变更到其他项目/合同: the picked allocation, the target, the amount (the whole allocation by default)
+ * and the reason, then a confirmation. `move` is the page's call (outgoing or incoming invoices).
+ */
+export function MoveCard(props: {
+  dim: AllocationDim;
+  picked: MovePick | null;
+  canChange: boolean;
+  lookup?: TargetLookupSource;
+  move: (v: { allocationId: string; toTargetId: string; amountIncl: number; reason: string }) => Promise<Envelope<unknown>>;
+  onMoved: () => void;
+}) {
+  const { dim, picked, canChange } = props;
   const [form] = Form.useForm<MoveForm>();
   const what = DIM_LABEL[dim];
   const title = dim === 'project' ? '项目变更' : '订单变更';
-  const pick = (r: AllocationRow) => {
-    setPicked(r);
-    form.setFieldsValue({ toTargetId: undefined, yuan: fenToYuan(Math.abs(r.amountIncl)), reason: '' });
-  };
+  useEffect(() => {
+    if (picked) form.setFieldsValue({ toTargetId: undefined, yuan: fenToYuan(Math.abs(picked.amountIncl)), reason: '' });
+  }, [form, picked]);
   const move = useMutation({
-    mutationFn: (v: MoveForm) => apportionmentApi.move(dim, { allocationId: picked!.id, toTargetId: v.toTargetId, amountIncl: yuanToFen(v.yuan), reason: v.reason }),
+    mutationFn: (v: MoveForm) => props.move({ allocationId: picked!.id, toTargetId: v.toTargetId, amountIncl: yuanToFen(v.yuan), reason: v.reason }),
     onSuccess: (res) => {
       void feedback().message.success(res.message ?? `${title}成功`);
-      setPicked(null);
       form.resetFields();
-      void qc.invalidateQueries({ queryKey: APPORTIONMENT_KEY });
+      props.onMoved();
     },
   });
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     feedback().modal.confirm({
       title: `确认${title}`,
       content: `将发票 ${picked!.invoiceNo} 在「${picked!.targetName}」的 ${formatFen(yuanToFen(v.yuan))} 元分摊变更到所选${what}？变更会记录操作人、时间和原因。`,
@@ -77,50 +95,74 @@ export function ChangePage({ dim }: { dim: AllocationDim }) {
       onOk: () => move.mutateAsync(v),
     });
   };
-  const history: TableColumnsType<AllocationChangeRow> = [
+  return (
+    <Card size="small" title={`2. 变更到其他${what}`}>
+      {picked ? (
+        <>
+          <Descriptions size="small" column={1} bordered style={{ marginBottom: 12 }}>
+            <Descriptions.Item label="发票号码">{picked.invoiceNo}</Descriptions.Item>
+            <Descriptions.Item label={`当前${what}`}>{picked.targetCode ? `${picked.targetCode} ` : ''}{picked.targetName}</Descriptions.Item>
+            <Descriptions.Item label="分摊价税合计"><Money fen={picked.amountIncl} strong /></Descriptions.Item>
+          </Descriptions>
+          <Form form={form} layout="vertical" disabled={!canChange}>
+            <Form.Item name="toTargetId" label={`变更到${what}`} rules={[{ required: true, message: `请选择${what}` }]}>
+              <TargetSelect dim={dim} exclude={picked.targetId} testId="change-target" lookup={props.lookup} />
+            </Form.Item>
+            <Form.Item name="yuan" label="变更金额（价税合计）" extra="默认整笔变更；也可只变更其中一部分，税额按比例拆分" rules={[{ required: true, message: '请填写变更金额' }]}>
+              <InputNumber<string> stringMode min="0.01" max={fenToYuan(Math.abs(picked.amountIncl))} precision={2} suffix="元" style={{ width: 220 }} data-testid="change-amount" />
+            </Form.Item>
+            <Form.Item name="reason" label="变更原因" rules={[{ required: true, min: 2, message: '请填写变更原因（至少2个字）' }]}>
+              <Input.TextArea rows={3} maxLength={200} showCount placeholder="例如：经项目部确认，该部分工程量属于其他项目" data-testid="change-reason" />
+            </Form.Item>
+            <Button type="primary" icon={<SwapOutlined />} loading={move.isPending} onClick={() => void submit()} data-testid="change-submit">
+              {title}
+            </Button>
+          </Form>
+        </>
+      ) : (
+        <Empty description={`请先在左侧选择一条${what}分摊`} />
+      )}
+    </Card>
+  );
+}
+
+/** The change history's columns; `snapshots` adds the allocations before → after. */
+export function changeColumns(opts: { snapshots?: boolean } = {}): TableColumnsType<AllocationChangeRow> {
+  return [
     { title: '时间', dataIndex: 'createdAt', width: 170, render: formatDateTime },
     { title: '类型', dataIndex: 'action', width: 100, render: (v: AllocationChangeRow['action']) => <Tag>{ACTION_LABEL[v]}</Tag> },
     { title: '发票号码', dataIndex: 'invoiceNo', width: 190 },
-    { title: '变更', key: 'what', render: (_: unknown, r) => (r.fromName ? <>{r.fromName} <SwapOutlined /> {r.toName}</> : r.after.map((x) => x.name).join('、')) },
+    { title: '变更', key: 'what', width: 260, render: (_: unknown, r) => (r.fromName ? <>{r.fromName} <SwapOutlined /> {r.toName}</> : r.after.map((x) => x.name).join('、')) },
     { title: '金额', dataIndex: 'amountIncl', align: 'right', width: 130, render: (v: number) => <Money fen={v} /> },
-    { title: '原因', dataIndex: 'reason', ellipsis: true },
+    ...(opts.snapshots ? [{ title: '变更前 → 变更后', key: 'snap', width: 360, render: (_: unknown, r: AllocationChangeRow) => <>{snapshot(r.before)} → {snapshot(r.after)}</> }] : []),
+    { title: '原因', dataIndex: 'reason', width: 220, ellipsis: true },
     { title: '操作人', dataIndex: 'userName', width: 100 },
   ];
+}
+
+export function ChangePage({ dim }: { dim: AllocationDim }) {
+  const canChange = useCanChange();
+  const qc = useQueryClient();
+  const [picked, setPicked] = useState<AllocationRow | null>(null);
+  const title = dim === 'project' ? '项目变更' : '订单变更';
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid={`change-${dim}`}>
       {!canChange ? <Alert type="info" showIcon title={`您可以查看分摊与变更记录，${title}需由开票人员办理。`} /> : null}
       <Row gutter={12}>
         <Col xs={24} xl={13}>
-          <Picker dim={dim} picked={picked} onPick={pick} />
+          <Picker dim={dim} picked={picked} onPick={setPicked} />
         </Col>
         <Col xs={24} xl={11}>
-          <Card size="small" title={`2. 变更到其他${what}`}>
-            {picked ? (
-              <>
-                <Descriptions size="small" column={1} bordered style={{ marginBottom: 12 }}>
-                  <Descriptions.Item label="发票号码">{picked.invoiceNo}</Descriptions.Item>
-                  <Descriptions.Item label={`当前${what}`}>{picked.targetCode} {picked.targetName}</Descriptions.Item>
-                  <Descriptions.Item label="分摊价税合计"><Money fen={picked.amountIncl} strong /></Descriptions.Item>
-                </Descriptions>
-                <Form form={form} layout="vertical" disabled={!canChange}>
-                  <Form.Item name="toTargetId" label={`变更到${what}`} rules={[{ required: true, message: `请选择${what}` }]}>
-                    <TargetSelect dim={dim} exclude={picked.targetId} testId="change-target" />
-                  </Form.Item>
-                  <Form.Item name="yuan" label="变更金额（价税合计）" extra="默认整笔变更；也可只变更其中一部分，税额按比例拆分" rules={[{ required: true, message: '请填写变更金额' }]}>
-                    <InputNumber<string> stringMode min="0.01" max={fenToYuan(Math.abs(picked.amountIncl))} precision={2} suffix="元" style={{ width: 220 }} data-testid="change-amount" />
-                  </Form.Item>
-                  <Form.Item name="reason" label="变更原因" rules={[{ required: true, min: 2, message: '请填写变更原因（至少2个字）' }]}>
-                    <Input.TextArea rows={3} maxLength={200} showCount placeholder="例如：经项目部确认，该部分工程量属于其他项目" data-testid="change-reason" />
-                  </Form.Item>
-                  <Button type="primary" icon={<SwapOutlined />} loading={move.isPending} onClick={() => void submit()} data-testid="change-submit">
-                    {title}
-                  </Button>
-                </Form>
-              </>
-            ) : (
-              <Empty description={`请先在左侧选择一条${what}分摊`} />
-            )}
-          </Card>
+          <MoveCard
+            dim={dim}
+            picked={picked}
+            canChange={canChange}
+            move={(v) => apportionmentApi.move(dim, v)}
+            onMoved={() => {
+              setPicked(null);
+              void qc.invalidateQueries({ queryKey: APPORTIONMENT_KEY });
+            }}
+          />
         </Col>
       </Row>
       <Typography.Title level={5} style={{ margin: '4px 0 0' }}>变更记录</Typography.Title>
@@ -129,7 +171,7 @@ export function ChangePage({ dim }: { dim: AllocationDim }) {
         queryKey={[...APPORTIONMENT_KEY, 'changes', dim]}
         fetch={(p) => apportionmentApi.changes({ ...p, dim })}
         rowKey="id"
-        columns={history}
+        columns={changeColumns()}
         pageSize={10}
         emptyText="暂无变更记录"
         filters={

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Empty, Select, Space, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
-import { canAccess, formatFen, pageRoute, type AllocationChangeRow, type AllocationDim } from '@zhyy/shared';
+import { canAccess, formatFen, pageRoute, type AllocationChangeRow, type AllocationDim, type TargetOption } from '@zhyy/shared';
 import { apportionmentApi } from '../../../api/invoiceApportionment';
 import { formatDateTime } from '../../../components/format';
 import { useSession } from '../../../stores/session';
@@ -18,9 +18,18 @@ export function useCanChange(): boolean {
   return canAccess(roles, pageRoute('/invoice/invoiceaccount/invoice-upload/:id').requirement);
 }
 
-export function TargetSelect(props: { dim: AllocationDim; value?: string; onChange?: (v: string) => void; realOnly?: boolean; exclude?: string; placeholder?: string; testId?: string }) {
+/** Where a target picker looks its options up: the outgoing invoices' lookup unless a page brings its own (incoming invoices). */
+export interface TargetLookupSource {
+  key: readonly unknown[];
+  fetch: (keyword?: string) => Promise<TargetOption[]>;
+}
+
+export function TargetSelect(props: { dim: AllocationDim; value?: string; onChange?: (v: string) => void; realOnly?: boolean; exclude?: string; placeholder?: string; testId?: string; lookup?: TargetLookupSource }) {
   const [keyword, setKeyword] = useState('');
-  const q = useQuery({ queryKey: [...APPORTIONMENT_KEY, 'targets', props.dim, keyword, props.realOnly], queryFn: () => apportionmentApi.targets(props.dim, keyword || undefined, props.realOnly) });
+  const q = useQuery({
+    queryKey: props.lookup ? [...props.lookup.key, keyword] : [...APPORTIONMENT_KEY, 'targets', props.dim, keyword, props.realOnly],
+    queryFn: () => (props.lookup ? props.lookup.fetch(keyword || undefined) : apportionmentApi.targets(props.dim, keyword || undefined, props.realOnly)),
+  });
   return (
     <Select
       showSearch={{ filterOption: false, onSearch: setKeyword }}
@@ -36,7 +45,8 @@ export function TargetSelect(props: { dim: AllocationDim; value?: string; onChan
   );
 }
 
-const snapshot = (list: AllocationChangeRow['after']) => (list.length ? list.map((x) => `${x.name} ${formatFen(x.amountIncl)}`).join('；') : '（无）');
+/** Allocations as one line: 项目A 1,000.00；项目B 90.00. */
+export const snapshot = (list: AllocationChangeRow['after']) => (list.length ? list.map((x) => `${x.name} ${formatFen(x.amountIncl)}`).join('；') : '（无）');
 
 /** The change history of allocations, newest first: what moved where, how much, why, who and when. */
 export function ChangeTimeline({ items }: { items: AllocationChangeRow[] }) {
