@@ -91,10 +91,10 @@ describe('签收归档 dialog (issue 13)', { timeout: 60_000 }, () => {
     sign.mockResolvedValue({
       code: 20000, message: '签收成功1张，失败1张',
       r: {
-        signed: 1, failed: 1,
+        signed: 1, failed: 1, pending: 0,
         outcomes: [
           { invoiceId: A, signState: 1, archiveNo: 'GD202611000007', message: '签收成功，档案号 GD202611000007' },
-          { invoiceId: B, signState: 2, archiveNo: '', message: '签收失败：档案系统未应答' },
+          { invoiceId: B, signState: 2, archiveNo: '', message: '签收失败：档案系统拒绝归档（单据不存在）' },
         ],
       },
     });
@@ -115,8 +115,31 @@ describe('签收归档 dialog (issue 13)', { timeout: 60_000 }, () => {
     expect(first!.textContent).toContain('1,130.00');
     expect(second!.textContent).toContain('苏州立新机电设备有限公司');
     expect(second!.textContent).toContain('签收失败');
-    expect(second!.textContent).toContain('档案系统未应答');
+    expect(second!.textContent).toContain('档案系统拒绝归档（单据不存在）');
     expect(within(table).getAllByTestId('sign-archive-no').map((e) => e.textContent)).toEqual(['GD202611000007']);
+  });
+
+  it('an invoice the archive side did not answer for is 待核实, not a failure', async () => {
+    sign.mockResolvedValue({
+      code: 20000, message: '签收成功1张，失败0张，待核实1张',
+      r: {
+        signed: 1, failed: 0, pending: 1,
+        outcomes: [
+          { invoiceId: A, signState: 1, archiveNo: 'GD202611000008', message: '签收成功，档案号 GD202611000008' },
+          { invoiceId: B, signState: -1, archiveNo: '', message: '签收结果待核实：档案系统15秒内未应答，请稍后重试；系统将自动向档案系统核实，请稍后刷新' },
+        ],
+      },
+    });
+    renderDialog('all');
+    await screen.findByTestId('sign-dialog');
+    await pickType('项目');
+    fireEvent.change(document.querySelector('#income-sign_docNo')!, { target: { value: 'XM2026-002' } });
+    submit();
+    expect((await screen.findByTestId('sign-summary')).textContent).toBe('签收成功1张，失败0张，待核实1张');
+    const second = within(screen.getByTestId('sign-outcomes')).getAllByRole('row')[2]!;
+    expect(second.textContent).toContain('待核实');
+    expect(second.textContent).not.toContain('签收失败');
+    expect(second.textContent).toContain('系统将自动向档案系统核实');
   });
 
   it('a refusal of the whole call stays in the dialog in the server\'s words', async () => {

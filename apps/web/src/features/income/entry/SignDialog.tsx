@@ -2,7 +2,7 @@
  * 签收归档 dialog of 进项发票登记, 签收归档 and 部门签收: the chosen invoices are signed against one business
  * document (单据类型 报销单/合同/项目/其他, 单据号 unless 其他, 说明 for 其他 — the rules and messages of
  * SignBody), then each invoice's outcome is shown: its archive number GD… or why it failed, under the
- * summary 签收成功n张，失败m张. A refusal of the whole call (no department, 权限不足 …) stays in the dialog in
+ * summary 签收成功n张，失败m张 (，待核实k张 when the archive side did not answer: those stay 签收中 until the server settles them). A refusal of the whole call (no department, 权限不足 …) stays in the dialog in
  * the server's words. The call is a change, so the badge counts refresh at once (api.request → onChanged).
  */
 import { Alert, Button, Form, Input, Modal, Select, Table, Tag, Typography } from 'antd';
@@ -69,7 +69,7 @@ export function SignDialog({ scope, open, rows, onClose, onSigned }: SignDialogP
       const body = SignBody.parse({ invoiceIds: ids, docType: v.docType, docNo: v.docNo ?? '', note: v.note ?? '' });
       const res = await incomeEntryApi.sign(scope, body);
       const a = res.r as SignAnswer;
-      setAnswer({ a, message: res.message || `签收成功${a.signed}张，失败${a.failed}张`, rows: [...rows] });
+      setAnswer({ a, message: res.message || `签收成功${a.signed}张，失败${a.failed}张${a.pending ? `，待核实${a.pending}张` : ''}`, rows: [...rows] });
       onSigned?.(a);
     } catch (e) {
       setRefusal(e instanceof Error && e.message ? e.message : '签收失败，请稍后重试');
@@ -83,7 +83,7 @@ export function SignDialog({ scope, open, rows, onClose, onSigned }: SignDialogP
     return (
       <Modal open={open} title="签收结果" width={1000} onCancel={close} destroyOnHidden footer={<Button type="primary" onClick={close} data-testid="sign-result-close">关闭</Button>}>
         <Alert
-          type={answer.a.failed ? (answer.a.signed ? 'warning' : 'error') : 'success'} showIcon style={{ marginBottom: 12 }}
+          type={answer.a.failed ? (answer.a.signed || answer.a.pending ? 'warning' : 'error') : answer.a.pending ? 'warning' : 'success'} showIcon style={{ marginBottom: 12 }}
           title={answer.message} data-testid="sign-summary"
         />
         <Table
@@ -95,7 +95,9 @@ export function SignDialog({ scope, open, rows, onClose, onSigned }: SignDialogP
             { title: '价税合计', key: 'amount', width: 130, align: 'right', render: (_, o) => { const r = byId.get(o.invoiceId); return r ? <Money fen={r.amountIncl} /> : '—'; } },
             {
               title: '结果', key: 'state', width: 90,
-              render: (_, o) => (o.signState === IncomeSignState.signed && o.archiveNo ? <Tag color="success">签收成功</Tag> : <Tag color="error">签收失败</Tag>),
+              // 签收中: the archive side did not answer; the server settles it (待核实), it is not a failure.
+              render: (_, o) =>
+                o.signState === IncomeSignState.signed && o.archiveNo ? <Tag color="success">签收成功</Tag> : o.signState === IncomeSignState.applying ? <Tag color="processing">待核实</Tag> : <Tag color="error">签收失败</Tag>,
             },
             { title: '档案号', key: 'archiveNo', width: 150, render: (_, o) => (o.archiveNo ? <Typography.Text strong data-testid="sign-archive-no">{o.archiveNo}</Typography.Text> : '—') },
             // The reason is read whole: it wraps rather than being cut.
