@@ -102,7 +102,7 @@ export function PoolCollectButton() {
     setStarting(true);
     try {
       const res = await incomeApi.collect(range![0]!.format('YYYY-MM-DD'), range![1]!.format('YYYY-MM-DD'));
-      setTask(res.r);
+      setTask(res.r ?? null);
     } catch (e) {
       setError(e instanceof Error ? e.message : '采集失败，请稍后重试');
     } finally {

@@ -12,6 +12,7 @@ import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
 import { useView } from '../../router/view';
 import { Money } from '../common/Money';
 import { PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
+import { PoolVerifyButton } from './PoolVerify';
 import { AbnormalFlags, IncomeKindTag, orderedFlags, InvoiceStateTag, RiskTag, UsageTag, useText } from './widgets';
 import { POOL_KEY, POOL_LIST, poolNumber } from './request';
 import '../invoice/ledger/ledger.css';
@@ -31,7 +32,7 @@ export default function PoolDetail() {
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="pool-detail">
       <Card
         title={<Space wrap>{poolNumber(d) || '—'}<IncomeKindTag kind={d.kind} /><InvoiceStateTag state={d.invoiceState} /><AbnormalFlags flags={d.abnormalFlags} /></Space>}
-        extra={<Button onClick={() => navigate(POOL_LIST)}>返回票池</Button>}
+        extra={<Space><PoolVerifyButton id={d.id} /><Button onClick={() => navigate(POOL_LIST)}>返回票池</Button></Space>}
       >
         {flags.length ? <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`该发票存在异常：${flags.join('、')}`} data-testid="pool-detail-abnormal" /> : null}
         <Descriptions

@@ -31,9 +31,11 @@ export interface PoolTableProps {
   actions?: ReactNode;
   /** Shown above the filters (the abnormal count). */
   header?: ReactNode;
+  /** Row selection (批量查验): the selected ids and rows, kept across pages. */
+  selection?: { keys: string[]; onChange: (keys: string[], rows: PoolRow[]) => void };
 }
 
-export function PoolTable({ scope, testId, fileName, emptyText, actions, header }: PoolTableProps) {
+export function PoolTable({ scope, testId, fileName, emptyText, actions, header, selection }: PoolTableProps) {
   const [form] = Form.useForm<PoolFormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
@@ -93,6 +95,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header 
           size="middle"
           columns={columns}
           dataSource={q.data?.items ?? []}
+          rowSelection={selection ? { selectedRowKeys: selection.keys, preserveSelectedRowKeys: true, fixed: true, onChange: (keys, rows) => selection.onChange(keys.map(String), rows) } : undefined}
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns) }}
           locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={emptyText} /> }}
