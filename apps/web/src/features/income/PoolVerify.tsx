@@ -115,12 +115,14 @@ export function BatchVerifyButton({ rows, onDone }: { rows: BatchRow[]; onDone?:
   const [answer, setAnswer] = useState<VerifyAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const refresh = useRefresh();
-  const numbers = new Map(rows.map((r) => [r.id, r.number]));
+  // The numbers of the rows sent: the selection is cleared once the answer is in.
+  const [numbers, setNumbers] = useState(new Map<string, string>());
   const run = async () => {
     const bad = batchVerifyError(rows.map((r) => r.id));
     if (bad) return setError(bad);
     setBusy(true);
     setError(null);
+    setNumbers(new Map(rows.map((r) => [r.id, r.number])));
     try {
       const res = await incomeApi.verify(rows.map((r) => r.id));
       setAnswer(res.r ?? null);
