@@ -133,7 +133,7 @@ export function PoolCollectButton() {
             {progress.isError ? <Alert type="warning" showIcon style={{ marginTop: 8 }} title="进度暂时无法读取，正在重试" /> : null}
           </>
         ) : (
-          <Form form={form} layout="vertical" data-testid="collect-form">
+          <Form form={form} name="income-collect" layout="vertical" data-testid="collect-form">
             <Form.Item name="range" label="开票日期区间" extra="每次最多366天；税务端的发票逐张进入票池，已在票池的合并，状态变化的更新。" required>
               <DatePicker.RangePicker style={{ width: '100%' }} disabledDate={(d) => d.isAfter(today)} onChange={() => setError(null)} data-testid="collect-range" />
             </Form.Item>
