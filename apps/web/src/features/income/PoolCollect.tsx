@@ -9,7 +9,7 @@ import { CloudDownloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Descriptions, Form, Modal, Progress, Space, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { CollectTask } from '@zhyy/shared';
 import { incomeApi } from '../../api/income';
 import { shanghaiNow } from '../../utils/time';
@@ -30,7 +30,7 @@ export function CollectProgressView({ task }: { task: CollectTask }) {
       <Typography.Paragraph>
         开票日期 {task.from} 至 {task.to}：{task.finished ? task.stateLabel : task.total ? `正在处理第 ${task.seen} / ${task.total} 张` : '正在向税务数字账户查询…'}
       </Typography.Paragraph>
-      <Progress percent={percent} status={status} data-testid="collect-percent" />
+      <Progress percent={percent} status={status} format={(p) => `${p ?? 0}%`} data-testid="collect-percent" />
       <Descriptions
         size="small" column={3} style={{ marginTop: 8 }} data-testid="collect-counts"
         items={[
@@ -68,12 +68,15 @@ export function useCollectTask(taskId: string | null, onFinished: (t: CollectTas
     refetchInterval: (query) => (query.state.data?.finished ? false : COLLECT_POLL_MS),
     gcTime: 0,
   });
+  // Once per task, when its first finished progress arrives.
+  const told = useRef<string | null>(null);
   const finished = q.data?.finished ? q.data : null;
   useEffect(() => {
-    if (finished) onFinished(finished);
-    // Once per task: `finished` changes identity only when the task finishes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [finished?.taskId, finished?.state]);
+    if (finished && told.current !== finished.taskId) {
+      told.current = finished.taskId;
+      onFinished(finished);
+    }
+  }, [finished, onFinished]);
   return q;
 }
 
