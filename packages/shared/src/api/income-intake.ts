@@ -33,15 +33,16 @@ export interface CollectResult {
   failures: string[];
 }
 
-/** The messages of 采集 on demand (server and client say the same). */
+/** The longest window of one 采集 (the tax service's limit). */
+export const COLLECT_MAX_DAYS = 366;
+/** The messages of 采集 (the tax gateway's window checks, the task; the client says the same). */
 export const CollectMessages = {
   busy: '已有采集任务正在进行，请稍后',
   started: '采集任务已开始',
   notFound: '采集任务不存在',
-  windowTooLong: '采集日期区间不能超过366天，请分段采集',
+  windowTooLong: `采集日期区间不能超过${COLLECT_MAX_DAYS}天，请分段采集`,
   windowReversed: '采集开始日期不能晚于结束日期',
 } as const;
-export const COLLECT_MAX_DAYS = 366;
 
 /** The state of a background 采集 task. */
 export const CollectTaskState = defineEnum({ running: ['running', '采集中'], done: ['done', '已完成'], failed: ['failed', '采集失败'], interrupted: ['interrupted', '已中断'] });

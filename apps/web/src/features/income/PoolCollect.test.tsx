@@ -75,7 +75,7 @@ describe('采集 rules', () => {
   });
 });
 
-describe('采集 dialog (issue 13)', { timeout: 60_000 }, () => {
+describe('采集 dialog (issue 13)', { timeout: 120_000 }, () => {
   it('opens on the default window; over 366 days is refused here without a request; a refusal of the server is shown', async () => {
     renderList();
     fireEvent.click(await screen.findByTestId('pool-collect'));

@@ -67,7 +67,7 @@ describe('查验 rules', () => {
   });
 });
 
-describe('查验 on the pool screens (issue 13)', { timeout: 60_000 }, () => {
+describe('查验 on the pool screens (issue 13)', { timeout: 120_000 }, () => {
   it('the detail: 不一致 with the differing fields, then the detail and its history reload; a refusal shows the reason', async () => {
     renderDetail();
     await screen.findByTestId('pool-detail');
