@@ -81,6 +81,11 @@ export interface LeasedJobOptions {
   /** How long a lease lasts without renewal: well above any single step (a crashed server's work waits this long). */
   ttlMs: number;
   holder?: string;
+  /**
+   * Give the lease up after each round instead of letting it expire (a job whose lease is shared with
+   * other work, e.g. the income job and 采集 on demand, must not block it between rounds).
+   */
+  releaseAfterRound?: boolean;
 }
 
 /**
@@ -172,6 +177,7 @@ export class LeasedJob {
       else log.warn({ err, lease: name }, 'job round failed; the next round retries');
     } finally {
       clearInterval(heartbeat);
+      if (this.opts.releaseAfterRound && !lost) await this.leases.release(name, this.holder).catch((err: unknown) => log.warn({ err, lease: name }, 'could not release the job lease; it expires by itself'));
     }
     return true;
   }

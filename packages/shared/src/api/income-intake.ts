@@ -33,6 +33,41 @@ export interface CollectResult {
   failures: string[];
 }
 
+/** The longest window of one 采集 (the tax service's limit). */
+export const COLLECT_MAX_DAYS = 366;
+/** The messages of 采集 (the tax gateway's window checks, the task; the client says the same). */
+export const CollectMessages = {
+  busy: '已有采集任务正在进行，请稍后',
+  started: '采集任务已开始',
+  notFound: '采集任务不存在',
+  windowTooLong: `采集日期区间不能超过${COLLECT_MAX_DAYS}天，请分段采集`,
+  windowReversed: '采集开始日期不能晚于结束日期',
+} as const;
+
+/** The state of a background 采集 task. */
+export const CollectTaskState = defineEnum({ running: ['running', '采集中'], done: ['done', '已完成'], failed: ['failed', '采集失败'], interrupted: ['interrupted', '已中断'] });
+
+export const CollectProgressBody = z.object({ taskId: Uuid });
+export type CollectProgressBody = z.infer<typeof CollectProgressBody>;
+
+/** A background 采集 task: its window, counts so far, and (once finished) the final message. */
+export interface CollectTask extends CollectResult {
+  taskId: string;
+  /** running, done, failed, interrupted */
+  state: string;
+  stateLabel: string;
+  finished: boolean;
+  /** Pages of the tax service answered so far (200 invoices a page). */
+  pages: number;
+  /** Invoices handled so far (of `total`). */
+  seen: number;
+  /** The final sentence (采集完成：… / the failure / 已中断 …); empty while running. */
+  message: string;
+  userName: string;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
 /** One file to recognise (upload with progress: the client sends one file per call). */
 export const UploadRecogniseBody = PoolFileInput;
 export type UploadRecogniseBody = z.infer<typeof UploadRecogniseBody>;

@@ -2,10 +2,11 @@
  * The rules of incoming-invoice collection and verification both implementations apply before
  * anything is sent: the 366-day window, the fields 查验 needs per kind, the day-after and 5-year rules.
  */
+import { COLLECT_MAX_DAYS, CollectMessages } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError } from './errors.js';
 import type { IncomeCollectQuery, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeVerifyField, IncomeVerifyQuery } from './income-types.js';
 
-export const MAX_WINDOW_DAYS = 366;
+export const MAX_WINDOW_DAYS = COLLECT_MAX_DAYS;
 export const DEFAULT_PAGE_SIZE = 200;
 export const MAX_PAGE_SIZE = 500;
 /** The tax service's limit: 查验 of one invoice at most 5 times a day. */
@@ -13,8 +14,8 @@ export const VERIFY_DAILY_LIMIT = 5;
 export const VERIFY_YEARS = 5;
 
 export const IncomeMessages = {
-  windowTooLong: `采集日期区间不能超过${MAX_WINDOW_DAYS}天，请分段采集`,
-  windowReversed: '采集开始日期不能晚于结束日期',
+  windowTooLong: CollectMessages.windowTooLong,
+  windowReversed: CollectMessages.windowReversed,
   badDate: (label: string) => `${label}格式不正确，应为YYYY-MM-DD`,
   badCursor: '翻页标记无效，请从第一页重新采集',
   badPageSize: `每页条数须为1至${MAX_PAGE_SIZE}`,

@@ -70,7 +70,14 @@ export interface CollectOptions {
    * (no merge event every ten minutes for the day being re-collected); changed ones are updated.
    */
   skipKnown?: boolean;
+  /**
+   * Progress (the on-demand task's counts): called every PROGRESS_EVERY invoices and after each page,
+   * with the pages answered and the invoices handled so far. May throw to stop (the task's abort).
+   */
+  onProgress?: (r: CollectResult, p: { pages: number; seen: number }) => Promise<void>;
 }
+
+export const PROGRESS_EVERY = 25;
 
 const emptyResult = (from: string, to: string): CollectResult => ({ from, to, total: 0, created: 0, merged: 0, flagged: 0, stateChanged: 0, failed: 0, failures: [] });
 
@@ -107,11 +114,19 @@ async function collectOne(db: Kysely<Database>, inv: IncomingInvoice, r: Collect
 export async function collectWindow(db: Kysely<Database>, gateway: IncomeTaxGateway, from: string, to: string, opts: CollectOptions): Promise<CollectResult> {
   const r = emptyResult(from, to);
   let cursor: string | undefined;
+  let pages = 0;
+  let seen = 0;
   do {
     await opts.beforePage?.();
     const page = await gateway.collectIncoming({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
     r.total = page.total;
-    for (const inv of page.invoices) await collectOne(db, inv, r, opts);
+    pages++;
+    for (const inv of page.invoices) {
+      await collectOne(db, inv, r, opts);
+      seen++;
+      if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
+    }
+    await opts.onProgress?.(r, { pages, seen });
     cursor = page.nextCursor;
   } while (cursor);
   return r;

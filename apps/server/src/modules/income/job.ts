@@ -42,7 +42,9 @@ export class IncomeJob extends LeasedJob {
     intervalMs = INCOME_JOB_INTERVAL_MS,
     private readonly today: () => string = () => shanghaiDay(),
   ) {
-    super({ db: deps.db, log: deps.log, name: INCOME_JOB_LEASE, intervalMs, ttlMs: INCOME_JOB_TTL_MS, round: (lease) => this.collect(lease) });
+    // The lease is released after each round: 采集 on demand (collect-task.ts) takes the same lease, so the
+    // two never collect at once, and a finished round must not keep the on-demand task waiting.
+    super({ db: deps.db, log: deps.log, name: INCOME_JOB_LEASE, intervalMs, ttlMs: INCOME_JOB_TTL_MS, releaseAfterRound: true, round: (lease) => this.collect(lease) });
   }
 
   /** The last day collected, or null before the first round. */

@@ -5,13 +5,13 @@
  * the 进项发票编辑 page (/invoice-entry/edit/:id, roles 1, 13, 14, 16).
  */
 import type { FastifyInstance } from 'fastify';
-import { CollectBody, OperationLogType, PoolIdBody, UPLOAD_MAX_BYTES, UploadRecogniseBody, UploadSaveBody, VerifyBody } from '@zhyy/shared';
+import { CollectBody, CollectMessages, CollectProgressBody, OperationLogType, PoolIdBody, UPLOAD_MAX_BYTES, UploadRecogniseBody, UploadSaveBody, VerifyBody } from '@zhyy/shared';
 import { pages } from '../../platform/access.js';
 import { currentUser } from '../../platform/context.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
 import { InvoiceSettings } from '../invoice/settings.js';
-import { collectMessage, collectWindow } from './collect.js';
+import { CollectTasks } from './collect-task.js';
 import { IncomeJob } from './job.js';
 import { access, POOL, tags } from './paths.js';
 import { recogniseUpload, saveUpload } from './upload.js';
@@ -27,16 +27,25 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
   app.decorate('incomeJob', job);
   app.addHook('onReady', async () => job.start());
   app.addHook('onClose', async () => job.stop());
+  const tasks = new CollectTasks({ db: app.db, log: app.log, settings });
+  app.decorate('incomeCollectTasks', tasks);
+  // A task left running by a server that stopped without finishing it is reported 已中断.
+  app.addHook('onReady', async () => {
+    await tasks.sweep();
+  });
+  app.addHook('onClose', async () => tasks.stop());
 
   const r = typed(app);
   const P = '/api/income/pool';
-  r.post(`${P}/collect`, { schema: { body: CollectBody, summary: '采集：从税务数字账户采集开票日期区间内的进项发票（每次不超过366天），逐张进入票池', tags }, config: access.list }, async (req) => {
+  r.post(`${P}/collect`, { schema: { body: CollectBody, summary: '采集：在后台从税务数字账户采集开票日期区间内的进项发票（每次不超过366天），立即答任务；同一时间只有一个采集（含定时采集）', tags }, config: access.list }, async (req) => {
     const user = currentUser(req);
-    const res = await collectWindow(app.db.kysely, await settings.gateway(), req.body.from, req.body.to, { ctx: { userId: user.id, userName: user.name } });
-    const message = collectMessage(res);
-    await app.oplog.record(req, OperationLogType.add, `进项发票采集 ${req.body.from} 至 ${req.body.to}：${message}`);
-    return ok(res, message);
+    const task = await tasks.start(req.body.from, req.body.to, { id: user.id, name: user.name });
+    await app.oplog.record(req, OperationLogType.add, `进项发票采集 ${req.body.from} 至 ${req.body.to}：任务已开始`);
+    return ok(task, CollectMessages.started);
   });
+  r.post(`${P}/collect-progress`, { schema: { body: CollectProgressBody, summary: '采集进度：已完成的页数、已处理/新增/合并/标记异常/未入池的张数，是否结束及结果', tags }, config: access.list }, async (req) =>
+    ok(await tasks.progress(req.body.taskId)),
+  );
   r.post(`${P}/upload-recognise`, { bodyLimit: uploadLimit, schema: { body: UploadRecogniseBody, summary: '上传识别：一个文件（PDF、OFD、XML、JPG、PNG，base64），答识别出的字段及其来源、提示和待核对的表单', tags }, config: uploadAccess }, async (req) =>
     ok(await recogniseUpload(app, req, req.body)),
   );
@@ -57,5 +66,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The incoming-invoice collection job (modules/income/job.ts). */
     incomeJob: IncomeJob;
+    /** 采集 on demand in the background (modules/income/collect-task.ts). */
+    incomeCollectTasks: CollectTasks;
   }
 }

@@ -9,6 +9,7 @@ import { incomeApi } from '../../api/income';
 import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
 import { useView } from '../../router/view';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
+import { PoolVerifyButton } from './PoolVerify';
 import { POOL_KEY, POOL_LIST } from './request';
 import '../invoice/ledger/ledger.css';
 
@@ -24,7 +25,7 @@ export default function PoolDetail() {
   if (!d) return <RecordNotFound what="发票" error={q.error} back={POOL_LIST} backLabel="返回票池" />;
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="pool-detail">
-      <PoolFace d={d} extra={<Button onClick={() => navigate(POOL_LIST)}>返回票池</Button>} />
+      <PoolFace d={d} extra={<Space><PoolVerifyButton id={d.id} /><Button onClick={() => navigate(POOL_LIST)}>返回票池</Button></Space>} />
       <PoolLines d={d} />
       <PoolFiles d={d} />
       <PoolVerifySign d={d} />
