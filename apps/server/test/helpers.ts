@@ -11,7 +11,7 @@ import pg from 'pg';
 import { buildApp, type RouteModule } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/db/index.js';
-import { seedDemo } from '../src/seed/index.js';
+import { seedDemo, type DemoOptions } from '../src/seed/index.js';
 
 export const DEMO_PASSWORD = 'demo123';
 /**
@@ -52,6 +52,8 @@ const testEnv = {
 
 export interface TestServerOptions {
   demo?: boolean;
+  /** The demo's options (default TEST_DEMO: the incoming pool at 3 a day). */
+  demoOptions?: DemoOptions;
   env?: Record<string, string>;
   extraModules?: RouteModule[];
   /**
@@ -76,7 +78,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   }
   const db = openDatabase(usePg ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: ':memory:' });
   await migrate(db);
-  if (opts.demo !== false) await seedDemo(db, new Date(), TEST_DEMO);
+  if (opts.demo !== false) await seedDemo(db, new Date(), opts.demoOptions ?? TEST_DEMO);
   const config: Config = loadConfig({ ...testEnv, ...opts.env }, []);
   const app = await buildApp(config, db, { extraModules: opts.extraModules });
   return serverOf(app, db, async () => {

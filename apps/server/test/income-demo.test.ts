@@ -9,15 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeAbnormalFlag, IncomeSignState, IncomeUsage } from '@zhyy/shared';
 import { shanghaiMonth } from '../src/modules/income/signing/archive-no.js';
 import { INCOME_DEMO_DAYS, INCOME_DEMO_PER_DAY } from '../src/seed/income.js';
-import { seedDemo } from '../src/seed/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let t13: string;
 let t14: string;
 beforeAll(async () => {
-  s = await startTestServer({ demo: false });
-  await seedDemo(s.db);
+  s = await startTestServer({ demoOptions: { incomePerDay: INCOME_DEMO_PER_DAY } });
   await s.app.incomeJob.stop();
   [t13, t14] = [await s.login('demo13'), await s.login('demo14')];
 });
