@@ -8,8 +8,9 @@
  *   branch is an index lookup (PostgreSQL BitmapOr, SQLite's OR-by-union);
  * - the waiting-to-be-signed list and badge (sign state, usage, buyer, invoice state): one index holding
  *   all four, so the count reads the index alone.
+ * Then ANALYZE of the table (a few seconds at a million rows).
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 const INDEXES: Array<[string, string[]]> = [
   ['income_invoices_code_idx', ['invoice_code']],
@@ -21,6 +22,9 @@ const INDEXES: Array<[string, string[]]> = [
 
 export async function up(db: Kysely<any>): Promise<void> {
   for (const [name, cols] of INDEXES) await db.schema.createIndex(name).on('income_invoices').columns(cols).execute();
+  // Fresh statistics with the new indexes: SQLite's planner takes the OR-by-union for the abnormal
+  // conditions only when its statistics (STAT4) know the indexes (measured: 745 ms scan → 1.5 ms).
+  await sql`analyze income_invoices`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
