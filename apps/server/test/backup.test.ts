@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/db/index.js';
 import { storeFile } from '../src/modules/invoice/files.js';
 import { seedDemo } from '../src/seed/index.js';
+import { TEST_DEMO } from './helpers.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-backup-'));
 const dataDir = path.join(root, 'data');
@@ -42,7 +43,7 @@ describe('backup and restore (SQLite)', () => {
 
   it('takes a consistent backup while the server writes', async () => {
     const { app, db } = await open();
-    await seedDemo(db);
+    await seedDemo(db, new Date(), TEST_DEMO);
     const inv = await db.kysely.selectFrom('invoices').select('id').orderBy('id').executeTakeFirstOrThrow();
     await storeFile(db.kysely, inv.id, { type: 1000, format: 'pdf', name: '备份测试.pdf', content: SCAN });
     fileId = (await db.kysely.selectFrom('invoice_files').select('id').where('invoice_id', '=', inv.id).where('name', '=', '备份测试.pdf').executeTakeFirstOrThrow()).id;

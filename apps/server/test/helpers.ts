@@ -11,9 +11,15 @@ import pg from 'pg';
 import { buildApp, type RouteModule } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/db/index.js';
-import { seedDemo } from '../src/seed/index.js';
+import { seedDemo, type DemoOptions } from '../src/seed/index.js';
 
 export const DEMO_PASSWORD = 'demo123';
+/**
+ * Test servers seed the whole demo company with its incoming-invoice pool drawn at 3 a day (1,080
+ * invoices over the same twelve months) instead of 60 (21,600): the full pool costs seconds per file on
+ * PostgreSQL; income-demo.test.ts seeds it at full volume once on each database.
+ */
+export const TEST_DEMO = { incomePerDay: 3 } as const;
 
 export interface Answer {
   status: number;
@@ -46,6 +52,8 @@ const testEnv = {
 
 export interface TestServerOptions {
   demo?: boolean;
+  /** The demo's options (default TEST_DEMO: the incoming pool at 3 a day). */
+  demoOptions?: DemoOptions;
   env?: Record<string, string>;
   extraModules?: RouteModule[];
   /**
@@ -70,7 +78,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   }
   const db = openDatabase(usePg ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: ':memory:' });
   await migrate(db);
-  if (opts.demo !== false) await seedDemo(db);
+  if (opts.demo !== false) await seedDemo(db, new Date(), opts.demoOptions ?? TEST_DEMO);
   const config: Config = loadConfig({ ...testEnv, ...opts.env }, []);
   const app = await buildApp(config, db, { extraModules: opts.extraModules });
   return serverOf(app, db, async () => {

@@ -12,6 +12,7 @@ import { runTask } from '../src/db/read-pool.js';
 import { ledgerBatches, ledgerPage } from '../src/modules/invoice/ledger/repo.js';
 import { directTotals } from '../src/modules/invoice/ledger/summary.js';
 import { seedDemo } from '../src/seed/index.js';
+import { TEST_DEMO } from './helpers.js';
 import { seedLarge } from '../src/seed/large.js';
 
 const sqlite = process.env.TEST_DB !== 'postgres';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-readpool-'));
   db = openDatabase({ sqlitePath: path.join(dir, 'platform.db') });
   await migrate(db);
-  await seedDemo(db);
+  await seedDemo(db, new Date(), TEST_DEMO);
   await seedLarge(db, { invoices: 1500, batch: 1500 });
 }, 120_000);
 afterAll(async () => {

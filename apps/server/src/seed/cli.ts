@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * npm run seed [-- --invoices N] [--batch B]
+ * npm run seed [-- --invoices N] [--incoming N] [--incoming-lines L] [--batch B]
  * Opens the database of the environment (DATABASE_URL, else $DATA_DIR/platform.db), migrates, loads the
  * demo company when the database is empty, and with --invoices appends the large mode's generated
- * invoices up to N (seed/large.ts). Re-running with a larger N adds the rest.
+ * invoices up to N (seed/large.ts), with --incoming the large mode's incoming pool invoices up to N
+ * (seed/largeIncome.ts; --incoming-lines: lines per invoice at most, default 1, 0 none). Re-running with
+ * a larger N adds the rest.
  */
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -11,6 +13,7 @@ import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/index.js';
 import { prepareFirstStart } from './index.js';
 import { seedLarge } from './large.js';
+import { seedLargeIncome } from './largeIncome.js';
 
 function option(args: string[], name: string): number | undefined {
   const at = args.indexOf(name);
@@ -23,6 +26,8 @@ function option(args: string[], name: string): number | undefined {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const invoices = option(args, '--invoices');
+  const incoming = option(args, '--incoming');
+  const incomingLines = option(args, '--incoming-lines');
   const batch = option(args, '--batch');
   const config = loadConfig(process.env, []);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
@@ -37,6 +42,11 @@ async function main(): Promise<void> {
       const t = Date.now();
       const added = await seedLarge(db, { invoices, ...(batch ? { batch } : {}), log: (l) => console.log(l) });
       console.log(`large mode: ${added} invoices added (up to ${invoices}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    if (incoming !== undefined) {
+      const t = Date.now();
+      const added = await seedLargeIncome(db, { incoming, ...(batch ? { batch } : {}), ...(incomingLines !== undefined ? { lines: incomingLines } : {}), log: (l) => console.log(l) });
+      console.log(`large mode: ${added} incoming invoices added (up to ${incoming}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
   } finally {
     await db.close();

@@ -1,137 +1,251 @@
 /**
- * The demo company's incoming-invoice pool (issue 13): 360 invoices over the last 12 months —
- * subcontractors (9 %) and materials (13 %) on 数电专票 and paper 专票, design at 6 %, small suppliers
- * at the 3 % simplified rate, rail and air tickets, tolls, a few customs notes and withholding
- * certificates — with a handful abnormal (voided, red-reversed, red confirmation pending, 失控,
- * 异常凭证, buyer not ours, a duplicate, a verification mismatch) and some held by reimbursements or
- * closed against contracts. Written in a few bulk inserts so the demo start stays quick.
+ * The demo company's incoming-invoice pool (issue 13, "Demo data and scale"): twelve months of incoming
+ * invoices up to the demo's day, 60 a day (21,600, about 1,800 a month), with their lines, from the
+ * suppliers of incomeData.ts (subcontractors 9 %, materials 13 %, design 6 %, simplified 3 %, fuel,
+ * hotels, rail, air and road tickets, tolls, a few customs notes and withholding certificates).
+ *
+ * - Most older invoices are signed and archived as signing/service.ts leaves them: a signing record
+ *   (signed), the usage lock of the signing (kept for a reimbursement, a project or 其他, closed for a
+ *   contract), the pool's history (arrival, lock, [close,] sign), booked once their month is over, and an
+ *   archive number GD{yyyyMM}{seq} of the signing's Asia/Shanghai month, numbered gap-free in signing
+ *   order, with each month's counter row (income_archive_counters) at its last number, so a signing in
+ *   the demo continues the sequence.
+ * - Recent ones wait (unsigned, available); a few failed at the archive side (a failed signing record,
+ *   the lock released) and wait to be signed again; some are held by reimbursements in progress.
+ * - A handful are abnormal: voided, red-reversed (全额, 部分), red confirmation pending, 失控, 异常凭证,
+ *   疑点, buyer not ours, a duplicate paper copy, a verification mismatch.
+ *
+ * Written in multi-row inserts (seed/bulk.ts).
  */
 import {
-  IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState,
-  type IncomeKindCode,
+  IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignDocType, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, IncomeVerifyState,
 } from '@zhyy/shared';
-import { identityKey } from '../modules/income/identity.js';
+import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
+import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/income/signing/tables.js';
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
-import { demoId } from '../platform/ids.js';
-import { COMPANY_NAME } from './company.js';
+import { bulkInsert } from './bulk.js';
+import type { DemoUser } from './company.js';
 import type { SeedContext } from './index.js';
-import { creditCode, SELLER } from './invoiceData.js';
+import { drawIncome, INCOME_SUPPLIERS, incomeRowId as rowId, OTHER_BUYER, shanghaiDayBefore, type Supplier } from './incomeData.js';
+import { PROJECTS } from './invoiceData.js';
 import { Rng } from './rng.js';
 
-const COUNT = 360;
-
-type Supplier = { name: string; taxNo: string; kind: IncomeKindCode[]; rate: number; item: string; min: number; max: number };
-const sup = (name: string, first17: string, kind: IncomeKindCode[], rate: number, item: string, min: number, max: number): Supplier => ({ name, taxNo: creditCode(first17), kind, rate, item, min, max });
-
-const SUPPLIERS: Array<[Supplier, number]> = [
-  [sup('江苏宏远建筑劳务有限公司', '91320106MA1N8KQ2X', ['81', '01'], 0.09, '*建筑服务*劳务分包', 5_000_000, 80_000_000), 6],
-  [sup('南京中盛建设工程有限公司', '91320115MA1X3LP7C', ['81'], 0.09, '*建筑服务*专业分包', 10_000_000, 120_000_000), 4],
-  [sup('苏州金石建材贸易有限公司', '91320505MA1P4DR3E', ['81', '01'], 0.13, '*黑色金属冶炼压延品*螺纹钢', 2_000_000, 40_000_000), 6],
-  [sup('常州恒信电气设备有限公司', '91320411MA1R7GT5A', ['81'], 0.13, '*电气机械及器材*配电柜', 1_000_000, 20_000_000), 3],
-  [sup('上海筑景建筑设计有限公司', '91310115MA1K2HW8B', ['81'], 0.06, '*设计服务*施工图设计', 500_000, 15_000_000), 3],
-  [sup('南京市江宁区明达五金经营部', '92320115MA1T5YJ3K', ['82', '04'], 0.03, '*金属制品*五金配件', 20_000, 800_000), 3],
-  [sup('无锡顺通物流有限公司', '91320214MA1Q6BN4D', ['82'], 0.03, '*运输服务*货物运输', 100_000, 3_000_000), 2],
-];
-const RAIL = sup('中国铁路上海局集团有限公司', '91310000132234986', ['rail'], 0.09, '铁路客运', 5_000, 80_000);
-const AIR = sup('中国东方航空股份有限公司', '91310000132116173', ['air'], 0.09, '航空客运', 40_000, 300_000);
-const TOLL = sup('江苏宁沪高速公路股份有限公司', '91320000134762764', ['14'], 0.03, '*经营租赁*通行费', 2_000, 30_000);
-const CUSTOMS = sup('中华人民共和国南京海关', '11320000014000013', ['customs'], 0.13, '进口设备', 5_000_000, 30_000_000);
-const WITHHOLD = sup('国家税务总局南京市建邺区税务局', '11320105MB1D8765X', ['withholding'], 0.06, '代扣代缴增值税', 100_000, 2_000_000);
-
-const pad = (n: number, w: number) => String(n).padStart(w, '0');
+/** 60 invoices a day over the 360 days up to the demo's day: 21,600, about 1,800 a month. */
+export const INCOME_DEMO_DAYS = 360;
+export const INCOME_DEMO_PER_DAY = 60;
+/**
+ * Ids of the generated rows: a UUID-shaped number (version nibble 8, never a v5 demoId's or a v7 newId's),
+ * one prefix per table; hashing 150,000 names (uuid v5) would cost more than inserting the rows.
+ */
+const T = { invoice: 0x9001, line: 0x9002, event: 0x9003, lock: 0x9004, signing: 0x9005 } as const;
+const supplierOf = (category: string) => INCOME_SUPPLIERS.find(([s]) => s.category === category)![0];
+const CUSTOMS = supplierOf('customs');
+const WITHHOLDING = supplierOf('withholding');
+const SEED = 20261313;
 const DAY_MS = 86_400_000;
-const day = (now: Date, back: number) => new Date(now.getTime() + 8 * 3600_000 - back * DAY_MS).toISOString().slice(0, 10);
+const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-function pickSupplier(rng: Rng, i: number): Supplier {
-  if (i % 12 === 5) return RAIL;
-  if (i % 12 === 9) return AIR;
-  if (i % 15 === 7) return TOLL;
-  if (i % 90 === 44) return CUSTOMS;
-  if (i % 90 === 77) return WITHHOLD;
-  const total = SUPPLIERS.reduce((a, [, w]) => a + w, 0);
-  let r = rng.int(1, total);
-  for (const [s, w] of SUPPLIERS) if ((r -= w) <= 0) return s;
-  return SUPPLIERS[0]![0];
+export interface IncomeDemo {
+  invoices: IncomeInvoiceTable[];
+  lines: IncomeLineTable[];
+  events: IncomeEventTable[];
+  locks: IncomeLockTable[];
+  signings: IncomeSigningTable[];
+  counters: IncomeArchiveCounterTable[];
 }
 
-export async function seedIncome(ctx: SeedContext): Promise<void> {
-  const rng = new Rng(20261313);
-  const now = ctx.now;
-  const at = now.toISOString();
-  const rows: IncomeInvoiceTable[] = [];
-  const lines: IncomeLineTable[] = [];
-  const events: IncomeEventTable[] = [];
-  const locks: IncomeLockTable[] = [];
-  const yy = pad(now.getUTCFullYear() % 100, 2);
-  for (let i = 0; i < COUNT; i++) {
-    const s = pickSupplier(rng, i);
-    const kind = rng.pick(s.kind);
-    const digital = ['81', '82', 'rail', 'air'].includes(kind);
-    const coded = ['01', '04', '14'].includes(kind);
-    const digitalNo = digital ? `${yy}32${pad(rng.int(0, 9999), 4)}${pad(i + 1, 12)}` : '';
-    const invoiceCode = coded ? `0320019${pad(rng.int(0, 99999), 5)}` : kind === 'customs' ? `3201${yy}${pad(i, 6)}` : '';
-    const invoiceNo = coded ? pad(10_000_000 + i * 7, 8) : digital ? '' : `${kind === 'customs' ? 'HG' : 'WS'}${yy}${pad(i, 8)}`;
-    let amountIncl: number;
-    let excl: number;
-    let tax: number;
-    if (kind === 'rail' || kind === 'air') {
-      amountIncl = rng.int(s.min, s.max);
-      tax = Math.round((amountIncl / 1.09) * 0.09);
-      excl = amountIncl - tax;
-    } else {
-      excl = rng.int(s.min, s.max);
-      tax = Math.round(excl * s.rate);
-      amountIncl = excl + tax;
+interface Pending {
+  i: number;
+  row: IncomeInvoiceTable;
+  supplier: Supplier;
+  back: number;
+  arrivedMs: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const ymd = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 10).replaceAll('-', '');
+
+/** Who signs: the incoming-invoice accountants (roles 13 and 14) of the demo company. */
+const signersOf = (users: DemoUser[]) => {
+  const s = users.filter((u) => u.roles.includes('13') || u.roles.includes('14'));
+  return s.length ? s : users.slice(0, 1);
+};
+
+/** The demo pool's rows for the day `now` (pure: the same `now` and users give the same rows). */
+export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PER_DAY): IncomeDemo {
+  const rng = new Rng(SEED);
+  const nowMs = now.getTime();
+  const signers = signersOf(users);
+  const out: IncomeDemo = { invoices: [], lines: [], events: [], locks: [], signings: [], counters: [] };
+  const all: Pending[] = [];
+  let i = 0;
+  for (let back = INCOME_DEMO_DAYS - 1; back >= 0; back--) {
+    const issueDate = shanghaiDayBefore(now, back);
+    // Midnight of the issue day in Shanghai, as an instant.
+    const dayStart = Date.parse(`${issueDate}T00:00:00+08:00`);
+    for (let j = 0; j < perDay; j++, i++) {
+      // Arrived (collected, uploaded, scanned, entered) from the issue day to three days later, never after now.
+      const arrivedMs = Math.min(nowMs - 60_000 * (perDay - j), dayStart + 8 * 3600_000 + rng.int(0, 3 * 86_400) * 1000);
+      const at = iso(arrivedMs);
+      const id = rowId(T.invoice, i);
+      // Every 180th a customs note or a withholding certificate (a few a month), the others by the suppliers' weights.
+      const rare = i % 180 === 37 ? CUSTOMS : i % 180 === 113 ? WITHHOLDING : undefined;
+      const d = drawIncome(rng, i, '9', { id, lineId: (k) => rowId(T.line, i * 4 + k), issueDate, at, maxLines: 3, ...(rare ? { supplier: rare } : {}) });
+      const verifiable = !['road', 'customs', 'withholding'].includes(d.row.kind);
+      if (back > 2 && verifiable) Object.assign(d.row, { verify_state: IncomeVerifyState.match, verified_at: iso(Math.min(nowMs - 30_000, arrivedMs + rng.int(600, 86_400) * 1000)) });
+      all.push({ i, row: d.row, supplier: d.supplier, back, arrivedMs });
+      out.invoices.push(d.row);
+      out.lines.push(...d.lines);
+      out.events.push({ id: rowId(T.event, i * 8), invoice_id: id, kind: 'arrive', message: `${IncomeSource.label(d.row.source)}进入票池`, user_name: '', created_at: at });
     }
-    const back = rng.int(1, 365);
-    const issueDate = day(now, back);
-    const id = demoId(`income:${i}`);
-    const signed = back > 30 && rng.next() < 0.7;
-    const verified = back > 3;
-    const row: IncomeInvoiceTable = {
-      id, ident: identityKey({ kind, invoiceCode, invoiceNo, digitalNo }), kind, invoice_code: invoiceCode, invoice_no: invoiceNo, digital_no: digitalNo, issue_date: issueDate,
-      seller_name: s.name, seller_tax_no: s.taxNo, buyer_name: COMPANY_NAME, buyer_tax_no: SELLER.taxNo,
-      amount_excl: excl, tax, amount_incl: amountIncl, check_code: coded ? pad(rng.int(0, 99999999), 8) + pad(rng.int(0, 999999999999), 12) : '',
-      invoice_state: IncomeInvoiceState.normal, red_pending: 0, risk_level: IncomeRiskLevel.normal,
-      verify_state: verified ? IncomeVerifyState.match : IncomeVerifyState.none, verified_at: verified ? new Date(now.getTime() - (back - 1) * DAY_MS).toISOString() : null,
-      sign_state: signed ? IncomeSignState.signed : IncomeSignState.unsigned, archive_no: signed ? `GD${issueDate.slice(0, 7).replace('-', '')}${pad(i, 4)}` : '',
-      booking_state: signed ? IncomeBookingState.bookedDeduct : IncomeBookingState.none,
-      source: kind === 'rail' || kind === 'air' ? IncomeSource.uploaded : kind === '04' || kind === '01' ? IncomeSource.scanned : kind === 'customs' || kind === 'withholding' ? IncomeSource.manual : IncomeSource.collected,
-      usage: IncomeUsage.available, use_kind: '', doc_no: '', buyer_mismatch: 0, duplicate_of: null, arrivals: 1, remark: '', created_by: null, created_at: at, updated_at: at,
-    };
-    rows.push(row);
-    lines.push({ id: demoId(`income-line:${i}`), invoice_id: id, line_no: 1, name: s.item, spec: '', unit: kind === 'rail' || kind === 'air' ? '张' : '项', quantity: '1', unit_price: (excl / 100).toFixed(2), amount: excl, tax_rate: String(s.rate), tax });
-    events.push({ id: demoId(`income-event:${i}`), invoice_id: id, kind: 'arrive', message: `${IncomeSource.label(row.source)}进入票池`, user_name: '', created_at: at });
   }
-  // The abnormal handful (异常票池), each flag at least once.
-  const set = (i: number, patch: Partial<IncomeInvoiceTable>) => Object.assign(rows[i]!, patch);
-  set(11, { invoice_state: IncomeInvoiceState.voided });
-  set(23, { invoice_state: IncomeInvoiceState.fullRed });
-  set(37, { invoice_state: IncomeInvoiceState.partRed });
-  set(52, { red_pending: 1 });
-  set(61, { invoice_state: IncomeInvoiceState.lostControl });
-  set(74, { risk_level: IncomeRiskLevel.abnormalVoucher });
-  set(88, { buyer_name: '华建工程技术服务（南京）有限公司', buyer_mismatch: 1 });
-  set(96, { verify_state: IncomeVerifyState.mismatch });
-  set(103, { risk_level: IncomeRiskLevel.suspicious });
-  // A paper copy of invoice 120 entered again under another number: same seller, day and total.
-  const orig = rows[120]!;
-  set(121, { seller_name: orig.seller_name, seller_tax_no: orig.seller_tax_no, issue_date: orig.issue_date, amount_excl: orig.amount_excl, tax: orig.tax, amount_incl: orig.amount_incl, duplicate_of: orig.id });
-  lines[121] = { ...lines[121]!, amount: orig.amount_excl, tax: orig.tax, unit_price: (orig.amount_excl / 100).toFixed(2) };
-  // Uses: some held by reimbursements in progress, some closed (reimbursed and booked, archived against a contract).
-  let bx = 0;
-  for (let i = 130; i < 170; i += 3) {
-    const r = rows[i]!;
-    if (r.invoice_state !== IncomeInvoiceState.normal || r.duplicate_of) continue;
-    const contract = r.amount_incl > 20_000_000;
-    const docNo = contract ? `HT${r.issue_date.slice(0, 4)}-${pad(i, 3)}` : `BX${r.issue_date.slice(0, 7).replace('-', '')}-${pad(++bx, 4)}`;
-    const useKind = contract ? 'contract' : 'reimbursement';
-    const closed = contract || i % 2 === 0;
-    Object.assign(r, { usage: closed ? IncomeUsage.closed : IncomeUsage.locked, use_kind: useKind, doc_no: docNo });
-    locks.push({ id: demoId(`income-lock:${i}`), invoice_id: r.id, use_kind: useKind, doc_no: docNo, state: closed ? 'closed' : 'locked', active: 1, created_at: at, ended_at: closed ? at : null });
+  const taken = new Set<number>();
+  const pick = (keep: (p: Pending) => boolean): Pending | null => {
+    for (let tries = 0; tries < 100_000; tries++) {
+      const p = all[rng.int(0, all.length - 1)]!;
+      if (!taken.has(p.i) && keep(p)) {
+        taken.add(p.i);
+        return p;
+      }
+    }
+    return null;
+  };
+  const older = (days: number) => (p: Pending) => p.back > days && !['rail', 'air', 'road', 'customs', 'withholding'].includes(p.row.kind);
+
+  // The abnormal handful (异常票池): each flag a few times.
+  const S = IncomeInvoiceState;
+  const abnormal: Array<[number, (p: Pending) => void, (p: Pending) => boolean]> = [
+    [5, (p) => (p.row.invoice_state = S.voided), (p) => older(5)(p) && ['01', '04', '14'].includes(p.row.kind)],
+    [4, (p) => (p.row.invoice_state = S.fullRed), older(10)],
+    [3, (p) => (p.row.invoice_state = S.partRed), older(10)],
+    [2, (p) => (p.row.invoice_state = S.red), older(10)],
+    [3, (p) => (p.row.red_pending = 1), older(5)],
+    [4, (p) => (p.row.invoice_state = S.lostControl), older(20)],
+    [6, (p) => (p.row.risk_level = IncomeRiskLevel.abnormalVoucher), older(15)],
+    [5, (p) => (p.row.risk_level = IncomeRiskLevel.suspicious), older(10)],
+    [5, (p) => Object.assign(p.row, { buyer_name: OTHER_BUYER.name, buyer_tax_no: OTHER_BUYER.taxNo, buyer_mismatch: 1 }), older(3)],
+    [4, (p) => (p.row.verify_state = IncomeVerifyState.mismatch), (p) => older(5)(p) && p.row.verify_state === IncomeVerifyState.match],
+  ];
+  for (const [n, apply, keep] of abnormal) {
+    for (let k = 0; k < n; k++) {
+      const p = pick(keep);
+      if (p) apply(p);
+    }
   }
-  for (let k = 0; k < rows.length; k += 100) await ctx.db.insertInto('income_invoices').values(rows.slice(k, k + 100)).execute();
-  for (let k = 0; k < lines.length; k += 200) await ctx.db.insertInto('income_invoice_lines').values(lines.slice(k, k + 200)).execute();
-  for (let k = 0; k < events.length; k += 200) await ctx.db.insertInto('income_events').values(events.slice(k, k + 200)).execute();
-  if (locks.length) await ctx.db.insertInto('income_locks').values(locks).execute();
+  // Paper copies entered again under another number: same seller, day and total as another invoice (疑似重复).
+  for (let k = 0; k < 3; k++) {
+    const orig = pick(older(5));
+    const copy = pick((p) => older(5)(p) && p.row.kind === '01');
+    if (!orig || !copy) continue;
+    Object.assign(copy.row, { seller_name: orig.row.seller_name, seller_tax_no: orig.row.seller_tax_no, issue_date: orig.row.issue_date, amount_excl: orig.row.amount_excl, tax: orig.row.tax, amount_incl: orig.row.amount_incl, duplicate_of: orig.row.id });
+    const lines = out.lines.filter((l) => l.invoice_id === copy.row.id);
+    lines.forEach((l, k2) => Object.assign(l, k2 === 0 ? { amount: orig.row.amount_excl, tax: orig.row.tax, unit_price: (orig.row.amount_excl / 100 / Number(l.quantity)).toFixed(2) } : { amount: 0, tax: 0, unit_price: '0.00' }));
+    out.lines.splice(0, out.lines.length, ...out.lines.filter((l) => l.invoice_id !== copy.row.id || l.line_no === 1));
+  }
+
+  // Each invoice's events and locks numbered by slot (0 is the arrival).
+  const SLOT = { bx: 1, 'lock-failed': 2, 'release-failed': 3, 'sign-failed': 4, lock: 5, close: 6, sign: 7, failed: 2 } as const;
+  const event = (p: Pending, key: Exclude<keyof typeof SLOT, 'failed'>, kind: string, message: string, user: string, ms: number) =>
+    out.events.push({ id: rowId(T.event, p.i * 8 + SLOT[key]), invoice_id: p.row.id, kind, message, user_name: user, created_at: iso(ms) });
+  const lockRow = (p: Pending, key: 'bx' | 'failed' | 'sign', useKind: string, docNo: string, state: 'locked' | 'closed' | 'released', ms: number, endMs: number | null) =>
+    out.locks.push({ id: rowId(T.lock, p.i * 4 + { bx: 0, failed: 1, sign: 2 }[key]), invoice_id: p.row.id, use_kind: useKind, doc_no: docNo, state, active: state === 'released' ? null : 1, created_at: iso(ms), ended_at: endMs === null ? null : iso(endMs) });
+
+  // Held by reimbursements in progress (tickets, fuel, hotels of the last weeks), not yet signed.
+  const bx = new Map<string, number>();
+  const bxNo = (ms: number) => {
+    const m = shanghaiMonth(new Date(ms));
+    bx.set(m, (bx.get(m) ?? 0) + 1);
+    return `BX${m}-${pad(bx.get(m)!, 4)}`;
+  };
+  for (let k = 0; k < Math.max(5, Math.round((40 * perDay) / INCOME_DEMO_PER_DAY)); k++) {
+    const p = pick((q) => q.back > 3 && q.back <= 40 && ['rail', 'air', 'road', 'fuel', 'hotel', 'toll'].includes(q.supplier.category) && q.row.invoice_state === S.normal);
+    if (!p) break;
+    const ms = Math.min(nowMs - 120_000, p.arrivedMs + rng.int(1, 3) * DAY_MS);
+    const docNo = bxNo(ms);
+    Object.assign(p.row, { usage: IncomeUsage.locked, use_kind: 'reimbursement', doc_no: docNo });
+    lockRow(p, 'bx', 'reimbursement', docNo, 'locked', ms, null);
+    event(p, 'bx', 'lock', `被${IncomeUseKind.label('reimbursement')} ${docNo} 占用`, '', ms);
+  }
+
+  // Signing: the older the invoice, the likelier it is signed; a few attempts failed at the archive side.
+  const signed: Array<{ p: Pending; ms: number; docType: string; docNo: string; note: string; who: DemoUser }> = [];
+  const months = new Map<string, number>();
+  for (const p of all) {
+    const r = p.row;
+    if (taken.has(p.i) || r.buyer_mismatch || r.duplicate_of || r.invoice_state !== S.normal || r.red_pending || r.risk_level === IncomeRiskLevel.abnormalVoucher) continue;
+    const chance = p.back > 60 ? 0.92 : p.back > 30 ? 0.75 : p.back > 10 ? 0.4 : p.back > 3 ? 0.12 : 0;
+    const u = rng.next();
+    const who = signers[rng.int(0, signers.length - 1)]!;
+    const ms = Math.min(nowMs - 3600_000, p.arrivedMs + rng.int(1, Math.max(1, Math.min(p.back - 1, 20))) * DAY_MS + rng.int(0, 8 * 3600) * 1000);
+    if (u >= chance) {
+      if (p.back > 3 && p.back <= 30 && u < chance + 0.01) {
+        // Failed at the archive side: the record says why, the lock was released, the invoice waits again.
+        const docNo = bxNo(ms);
+        r.sign_state = IncomeSignState.failed;
+        out.signings.push({ id: rowId(T.signing, p.i * 2 + 1), invoice_id: r.id, doc_type: 'reimbursement', doc_no: docNo, note: '', state: 'failed', archive_no: '', voucher_id: '', fail_reason: '档案系统繁忙，请稍后重试', user_id: who.id, user_name: who.name, created_at: iso(ms - 3000), finished_at: iso(ms) });
+        lockRow(p, 'failed', 'sign', docNo, 'released', ms - 3000, ms);
+        event(p, 'lock-failed', 'lock', `被${IncomeUseKind.label('sign')} ${docNo} 占用`, who.name, ms - 3000);
+        event(p, 'release-failed', 'release', `${IncomeUseKind.label('sign')} ${docNo} 释放了发票`, who.name, ms - 1000);
+        event(p, 'sign-failed', 'sign-failed', `签收失败（${IncomeSignDocType.label('reimbursement')} ${docNo}）：档案系统繁忙，请稍后重试`, who.name, ms);
+      }
+      continue;
+    }
+    const c = p.supplier.category;
+    const month = shanghaiMonth(new Date(ms));
+    let docType: string;
+    let docNo: string;
+    let note = '';
+    if (c === 'construction' || c === 'materials') {
+      docType = 'contract';
+      docNo = `HT${r.issue_date.slice(0, 4)}-${pad(1 + (p.supplier.taxNo.charCodeAt(10) % 40), 3)}`;
+    } else if (c === 'design') {
+      docType = 'project';
+      docNo = PROJECTS[p.i % PROJECTS.length]!.code;
+    } else if (c === 'customs' || c === 'withholding') {
+      docType = 'other';
+      docNo = `QS${ymd(ms)}-${pad(p.i, 6)}`;
+      note = c === 'customs' ? '进口设备海关缴款书归档' : '代扣代缴完税凭证归档';
+    } else {
+      docType = 'reimbursement';
+      docNo = bxNo(ms);
+    }
+    months.set(month, 0);
+    signed.push({ p, ms, docType, docNo, note, who });
+  }
+  // Archive numbers in signing order, gap-free within each month; each month's counter at its last number.
+  signed.sort((a, b) => a.ms - b.ms || a.p.i - b.p.i);
+  const currentMonth = shanghaiMonth(now);
+  for (const s of signed) {
+    const { p, ms, docType, docNo, note, who } = s;
+    const month = shanghaiMonth(new Date(ms));
+    const seq = months.get(month)! + 1;
+    months.set(month, seq);
+    const archiveNo = `GD${month}${pad(seq, 4)}`;
+    const voucherId = `SIMV${ymd(ms)}${pad(p.i, 10)}`;
+    const contract = docType === 'contract';
+    Object.assign(p.row, {
+      sign_state: IncomeSignState.signed, archive_no: archiveNo, usage: contract ? IncomeUsage.closed : IncomeUsage.locked, use_kind: 'sign', doc_no: docNo,
+      booking_state: month < currentMonth ? (p.i % 20 === 0 ? IncomeBookingState.bookedNoDeduct : IncomeBookingState.bookedDeduct) : IncomeBookingState.none,
+      updated_at: iso(ms),
+    });
+    out.signings.push({ id: rowId(T.signing, p.i * 2), invoice_id: p.row.id, doc_type: docType, doc_no: docNo, note, state: 'signed', archive_no: archiveNo, voucher_id: voucherId, fail_reason: '', user_id: who.id, user_name: who.name, created_at: iso(ms - 3000), finished_at: iso(ms) });
+    lockRow(p, 'sign', 'sign', docNo, contract ? 'closed' : 'locked', ms - 3000, contract ? ms : null);
+    const label = `${IncomeSignDocType.label(docType)} ${docNo}`;
+    event(p, 'lock', 'lock', `被${IncomeUseKind.label('sign')} ${docNo} 占用`, who.name, ms - 3000);
+    if (contract) event(p, 'close', 'close', `${IncomeUseKind.label('sign')} ${docNo} 完成使用（已关闭）`, who.name, ms - 1);
+    event(p, 'sign', 'sign', `签收归档（${label}），档案号 ${archiveNo}，凭证号 ${voucherId}`, who.name, ms);
+  }
+  out.counters = [...months].filter(([, seq]) => seq > 0).map(([month, seq]) => ({ month, seq }));
+  return out;
+}
+
+/** The demo pool; `ctx.incomePerDay` (test servers) draws the same twelve months at a lower daily volume. */
+export async function seedIncome(ctx: SeedContext): Promise<void> {
+  const d = incomeDemo(ctx.now, ctx.users, ctx.incomePerDay ?? INCOME_DEMO_PER_DAY);
+  await bulkInsert(ctx.db, 'income_invoices', d.invoices);
+  await bulkInsert(ctx.db, 'income_invoice_lines', d.lines);
+  await bulkInsert(ctx.db, 'income_events', d.events);
+  await bulkInsert(ctx.db, 'income_locks', d.locks);
+  await bulkInsert(ctx.db, 'income_signings', d.signings);
+  await bulkInsert(ctx.db, 'income_archive_counters', d.counters);
 }

@@ -26,6 +26,13 @@ export interface SeedContext {
   rng: Rng;
   now: Date;
   users: DemoUser[];
+  /** Incoming invoices a day of the demo pool (seed/income.ts; default 60, 21,600 over twelve months). */
+  incomePerDay?: number;
+}
+
+export interface DemoOptions {
+  /** Test servers draw the same demo pool at a lower daily volume (see docs/income.md, "Demo seed"). */
+  incomePerDay?: number;
 }
 
 export interface Seeder {
@@ -47,17 +54,17 @@ export const SEEDERS: Seeder[] = [
 let demoHash: Promise<string> | null = null;
 const demoPasswordHash = () => (demoHash ??= hashPassword(DEMO_PASSWORD));
 
-export async function seedDemo(db: Db, now: Date = new Date()): Promise<DemoUser[]> {
+export async function seedDemo(db: Db, now: Date = new Date(), opts: DemoOptions = {}): Promise<DemoUser[]> {
   const hash = await demoPasswordHash();
-  return db.kysely.transaction().execute((trx) => insertDemo(trx, hash, now));
+  return db.kysely.transaction().execute((trx) => insertDemo(trx, hash, now, opts));
 }
 
 /** The demo company, written with `k` (a transaction: nothing here opens one). */
-async function insertDemo(k: Kysely<Database>, hash: string, now: Date): Promise<DemoUser[]> {
+async function insertDemo(k: Kysely<Database>, hash: string, now: Date, opts: DemoOptions = {}): Promise<DemoUser[]> {
   const rng = new Rng(DEMO_SEED);
   const users = buildDemoUsers(rng);
   await insertCompany(k, users, hash, now.toISOString());
-  for (const s of SEEDERS) await s.run({ db: k, rng, now, users });
+  for (const s of SEEDERS) await s.run({ db: k, rng, now, users, ...(opts.incomePerDay === undefined ? {} : { incomePerDay: opts.incomePerDay }) });
   await k.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
   return users;
 }

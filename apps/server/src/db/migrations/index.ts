@@ -22,8 +22,9 @@ import * as m0017 from '../../modules/income/migration.js';
 import * as m0018 from '../../integrations/tax/simulator/income-migration.js';
 import * as m0019 from '../../modules/income/intake-migration.js';
 import * as m0020 from '../../modules/income/signing/migration.js';
-import * as m0023 from '../../integrations/archive/migration.js';
+import * as m0021 from './0021_income_pool_indexes.js';
 import * as m0022 from '../../modules/income/collect-task-migration.js';
+import * as m0023 from '../../integrations/archive/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0018_taxsim_income': m0018,
   '0019_income_intake': m0019,
   '0020_income_signing': m0020,
-  '0023_archivesim': m0023,
+  '0021_income_pool_indexes': m0021,
   '0022_income_collect_tasks': m0022,
+  '0023_archivesim': m0023,
 };
