@@ -20,7 +20,10 @@ describe('进项发票编辑：上传识别', () => {
     const { page } = await newSession();
     await signIn(page, 'demo13');
     await dismissReminder(page);
-    await page.goto('/invoice-entry/edit/new');
+    // From 进项发票登记's 登记发票.
+    await page.goto('/invoice-entry/list');
+    await page.getByTestId('entry-register').click();
+    await page.waitForURL('**/invoice-entry/edit/new');
     const panel = page.getByTestId('upload-panel');
     await panel.waitFor();
     await page.getByText('上传发票', { exact: true }).waitFor();

@@ -2,10 +2,10 @@
 import { Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../../stores/session';
+import { entryEditPath } from '../entry/request';
 import { canEnterPool, poolDetailPath } from '../request';
 
-export const entryEditPath = (id: string) => `/invoice-entry/edit/${id}`;
-export const ENTRY_LIST = '/invoice-entry/list';
+export { ENTRY_LIST, entryEditPath } from '../entry/request';
 
 export function InvoiceLink({ id, children = '查看发票' }: { id: string; children?: React.ReactNode }) {
   const navigate = useNavigate();

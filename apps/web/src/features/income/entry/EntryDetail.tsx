@@ -17,7 +17,7 @@ import { Money } from '../../common/Money';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses } from '../PoolDetailSections';
 import { SignTag } from '../widgets';
 import { docTypeLabel, signingColumns } from './SigningList';
-import { ENTRY_KEY, ENTRY_LIST } from './request';
+import { ENTRY_KEY, ENTRY_LIST, entryEditPath } from './request';
 import '../../invoice/ledger/ledger.css';
 
 const SIGNING_COLUMNS = signingColumns(false);
@@ -39,7 +39,8 @@ export default function EntryDetail() {
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="entry-detail">
       <PoolFace
-        d={d} extra={<Button onClick={() => navigate(ENTRY_LIST)}>返回列表</Button>}
+        d={d}
+        extra={<Space><Button onClick={() => navigate(entryEditPath(d.id))} data-testid="entry-add-files">补充文件</Button><Button onClick={() => navigate(ENTRY_LIST)}>返回列表</Button></Space>}
         more={[
           { key: 'sign', label: '签收状态', children: <SignTag state={d.signState} /> },
           { key: 'dept', label: '所属部门', children: <span data-testid="entry-dept-name">{d.deptName || '未登记'}</span> },

@@ -19,9 +19,11 @@ export interface EntryWaitingProps {
   testId: string;
   emptyText: string;
   header?: ReactNode;
+  /** The page's own buttons beside 签收. */
+  extra?: ReactNode;
 }
 
-export function EntryWaiting({ scope, testId, emptyText, header }: EntryWaitingProps) {
+export function EntryWaiting({ scope, testId, emptyText, header, extra }: EntryWaitingProps) {
   const client = useQueryClient();
   const canSign = canWriteIncomeEntry(useSession((s) => s.roles));
   const [chosen, setChosen] = useState<PoolRow[]>([]);
@@ -34,11 +36,14 @@ export function EntryWaiting({ scope, testId, emptyText, header }: EntryWaitingP
         list={{ key: [...ENTRY_KEY, 'waiting', scope], fetch: (p) => incomeEntryApi.waiting(scope, p) }}
         exportPath={null} detailPath={entryDetailPath} formName={`income-entry-${scope}`}
         selection={canSign ? { keys, onChange: (_k, rows) => setChosen(rows) } : undefined}
-        actions={canSign ? (
-          <Button type="primary" icon={<AuditOutlined />} disabled={!chosen.length} onClick={() => setSigning(true)} data-testid="entry-sign">
-            {chosen.length ? `签收（${chosen.length}张）` : '签收'}
-          </Button>
-        ) : null}
+        actions={<>
+          {extra}
+          {canSign ? (
+            <Button type="primary" icon={<AuditOutlined />} disabled={!chosen.length} onClick={() => setSigning(true)} data-testid="entry-sign">
+              {chosen.length ? `签收（${chosen.length}张）` : '签收'}
+            </Button>
+          ) : null}
+        </>}
       />
       {canSign ? (
         <SignDialog
