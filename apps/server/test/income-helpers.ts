@@ -1,7 +1,8 @@
 /** Shared pieces of the income pool tests: a valid manual-entry body and a day relative to today. */
-import { creditCodeCheckChar } from '@zhyy/shared';
+import { CollectTaskState, creditCodeCheckChar } from '@zhyy/shared';
 import { COMPANY_NAME } from '../src/seed/company.js';
 import { SELLER } from '../src/seed/invoiceData.js';
+import type { TestServer } from './helpers.js';
 
 export const creditCode = (first17: string) => `${first17}${creditCodeCheckChar(first17)}`;
 export const SUPPLIER = { name: '测试分包有限公司', taxNo: creditCode('91320106MA1TE8TAB') };
@@ -33,4 +34,20 @@ export function entry(over: Record<string, unknown> = {}) {
     lines: [{ name: '*建筑服务*劳务分包', spec: '', unit: '项', quantity: '1', unitPrice: '100.00', amount: 10000, taxRate: '0.09', tax: 900 }],
     ...over,
   };
+}
+
+/** 采集 through the route (a background task), then waits until the task has finished; throws if it did not succeed. */
+export async function collectAndWait(s: TestServer, body: { from: string; to: string }, token: string): Promise<{ message: string; created: number }> {
+  const start = await s.call('/api/income/pool/collect', body, token);
+  if (start.code !== 20000) throw new Error(start.message);
+  for (let i = 0; i < 2400; i++) {
+    const p = await s.call('/api/income/pool/collect-progress', { taskId: start.r.taskId }, token);
+    if (p.code !== 20000) throw new Error(p.message);
+    if (p.r.finished) {
+      if (p.r.state !== CollectTaskState.done) throw new Error(p.r.message);
+      return p.r;
+    }
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error('collection task did not finish');
 }
