@@ -9,6 +9,11 @@
  * PostgreSQL the upsert's row lock serialises concurrent increments of one key; an update that moves a
  * row between keys touches the two keys in key order (no lock-order deadlock between two such moves).
  * Filled from the invoices already there. Read by modules/income/summary.ts.
+ *
+ * Also an index for the waiting-to-sign list's first page (usage, buyer mismatch, then the default sort
+ * issue_date, id): its rows come in order from the index instead of sorting every waiting invoice
+ * (SQLite chose income_invoices_waiting_idx and a temporary B-tree: 63 ms → 0.5 ms at 221,600 invoices).
+ * Then ANALYZE of the table, so SQLite's planner knows the index (as 0021).
  */
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
@@ -27,6 +32,8 @@ const WATCHED = [...KEY_COLUMNS, 'amount_excl', 'tax', 'amount_incl'];
 const changed = WATCHED.map((c) => `old.${c} <> new.${c}`).join(' or ');
 
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.createIndex('income_invoices_waiting_date_idx').on('income_invoices').columns(['usage', 'buyer_mismatch', 'issue_date', 'id']).execute();
+  await sql`analyze income_invoices`.execute(db);
   await db.schema
     .createTable('income_pool_days')
     .addColumn('issue_date', 'text', (c) => c.notNull())
@@ -76,4 +83,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const t of ['income_pool_days_ins', 'income_pool_days_del', 'income_pool_days_upd']) await sql.raw(`drop trigger if exists ${t}${pg ? ' on income_invoices' : ''}`).execute(db);
   if (pg) await sql`drop function if exists income_pool_days_sync()`.execute(db);
   await db.schema.dropTable('income_pool_days').execute();
+  await db.schema.dropIndex('income_invoices_waiting_date_idx').execute();
 }
