@@ -25,6 +25,7 @@ import * as m0020 from '../../modules/income/signing/migration.js';
 import * as m0021 from './0021_income_pool_indexes.js';
 import * as m0022 from '../../modules/income/collect-task-migration.js';
 import * as m0023 from '../../integrations/archive/migration.js';
+import * as m0024 from '../../modules/income/summary-migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0021_income_pool_indexes': m0021,
   '0022_income_collect_tasks': m0022,
   '0023_archivesim': m0023,
+  '0024_income_pool_summary': m0024,
 };

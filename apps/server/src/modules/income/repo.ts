@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.js';
 import { notFound } from '../../platform/envelope.js';
 import { offsetOf } from '../../platform/listing.js';
 import { applyPoolFilters, flagsOf, isAbnormal, poolSort, sumsSelect, type Scope } from './filters.js';
+import { summaryAnswers, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';
 
 const base = (db: Kysely<Database>) => db.selectFrom('income_invoices as p');
@@ -25,7 +26,13 @@ export function toPoolRow(r: IncomeInvoiceTable): PoolRow {
   };
 }
 
+/** The filtered set's count and sums: from the summary when it answers the filter, else from the invoices. */
 export async function poolTotals(db: Kysely<Database>, f: PoolFilter, scope: Scope): Promise<PoolTotals> {
+  return summaryAnswers(f, scope) ? summaryTotals(db, f, scope) : exactTotals(db, f, scope);
+}
+
+/** The count and sums straight from the invoices (any filter; the summary's test compares against it). */
+export async function exactTotals(db: Kysely<Database>, f: PoolFilter, scope: Scope): Promise<PoolTotals> {
   const r = await applyPoolFilters(base(db), f, scope).select(sumsSelect).executeTakeFirstOrThrow();
   return { count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) };
 }

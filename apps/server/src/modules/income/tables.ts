@@ -83,6 +83,20 @@ export interface IncomeLockTable {
   ended_at: string | null;
 }
 
+/** income_pool_days (0024): the pool's count and sums per key (summary-migration.ts). */
+export interface IncomePoolDayTable {
+  issue_date: string;
+  kind: string;
+  invoice_state: number;
+  sign_state: number;
+  usage: number;
+  buyer_mismatch: number;
+  n: number;
+  amount_excl: number;
+  tax: number;
+  amount_incl: number;
+}
+
 declare module '../../db/schema.js' {
   interface Database {
     income_invoices: IncomeInvoiceTable;
@@ -90,5 +104,6 @@ declare module '../../db/schema.js' {
     income_files: IncomeFileTable;
     income_events: IncomeEventTable;
     income_locks: IncomeLockTable;
+    income_pool_days: IncomePoolDayTable;
   }
 }

@@ -13,6 +13,7 @@ import { offsetOf } from '../../../platform/listing.js';
 import { shanghaiDayStartIso } from '../../../platform/time.js';
 import { applyPoolFilters, poolSort, sumsSelect } from '../filters.js';
 import { poolDetail, toPoolRow } from '../repo.js';
+import { summaryAnswers, summaryTotals } from '../summary.js';
 import { allocationRows, changePage } from './apportion.js';
 import './tables.js';
 
@@ -36,18 +37,22 @@ function waitingBase(db: Db, deptId: string | null | undefined) {
 /** invoice-entry/list (deptId undefined) and dept/sign (the caller's department; none: nothing). */
 export async function waitingPage(db: Db, q: EntryQuery, deptId?: string | null): Promise<PoolPage> {
   const s = poolSort(q);
-  const [rows, t] = await Promise.all([
+  const [rows, totals] = await Promise.all([
     applyPoolFilters(waitingBase(db, deptId), q, 'all').selectAll('p').orderBy(s.column, s.order).orderBy('p.id', s.order).limit(q.pageSize).offset(offsetOf(q)).execute(),
-    applyPoolFilters(waitingBase(db, deptId), q, 'all').select(sumsSelect).executeTakeFirstOrThrow(),
+    // The whole company's waiting list with summarised filters only: the pool summary (summary.ts).
+    deptId === undefined && summaryAnswers(q, 'waiting')
+      ? summaryTotals(db, q, 'waiting')
+      : applyPoolFilters(waitingBase(db, deptId), q, 'all')
+          .select(sumsSelect)
+          .executeTakeFirstOrThrow()
+          .then((t) => ({ count: Number(t.n), amountExcl: Number(t.amount_excl), tax: Number(t.tax), amountIncl: Number(t.amount_incl) })),
   ]);
-  const totals = { count: Number(t.n), amountExcl: Number(t.amount_excl), tax: Number(t.tax), amountIncl: Number(t.amount_incl) };
   return { items: rows.map(toPoolRow), total: totals.count, totals };
 }
 
 /** The badge invoiceEntrySignCount. */
 export async function signCount(db: Db): Promise<number> {
-  const r = await waitingBase(db, undefined).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return (await summaryTotals(db, {}, 'waiting')).count;
 }
 
 const signingSelect = (db: Db) =>
