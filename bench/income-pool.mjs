@@ -10,45 +10,11 @@
  * abnormal lists and the abnormal count, and the waiting-to-sign list and badge. Prints a table of the
  * median and max of each after one warm-up. Asserts nothing. SERVER_DIST as in bench/invoice-ledger.mjs.
  */
-import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
-
-const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', process.env.SERVER_DIST ?? 'apps/server/dist');
-const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config.js');
-const { migrate, openDatabase } = await load('db/index.js');
+import { load, openBench } from './lib/inprocess.mjs';
 
 const runs = Number(process.argv[2] ?? 15);
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', LOGIN_RATE_LIMIT: '100000' }, []);
-const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
-await migrate(db);
-const app = await buildApp(config, db);
-await app.invoiceJob.stop();
-await app.incomeJob.stop();
-const k = db.kysely;
+const { app, db, k, post, token, time } = await openBench({ login: 'demo13', runs });
 const count = Number((await k.selectFrom('income_invoices').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-
-const post = async (url, body, token) => {
-  const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...(token ? { 'x-token': token } : {}) }, payload: JSON.stringify(body) });
-  const json = res.json();
-  if (json.code !== 20000) throw new Error(`${url}: ${json.code} ${json.message}`);
-  return json.r;
-};
-const token = (await post('/api/account/login', { name: 'demo13', password: 'demo123' })).token;
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-async function time(label, fn) {
-  await fn();
-  const xs = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    last = await fn();
-    xs.push(performance.now() - t);
-  }
-  console.log(`| ${label} | ${median(xs).toFixed(1)} ms | ${Math.max(...xs).toFixed(1)} ms | ${last ?? ''} |`);
-}
 const list = (url, body) => async () => (await post(url, { pageSize: 20, ...body }, token)).total;
 const pool = (body) => list('/api/income/pool/list', body);
 

@@ -10,47 +10,15 @@
  * polling meanwhile (ratio of their p50/p99 to the same polling alone). Asserts nothing.
  * SERVER_DIST=apps/server/dist-old runs an older build for a before/after.
  */
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PassThrough, Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
-
-const dist = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', process.env.SERVER_DIST ?? 'apps/server/dist');
-const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
-const { buildApp } = await load('app.js');
-const { loadConfig } = await load('config.js');
-const { migrate, openDatabase } = await load('db/index.js');
-const { ledgerTotals, ledgerBatches } = await load('modules/invoice/ledger/repo.js');
+import { load, openBench } from './lib/inprocess.mjs';
 
 const runs = Number(process.argv[2] ?? 15);
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', LOGIN_RATE_LIMIT: '100000' }, []);
-const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
-await migrate(db);
-const app = await buildApp(config, db);
-await app.invoiceJob.stop();
-const k = db.kysely;
+const { ledgerTotals, ledgerBatches } = await load('modules/invoice/ledger/repo.js');
+const { app, db, k, post, token, time } = await openBench({ login: 'demo5', runs });
 const count = Number((await k.selectFrom('invoices').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-
-const post = async (url, body, token) => {
-  const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...(token ? { 'x-token': token } : {}) }, payload: JSON.stringify(body) });
-  const json = res.json();
-  if (json.code !== 20000) throw new Error(`${url}: ${json.code} ${json.message}`);
-  return json.r;
-};
-const token = (await post('/api/account/login', { name: 'demo5', password: 'demo123' })).token;
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-async function time(label, fn) {
-  await fn();
-  const xs = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    last = await fn();
-    xs.push(performance.now() - t);
-  }
-  console.log(`| ${label} | ${median(xs).toFixed(1)} ms | ${Math.max(...xs).toFixed(1)} ms | ${last ?? ''} |`);
-}
 const list = (body) => async () => (await post('/api/invoice/list', { pageSize: 20, ...body }, token)).total;
 
 const some = await k.selectFrom('invoices').select(['buyer_id', 'buyer_name', 'project_id', 'invoice_no', 'created_by_name']).where('order_no', '=', 'LG000000000000123457').executeTakeFirstOrThrow();
