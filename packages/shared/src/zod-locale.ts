@@ -45,7 +45,7 @@ export const FIELD_LABELS: Record<string, string> = {
   invoiceCode: '发票代码', digitalNo: '数电发票号码', issueDate: '开票日期', invoiceState: '发票状态', riskLevel: '风险等级',
   verifyState: '查验状态', signState: '签收状态', bookingState: '入账状态', usage: '使用状态', archiveNo: '档案号', docNo: '单据号',
   checkCode: '校验码', abnormalFlag: '异常类型', files: '文件',
-  invoiceIds: '发票', docType: '单据类型', toProjectId: '目标项目',
+  invoiceIds: '发票', docType: '单据类型', toProjectId: '目标项目', taskId: '采集任务',
 };
 
 /**
