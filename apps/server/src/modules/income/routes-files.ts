@@ -5,13 +5,12 @@
  * which covers the route, and its expiry).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { FileTicketBody, OperationLogType, SIGNED_INCOME_FILE_ROUTE, Uuid, text } from '@zhyy/shared';
-import { PUBLIC, pages } from '../../platform/access.js';
-import { notFound, ok, refuse } from '../../platform/envelope.js';
+import { FileTicketBody, OperationLogType, SIGNED_INCOME_FILE_ROUTE } from '@zhyy/shared';
+import { pages } from '../../platform/access.js';
+import { notFound, ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
-import { sendUserFile } from '../../platform/userFiles.js';
-import { MIME, signedLink, verifyLink } from '../invoice/files.js';
+import { MIME, signedLink } from '../invoice/files.js';
+import { signedFileRoute } from '../invoice/routes-files.js';
 import type { InvoiceSettings } from '../invoice/settings.js';
 import { POOL, tags } from './paths.js';
 import { ENTRY } from './signing/access.js';
@@ -25,7 +24,7 @@ export async function incomeFileRoutes(app: FastifyInstance, settings: InvoiceSe
     app.db.kysely
       .selectFrom('income_files as f')
       .innerJoin('income_invoices as i', 'i.id', 'f.invoice_id')
-      .select(['f.id', 'f.name', 'f.format', 'f.sha256', 'i.invoice_no', 'i.digital_no'])
+      .select(['f.id', 'f.name', 'f.format', 'i.invoice_no', 'i.digital_no'])
       .where('f.id', '=', id)
       .executeTakeFirst();
 
@@ -37,24 +36,13 @@ export async function incomeFileRoutes(app: FastifyInstance, settings: InvoiceSe
     return ok({ ...link, name: f.name, type: MIME[f.format] ?? 'application/octet-stream' });
   });
 
-  r.get(
-    `${SIGNED_INCOME_FILE_ROUTE}/:id`,
-    {
-      schema: { params: z.object({ id: Uuid }), querystring: z.object({ e: z.coerce.number().int(), s: text().max(100) }), summary: '按限时链接读取进项发票文件（无须令牌）', tags },
-      config: { access: PUBLIC },
-    },
-    async (req, reply) => {
-      const v = verifyLink((await settings.row()).file_key, req.params.id, req.query.e, req.query.s, Date.now(), SIGNED_INCOME_FILE_ROUTE);
-      if (v === 'bad') throw refuse('文件链接无效', 403);
-      if (v === 'expired') throw refuse('文件链接已过期，请重新打开', 403);
-      const f = await app.db.kysely
-        .selectFrom('income_files as f')
-        .innerJoin('invoice_blobs as b', 'b.sha256', 'f.sha256')
-        .select(['f.name', 'f.format', 'b.content'])
-        .where('f.id', '=', req.params.id)
-        .executeTakeFirst();
-      if (!f) throw notFound('文件不存在');
-      return sendUserFile(reply, { name: f.name, mime: MIME[f.format] ?? 'application/octet-stream', content: Buffer.from(f.content) }, { cacheControl: 'private, max-age=600' });
-    },
-  );
+  signedFileRoute(app, settings, SIGNED_INCOME_FILE_ROUTE, '按限时链接读取进项发票文件（无须令牌）', tags, async (id) => {
+    const f = await app.db.kysely
+      .selectFrom('income_files as f')
+      .innerJoin('invoice_blobs as b', 'b.sha256', 'f.sha256')
+      .select(['f.name', 'f.format', 'b.content'])
+      .where('f.id', '=', id)
+      .executeTakeFirst();
+    return f && { name: f.name, mime: MIME[f.format] ?? 'application/octet-stream', content: f.content };
+  });
 }

@@ -10,7 +10,7 @@ import { pages } from '../../platform/access.js';
 import { currentUser } from '../../platform/context.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
-import { InvoiceSettings } from '../invoice/settings.js';
+import type { InvoiceSettings } from '../invoice/settings.js';
 import { CollectTasks } from './collect-task.js';
 import { IncomeJob } from './job.js';
 import { access, POOL, tags } from './paths.js';
@@ -21,8 +21,7 @@ import { verifyHistory, verifyInvoices } from './verify.js';
 const uploadAccess = { access: pages(POOL.list, '/invoice-entry/edit/:id') };
 const uploadLimit = Math.ceil(UPLOAD_MAX_BYTES * 1.4) + 65_536;
 
-export async function intakeRoutes(app: FastifyInstance): Promise<void> {
-  const settings = new InvoiceSettings(app);
+export async function intakeRoutes(app: FastifyInstance, settings: InvoiceSettings): Promise<void> {
   const job = new IncomeJob({ db: app.db, log: app.log, settings });
   app.decorate('incomeJob', job);
   app.addHook('onReady', async () => job.start());

@@ -37,8 +37,10 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
     const a = await saveManual(app, req, req.body);
     return ok(a, a.message);
   });
-  await intakeRoutes(app);
-  await incomeFileRoutes(app, new InvoiceSettings(app));
+  // The invoice settings hold the company (the arrival checks' buyer), the tax gateway and the file-link key.
+  const settings = new InvoiceSettings(app);
+  await intakeRoutes(app, settings);
+  await incomeFileRoutes(app, settings);
   await app.register(incomeSignRoutes);
 }
 

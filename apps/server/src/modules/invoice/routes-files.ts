@@ -28,18 +28,33 @@ export async function fileRoutes(app: FastifyInstance, settings: InvoiceSettings
     return ok({ ...link, name: f.name, type: f.mime });
   });
 
-  r.get(
-    `${FILE_ROUTE}/:id`,
+  signedFileRoute(app, settings, FILE_ROUTE, '按限时链接读取发票文件（无须令牌）', tags, (id) => readFile(app.db.kysely, id));
+}
+
+/**
+ * The public GET `route/:id` that serves a file through a link signedLink(…, route) made: the HMAC and the
+ * expiry are checked (文件链接无效 / 文件链接已过期，请重新打开, 403), then `read` finds the file. The outgoing
+ * invoices' files and the incoming pool's use it, each with its own route and reader.
+ */
+export function signedFileRoute(
+  app: FastifyInstance,
+  settings: InvoiceSettings,
+  route: string,
+  summary: string,
+  routeTags: string[],
+  read: (id: string) => Promise<{ name: string; mime: string; content: Uint8Array } | undefined>,
+): void {
+  typed(app).get(
+    `${route}/:id`,
     {
-      schema: { params: z.object({ id: Uuid }), querystring: z.object({ e: z.coerce.number().int(), s: text().max(100) }), summary: '按限时链接读取发票文件（无须令牌）', tags },
+      schema: { params: z.object({ id: Uuid }), querystring: z.object({ e: z.coerce.number().int(), s: text().max(100) }), summary, tags: routeTags },
       config: { access: PUBLIC },
     },
     async (req, reply) => {
-      const s = await settings.row();
-      const v = verifyLink(s.file_key, req.params.id, req.query.e, req.query.s);
+      const v = verifyLink((await settings.row()).file_key, req.params.id, req.query.e, req.query.s, Date.now(), route);
       if (v === 'bad') throw refuse('文件链接无效', 403);
       if (v === 'expired') throw refuse('文件链接已过期，请重新打开', 403);
-      const f = await readFile(app.db.kysely, req.params.id);
+      const f = await read(req.params.id);
       if (!f) throw notFound('文件不存在');
       return sendUserFile(reply, { name: f.name, mime: f.mime, content: Buffer.from(f.content) }, { cacheControl: 'private, max-age=600' });
     },

@@ -3,7 +3,8 @@
  * every other field of the pool behind 更多筛选.
  */
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { Button, DatePicker, Form, Input, Select } from 'antd';
+import { AmountRangeItem } from '../../components/AmountRangeItem';
 import { useState } from 'react';
 import {
   IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, OTHER_INCOME_KINDS,
@@ -50,15 +51,7 @@ export function PoolFilters({ scope }: { scope: PoolScope }) {
           <Form.Item name="buyerTaxNo" label="购方税号">
             <Input allowClear maxLength={20} style={{ width: 190 }} />
           </Form.Item>
-          <Form.Item label="价税合计（元）" style={{ marginBottom: 8 }}>
-            <Form.Item name="amountMin" noStyle>
-              <InputNumber placeholder="最小" precision={2} style={{ width: 120 }} />
-            </Form.Item>
-            <span style={{ padding: '0 6px' }}>至</span>
-            <Form.Item name="amountMax" noStyle>
-              <InputNumber placeholder="最大" precision={2} style={{ width: 120 }} />
-            </Form.Item>
-          </Form.Item>
+          <AmountRangeItem />
           <Form.Item name="riskLevel" label="风险等级">
             <Select allowClear placeholder="全部" style={{ width: 110 }} options={opts(IncomeRiskLevel.options)} />
           </Form.Item>

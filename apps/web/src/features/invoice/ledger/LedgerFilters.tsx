@@ -1,7 +1,8 @@
 /** The filter bar of 销项发票台账: the common filters in one row, the rest behind 更多筛选. */
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { Button, DatePicker, Form, Input, Select } from 'antd';
+import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { useState } from 'react';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind } from '@zhyy/shared';
 import { ledgerApi } from '../../../api/invoiceLedger';
@@ -49,15 +50,7 @@ export function LedgerFilters() {
           <Form.Item name="contractId" label="合同">
             <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder="全部合同" loading={options.isLoading} style={{ width: 260 }} options={pick(options.data?.contracts)} />
           </Form.Item>
-          <Form.Item label="价税合计（元）" style={{ marginBottom: 8 }}>
-            <Form.Item name="amountMin" noStyle>
-              <InputNumber placeholder="最小" precision={2} style={{ width: 120 }} />
-            </Form.Item>
-            <span style={{ padding: '0 6px' }}>至</span>
-            <Form.Item name="amountMax" noStyle>
-              <InputNumber placeholder="最大" precision={2} style={{ width: 120 }} />
-            </Form.Item>
-          </Form.Item>
+          <AmountRangeItem />
           <Form.Item name="creator" label="创建人">
             <Input allowClear placeholder="姓名" maxLength={40} style={{ width: 120 }} />
           </Form.Item>
