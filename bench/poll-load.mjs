@@ -8,7 +8,8 @@
  *   node bench/poll-load.mjs [users=200] [seconds=10] [rounds=2]
  * SQLite: a fresh file with the demo company, or $DATA_DIR/platform.db when DATA_DIR is set (e.g.
  * a seeded million). PostgreSQL: DATABASE_URL (a fresh schema, dropped at the end).
- * SERVER_DIST=apps/server/dist-old runs an older build for a before/after. Asserts nothing.
+ * SERVER_DIST=apps/server/dist-old runs an older build for a before/after. CPU_PROF=dir writes a CPU
+ * profile of the server child there (open it in Chrome DevTools). Asserts nothing.
  */
 import { fork } from 'node:child_process';
 import http from 'node:http';
@@ -50,7 +51,19 @@ async function serve(kind, users) {
   const db = openDatabase(url ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: file });
   await migrate(db);
   const count = Number((await db.kysely.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  if (count === 0) await seedDemo(db);
+  if (count === 0) {
+    await seedDemo(db);
+    // A server is not measured in the minute after a bulk load: let autovacuum's work (visibility map,
+    // statistics of the fresh tables) be done first, as it is on a database that has been running.
+    if (url) {
+      const { default: pg } = await import('pg');
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const { rows } = await c.query('select tablename from pg_tables where schemaname = $1', [schema]);
+      for (const r of rows) await c.query(`vacuum analyze ${schema}."${r.tablename}"`);
+      await c.end();
+    }
+  }
   const app = await buildApp(loadConfig({ LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', DATA_DIR: path.dirname(file) }, []), db);
   await app.invoiceJob?.stop?.();
   const people = await db.kysely.selectFrom('users').select('id').where('login_name', 'like', 'demo%').where('status', '=', 1).execute();
@@ -69,7 +82,8 @@ async function serve(kind, users) {
 }
 
 function start(kind, users) {
-  const child = fork(new URL(import.meta.url).pathname, ['--serve', kind, String(users)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const prof = kind === 'app' && process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+  const child = fork(new URL(import.meta.url).pathname, ['--serve', kind, String(users)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...prof] });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => resolve({ ...m, child }));
     child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
@@ -142,10 +156,13 @@ async function main() {
   const seconds = Number(process.argv[3] ?? 10);
   const rounds = Number(process.argv[4] ?? 2);
   const [hello, app] = [await start('hello', users), await start('app', users)];
-  console.log(`poll-load: ${users} users × 3 calls/s for ${seconds} s, ${rounds} rounds interleaved; server ${path.relative(process.cwd(), dist)} on ${app.dialect} (${app.invoices} invoices); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  console.log(`poll-load: ${users} users × 3 calls/s for ${seconds} s, ${rounds} rounds interleaved after a 5 s warm-up each; server ${path.relative(process.cwd(), dist)} on ${app.dialect} (${app.invoices} invoices); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
   console.log('| target | round | answered | req/s | p50 ms | p99 ms | max ms | errors | dropped | p99 ÷ hello p99 | req/s ÷ hello |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const f = (x) => (Number.isFinite(x) ? x.toFixed(1) : '—');
+  // Warm-up, not reported: JIT, the statement cache, the first presence writes of 200 fresh sessions.
+  await run(hello, users, 5);
+  await run(app, users, 5);
   for (let round = 1; round <= rounds; round++) {
     const h = await run(hello, users, seconds);
     console.log(`| hello-world Fastify | ${round} | ${h.n} | ${h.rps.toFixed(0)} | ${f(h.p50)} | ${f(h.p99)} | ${f(h.max)} | ${h.errors} | ${h.dropped} | 1 | 1 |`);

@@ -158,6 +158,15 @@ describe('presence', () => {
     for (let i = 0; i < 3; i++) expect((await s.call('/api/useronline/heartBeat', {}, t)).code).toBe(20000);
     expect(await seen()).toBe(recent);
     await set(40_000);
+    const stale = await seen();
+    await s.call('/api/useronline/heartBeat', {}, t);
+    await s.call('/api/useronline/heartBeat', {}, t);
+    // Still online (seen 40 s ago): the touch waits for the server's next batch of touches (every 2 s).
+    expect(await seen()).toBe(stale);
+    await s.app.sessions.flushTouches();
+    expect(Date.parse(await seen())).toBeGreaterThan(Date.now() - 5_000);
+    // No longer counted online (seen 3 minutes ago): written at once, so the count is right at once.
+    await set(3 * 60_000);
     await s.call('/api/useronline/heartBeat', {}, t);
     expect(Date.parse(await seen())).toBeGreaterThan(Date.now() - 5_000);
   });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_ONLY_HEADERS } from '../src/platform/security-headers.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 /** A stand-in build of the web client: index.html, version.json and one asset. */
@@ -40,6 +41,28 @@ describe('the built web client', () => {
     const res = await get('/assets/app-abc123.js');
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends a hashed asset only the headers that guard a file, the page the headers of a document (issue 11: 700 bytes a file)', async () => {
+    for (const enc of ['br', 'gzip', 'identity']) {
+      const asset = await get('/assets/app-abc123.js', { 'accept-encoding': enc });
+      expect(asset.statusCode).toBe(200);
+      for (const name of DOCUMENT_ONLY_HEADERS) expect([enc, name, asset.headers[name.toLowerCase()]]).toEqual([enc, name, undefined]);
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(asset.headers.etag).toBeUndefined();
+      expect(asset.headers['last-modified']).toBeUndefined();
+      expect(asset.headers['x-request-id']).toBeUndefined();
+    }
+    for (const url of ['/', '/dashboard', '/version.json', '/api/heartBeat']) {
+      const res = await get(url, { 'accept-encoding': 'br' });
+      for (const name of DOCUMENT_ONLY_HEADERS) expect([url, name, typeof res.headers[name.toLowerCase()]]).toEqual([url, name, 'string']);
+    }
+    const page = await get('/', { 'accept-encoding': 'br' });
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers.etag).toBeDefined();
+    expect(page.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await get('/assets/missing-123.js')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('sends the compressed copy the browser accepts, for assets and for the history-mode page', async () => {

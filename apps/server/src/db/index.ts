@@ -1,9 +1,9 @@
 /** One Kysely instance per dialect: SQLite (better-sqlite3, WAL, foreign keys) or PostgreSQL (pg). */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationProvider, type MigrationResultSet } from 'kysely';
-import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import { attachReadPool, ReadPool } from './read-pool.js';
 import { StatementCache } from './statements.js';
@@ -33,12 +33,20 @@ export interface OpenOptions {
   pgSchema?: string;
 }
 
-// COUNT(*) and BIGINT (money in 分) come back as numbers; values stay far below 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
+type Pg = typeof import('pg');
+let pgModule: Pg | null = null;
+/** The PostgreSQL driver, loaded only when a PostgreSQL URL is configured (issue 11: cold start on SQLite). */
+function loadPg(): Pg {
+  if (pgModule) return pgModule;
+  const loaded = createRequire(import.meta.url)('pg') as Pg;
+  // COUNT(*) and BIGINT (money in 分) come back as numbers; values stay far below 2^53.
+  loaded.types.setTypeParser(20, (v) => Number(v));
+  return (pgModule = loaded);
+}
 
 export function openDatabase(opts: OpenOptions): Db {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: opts.databaseUrl,
       max: 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),

@@ -10,6 +10,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Messages, ResponseCode } from '@zhyy/shared';
 import type { Config } from '../config.js';
 import { PUBLIC } from './access.js';
+import { trimAssetHeaders } from './security-headers.js';
 
 export async function installDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -39,6 +40,11 @@ export function readBuildId(webDist: string): string {
   return readClientVersion(webDist) ?? `server-${Date.now().toString(36)}-${crypto.randomBytes(3).toString('hex')}`;
 }
 
+/** A script or stylesheet the web build names by its content hash (dist/assets/name-hash.js|css). */
+function isHashedAsset(file: string): boolean {
+  return file.includes(`${path.sep}assets${path.sep}`) && /\.(js|css)(\.br|\.gz)?$/.test(file);
+}
+
 export async function installWebClient(app: FastifyInstance, config: Config): Promise<void> {
   app.get('/version.json', { config: { access: PUBLIC }, schema: { hide: true } }, async (_req, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -54,10 +60,17 @@ export async function installWebClient(app: FastifyInstance, config: Config): Pr
       index: 'index.html',
       // The build writes .br and .gz copies (apps/web/vite-compress.ts); the one the browser accepts is sent.
       preCompressed: true,
-      setHeaders(res, file) {
+      // Whole files only: a script, a stylesheet or the page is never fetched in parts.
+      acceptRanges: false,
+      setHeaders(reply, file) {
         // Hashed file names never change content; index.html and version.json must be asked for every time.
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.header('Cache-Control', 'public, max-age=31536000, immutable');
-        else res.header('Cache-Control', 'no-cache');
+        if (isHashedAsset(file)) {
+          reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+          // Never revalidated, so no validators; and none of the page-only security headers.
+          reply.removeHeader('etag');
+          reply.removeHeader('last-modified');
+          trimAssetHeaders(reply.raw);
+        } else reply.header('Cache-Control', 'no-cache');
       },
     });
   }

@@ -12,6 +12,14 @@ import { hashToken, newToken } from './tokens.js';
  */
 const TOUCH_EVERY_MS = 30_000;
 
+/**
+ * The touches a server has due are written together, one UPDATE this often, not one UPDATE (and on
+ * PostgreSQL one commit) per session: under 200 polling users the touches falling due at once held
+ * the pool's connections and the badge calls queued behind them for seconds (issue 11). A session
+ * that does not count as online yet is touched at once, so presence is never wrong by more than this.
+ */
+const TOUCH_FLUSH_MS = 2_000;
+
 /** What the sign-in page says after each revocation reason (users.service REVOKE_REASON keys). */
 const REVOKED_MESSAGES: Record<string, string> = {
   forced: Messages.sessionForcedOut,
@@ -21,6 +29,11 @@ const REVOKED_MESSAGES: Record<string, string> = {
 };
 
 export class SessionService {
+  /** Sessions seen since their last_seen_at was written, waiting for the next flush. */
+  private readonly dueTouches = new Set<string>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
   constructor(private readonly db: Db) {}
 
   /** Opens a session and returns the token (the only time it exists outside the client). */
@@ -76,7 +89,9 @@ export class SessionService {
     const row = rows[0];
     if (!row) return null;
     const roles = rows.flatMap((r) => (r.role === null ? [] : [r.role]));
-    if (Date.parse(row.last_seen_at) < Date.now() - TOUCH_EVERY_MS) await this.touch(row.sessionId);
+    const seen = Date.parse(row.last_seen_at);
+    if (seen < Date.now() - ONLINE_WINDOW_MS + TOUCH_FLUSH_MS) await this.touch(row.sessionId);
+    else if (seen < Date.now() - TOUCH_EVERY_MS) this.touchSoon(row.sessionId);
     return {
       id: row.id,
       sessionId: row.sessionId,
@@ -111,7 +126,32 @@ export class SessionService {
   }
 
   async touch(sessionId: string): Promise<void> {
+    this.dueTouches.delete(sessionId);
     await this.db.kysely.updateTable('sessions').set({ last_seen_at: nowIso() }).where('id', '=', sessionId).execute();
+  }
+
+  private touchSoon(sessionId: string): void {
+    this.dueTouches.add(sessionId);
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => void this.flushTouches(), TOUCH_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Writes the due touches now (the timer does it every 2 s; the server's close and tests call it). */
+  async flushTouches(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const ids = [...this.dueTouches];
+    this.dueTouches.clear();
+    const now = nowIso();
+    const run = async () => {
+      for (let i = 0; i < ids.length; i += 500) {
+        await this.db.kysely.updateTable('sessions').set({ last_seen_at: now }).where('id', 'in', ids.slice(i, i + 500)).where('last_seen_at', '<', now).execute();
+      }
+    };
+    // Presence is best effort: a failed write leaves last_seen_at as it was, and the session's next call queues it again.
+    this.flushing = this.flushing.then(run).catch(() => undefined);
+    await this.flushing;
   }
 
   async revoke(sessionId: string, reason: string): Promise<void> {

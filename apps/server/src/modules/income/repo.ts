@@ -68,9 +68,11 @@ export async function* poolBatches(db: Kysely<Database>, f: PoolFilter, scope: S
 }
 
 /** The abnormal invoices' count (the role 13 reminder and the 异常票池 badge). */
+/** The abnormal worklist's count (the badge abnormalInvoicePoolCount), as a query to run alone or with other counts. */
+export const abnormalCountQuery = (db: Kysely<Database>) => base(db).where(isAbnormal).select(sql<number>`count(*)`.as('n'));
+
 export async function abnormalCount(db: Kysely<Database>): Promise<number> {
-  const r = await base(db).where(isAbnormal).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  return Number(r.n);
+  return Number((await abnormalCountQuery(db).executeTakeFirstOrThrow()).n);
 }
 
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {

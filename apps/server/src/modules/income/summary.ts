@@ -32,6 +32,10 @@ const waitingDays = (eb: EB) =>
     eb('d.buyer_mismatch', '=', 0),
   ]);
 
+/** The badge invoiceEntrySignCount: the waiting-to-sign invoices, from the summary. */
+export const signCountQuery = (db: Kysely<Database>) =>
+  db.selectFrom('income_pool_days as d').where(waitingDays).select(sql<number>`coalesce(sum(d.n), 0)`.as('n'));
+
 /** Totals of a filter summaryAnswers() accepted (the same conditions as applyPoolFilters). */
 export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope | 'waiting'): Promise<PoolTotals> {
   let q = db.selectFrom('income_pool_days as d');

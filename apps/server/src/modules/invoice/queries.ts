@@ -16,16 +16,17 @@ import {
   type InvoiceSyncLogRow,
   type PageResult,
 } from '@zhyy/shared';
+import { countsAtOnce, type CountQuery } from '../../db/counts.js';
 import type { Database } from '../../db/schema.js';
 import { notFound } from '../../platform/envelope.js';
 import { contains, offsetOf, sortOf } from '../../platform/listing.js';
 import { base } from './lists.js';
 import { toInvoiceRow, toLineRow, type InvoiceListRecord } from './mapping.js';
 import { BILLING, CANCELLATION, RED, RETRY } from './paths.js';
-import { abnormalCount } from '../income/repo.js';
+import { abnormalCountQuery } from '../income/repo.js';
 import { POOL } from '../income/paths.js';
 import { ENTRY } from '../income/signing/access.js';
-import { signCount } from '../income/signing/queries.js';
+import { signCountQuery } from '../income/summary.js';
 
 const S = InvoiceStatus;
 
@@ -62,29 +63,24 @@ const REQ = { billing: requirementForPages([BILLING]), retry: requirementForPage
 
 /** The nine counts of SPEC section 3, each only for callers who may open the page it belongs to. */
 export async function badgeCounts(db: Kysely<Database>, roles: readonly string[]): Promise<BillingCancellationCounts> {
-  const n = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await q.executeTakeFirstOrThrow()).n);
   const inv = () => db.selectFrom('invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('invalid', '=', 0);
   const red = () => db.selectFrom('invoice_red_confirms').select((eb) => eb.fn.countAll<number>().as('n'));
   const pending = () => inv().where('status', '=', S.none).where('colour', '=', InvoiceColour.blue);
-  // The counts are independent: they run at once (one round trip's wait on PostgreSQL, not six).
-  const counts: Partial<Record<keyof BillingCancellationCounts, Promise<number>>> = {};
+  // Only the counts of the pages the caller sees, all in one statement (db/counts.ts).
+  const counts: Partial<Record<keyof BillingCancellationCounts, CountQuery>> = {};
   if (canAccessAny([...roles], REQ.billing)) {
-    counts.requestBillingCount = n(pending().where('kind', 'in', [InvoiceKind.c, InvoiceKind.s]));
-    counts.requestDigitalElectricInvoiceCount = n(pending().where('kind', 'in', [InvoiceKind.bs, InvoiceKind.pc]));
+    counts.requestBillingCount = pending().where('kind', 'in', [InvoiceKind.c, InvoiceKind.s]);
+    counts.requestDigitalElectricInvoiceCount = pending().where('kind', 'in', [InvoiceKind.bs, InvoiceKind.pc]);
   }
-  if (canAccessAny([...roles], REQ.retry)) counts.invoiceRetryCreationCount = n(inv().where('status', 'in', [S.creationFailed, S.signFailed]));
-  if (canAccessAny([...roles], REQ.cancel)) counts.cancellationCount = n(inv().where('status', '=', S.canceling));
+  if (canAccessAny([...roles], REQ.retry)) counts.invoiceRetryCreationCount = inv().where('status', 'in', [S.creationFailed, S.signFailed]);
+  if (canAccessAny([...roles], REQ.cancel)) counts.cancellationCount = inv().where('status', '=', S.canceling);
   if (canAccessAny([...roles], REQ.red)) {
-    counts.redConfirmApplyCount = n(red().where('direction', '=', 'seller').where('state', 'in', [RedConfirmState.draft, RedConfirmState.applyFailed]));
-    counts.redConfirmToConfirmCount = n(red().where('direction', '=', 'buyer').where('state', '=', RedConfirmState.buyerAwaitingSeller));
+    counts.redConfirmApplyCount = red().where('direction', '=', 'seller').where('state', 'in', [RedConfirmState.draft, RedConfirmState.applyFailed]);
+    counts.redConfirmToConfirmCount = red().where('direction', '=', 'buyer').where('state', '=', RedConfirmState.buyerAwaitingSeller);
   }
-  if (canAccessAny([...roles], REQ.pool)) counts.abnormalInvoicePoolCount = abnormalCount(db);
-  if (canAccessAny([...roles], REQ.sign)) counts.invoiceEntrySignCount = signCount(db);
-  const keys = Object.keys(counts) as (keyof BillingCancellationCounts)[];
-  const values = await Promise.all(keys.map((k) => counts[k]!));
-  const out = { ...ZERO };
-  keys.forEach((k, i) => (out[k] = values[i]!));
-  return out;
+  if (canAccessAny([...roles], REQ.pool)) counts.abnormalInvoicePoolCount = abnormalCountQuery(db);
+  if (canAccessAny([...roles], REQ.sign)) counts.invoiceEntrySignCount = signCountQuery(db);
+  return { ...ZERO, ...(await countsAtOnce(db, counts)) };
 }
 
 

@@ -13,7 +13,7 @@ import { offsetOf } from '../../../platform/listing.js';
 import { shanghaiDayStartIso } from '../../../platform/time.js';
 import { applyPoolFilters, poolSort, sumsSelect } from '../filters.js';
 import { poolDetail, toPoolRow } from '../repo.js';
-import { summaryAnswers, summaryTotals } from '../summary.js';
+import { signCountQuery, summaryAnswers, summaryTotals } from '../summary.js';
 import { allocationRows, changePage } from './apportion.js';
 import './tables.js';
 
@@ -52,7 +52,7 @@ export async function waitingPage(db: Db, q: EntryQuery, deptId?: string | null)
 
 /** The badge invoiceEntrySignCount. */
 export async function signCount(db: Db): Promise<number> {
-  return (await summaryTotals(db, {}, 'waiting')).count;
+  return Number((await signCountQuery(db).executeTakeFirstOrThrow()).n);
 }
 
 const signingSelect = (db: Db) =>
