@@ -29,6 +29,8 @@ await time('list, first page, red invoices of 2025', list({ colour: 2, issueFrom
 await time('list, first page, kind + status (paper cancelled)', list({ kind: 2, status: 3 }));
 await time('list, first page, one buyer (picked)', list({ buyerId: some.buyer_id }));
 await time('list, first page, buyer name contains', list({ buyerName: some.buyer_name.slice(0, 6) }));
+await time('list, first page, buyer name contains "有限公司" (most buyers)', list({ buyerName: '有限公司' }));
+await time('list, first page, buyer name contains 2 characters', list({ buyerName: some.buyer_name.slice(0, 2) }));
 await time('list, first page, one project, sorted by amount', list({ projectId: some.project_id, sort: { field: 'amountIncl', order: 'descend' } }));
 await time('list, first page, invoice number', list({ number: some.invoice_no }));
 await time('list, first page, amount range', list({ amountMin: 1_000_000_00, amountMax: 2_000_000_00 }));
@@ -38,10 +40,12 @@ await time('list, page 25,000 (offset 500,000)', list({ pageIndex: Math.min(2500
 await time('list, last page', list({ pageIndex: Math.floor((count - 1) / 20) + 1 }));
 await time('totals alone, no filter (day summary)', async () => (await ledgerTotals(k, {})).count);
 await time('totals alone, 2024 blue 数电专票 (day summary)', async () => (await ledgerTotals(k, { issueFrom: '2024-01-01', issueTo: '2024-12-31', colour: 1, kind: 9 })).count);
-await time('totals alone, buyer name contains (scan)', async () => (await ledgerTotals(k, { buyerName: some.buyer_name.slice(0, 6) })).count);
+await time('totals alone, buyer name contains', async () => (await ledgerTotals(k, { buyerName: some.buyer_name.slice(0, 6) })).count);
 
 // One user searching by buyer name while 50 others poll (userinfo + badge counts), against the same polling alone.
-const pollers = await Promise.all(Array.from({ length: 50 }, () => post('/api/account/login', { name: 'demo5', password: 'demo123' }).then((r) => r.token)));
+// Signed in one after another: an account takes at most 5 password checks at once (the sixth is locked out).
+const pollers = [];
+for (let i = 0; i < 50; i++) pollers.push((await post('/api/account/login', { name: 'demo5', password: 'demo123' })).token);
 async function polling(ms, during) {
   const times = [];
   let stop = false;
@@ -61,7 +65,7 @@ async function polling(ms, during) {
   return { p50: times[Math.floor(times.length / 2)], p99: times[Math.floor(times.length * 0.99)], n: times.length, searches };
 }
 const word = some.buyer_name.slice(0, 6);
-for (const [label, text] of [[`"${word}"`, word], ['"有限公司" (most invoices)', '有限公司'], ['2 characters (no trigram)', some.buyer_name.slice(0, 2)]]) {
+for (const [label, text] of [[`"${word}"`, word], ['"有限公司" (most invoices)', '有限公司'], ['2 characters', some.buyer_name.slice(0, 2)]]) {
   const alone = await polling(3000);
   const busy = await polling(3000, () => post('/api/invoice/list', { pageSize: 20, buyerName: text }, token));
   console.log(`50 users polling while one searches buyer name contains ${label}: p50 ${alone.p50.toFixed(1)} → ${busy.p50.toFixed(1)} ms (×${(busy.p50 / alone.p50).toFixed(1)}), p99 ${alone.p99.toFixed(1)} → ${busy.p99.toFixed(1)} ms (×${(busy.p99 / alone.p99).toFixed(1)}); ${busy.searches} searches in 3 s`);

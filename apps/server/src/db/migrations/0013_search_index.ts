@@ -29,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 /** The schema pg_trgm lives in, creating it (in public) when allowed; null when it cannot be had. */
-async function trigramSchema(db: Kysely<any>): Promise<string | null> {
+export async function trigramSchema(db: Kysely<any>): Promise<string | null> {
   const find = async () =>
     (await sql<{ nspname: string }>`select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.nspname ?? null;
   const found = await find();

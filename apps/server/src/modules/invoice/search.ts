@@ -1,19 +1,30 @@
 /**
- * "Buyer name contains" on `invoices as i`, through the trigram index of migration 0013: on
- * PostgreSQL the GIN index (pg_trgm) on lower(buyer_name) serves the LIKE itself; on SQLite the
- * FTS5 trigram table narrows the rows first for searches of 3 characters or more (the trigram's
- * minimum), and the LIKE then decides, so the answer is the LIKE's on both engines, index or not.
+ * "Buyer name contains" on `invoices as i` (migration 0027): the names that contain the text are
+ * found among the distinct buyer names (invoice_buyer_names: hundreds or thousands of rows, not a
+ * million), and the invoices of those names are read through invoices_buyer_cover_idx. The answer
+ * is the LIKE's on the invoices themselves (lower(…) LIKE '%…%' ESCAPE '\', platform/listing.ts), on
+ * both engines, for a text of any length.
  */
-import { sql, SqliteAdapter, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { contains } from '../../platform/listing.js';
 
-export const isSqlite = (db: Kysely<any>) => db.getExecutor().adapter instanceof SqliteAdapter;
+const names = (text: string, matching: boolean) =>
+  sql`select n.name from invoice_buyer_names n where ${matching ? contains(sql.ref('n.name'), text) : sql`not ${contains(sql.ref('n.name'), text)}`}`;
 
-/** The FTS5 phrase for a literal substring ("" escapes a double quote inside it). */
-export const ftsPhrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+export function buyerNameContains(text: string): RawBuilder<boolean> {
+  return sql<boolean>`i.buyer_name in (${names(text, true)})`;
+}
 
-export function buyerNameContains(db: Kysely<any>, text: string): RawBuilder<boolean> {
-  const like = contains(sql.ref('i.buyer_name'), text);
-  if (!isSqlite(db) || [...text].length < 3) return like;
-  return sql<boolean>`(i.rowid in (select rowid from invoices_buyer_fts where invoices_buyer_fts match ${ftsPhrase(text)}) and ${like})`;
+/** The invoices whose buyer name does not contain the text (the complement, for totals: ledger/repo.ts). */
+export function buyerNameLacks(text: string): RawBuilder<boolean> {
+  return sql<boolean>`i.buyer_name in (${names(text, false)})`;
+}
+
+/** How many distinct buyer names contain the text, and how many there are. */
+export async function buyerNameShare(db: Kysely<any>, text: string): Promise<{ matching: number; all: number }> {
+  const r = await sql<{ matching: number | string | null; all: number | string }>`select
+      coalesce(sum(case when ${contains(sql.ref('n.name'), text)} then 1 else 0 end), 0) as matching, count(*) as "all"
+    from invoice_buyer_names n`.execute(db);
+  const row = r.rows[0];
+  return { matching: Number(row?.matching ?? 0), all: Number(row?.all ?? 0) };
 }

@@ -44,7 +44,7 @@ export function applyFilters<QB extends SelectQueryBuilder<any, any, any>>(query
   if (f.issueFrom) q = q.where('i.issue_date', '>=', f.issueFrom);
   if (f.issueTo) q = q.where('i.issue_date', '<=', f.issueTo);
   if (f.buyerId) q = q.where('i.buyer_id', '=', f.buyerId);
-  if (f.buyerName) q = q.where(buyerNameContains(db, f.buyerName));
+  if (f.buyerName) q = q.where(buyerNameContains(f.buyerName));
   if (f.number) q = q.where((eb) => eb.or([eb('i.invoice_no', '=', f.number!), eb('i.digital_no', '=', f.number!), eb('i.order_no', '=', f.number!)]));
   if (f.status !== undefined) q = q.where('i.status', '=', f.status);
   if (f.colour !== undefined) q = q.where('i.colour', '=', f.colour);

@@ -10,7 +10,8 @@ import type { Database } from '../../../db/schema.js';
 import { contains, offsetOf } from '../../../platform/listing.js';
 import { LIST_COLUMNS, toInvoiceRow, type InvoiceListRecord } from '../mapping.js';
 import { applyFilters, ledgerBase, ledgerSort, onlySummaryFilters } from './filters.js';
-import { directTotals, summaryTotals } from './summary.js';
+import { buyerNameShare } from '../search.js';
+import { directTotals, subtractTotals, summaryTotals } from './summary.js';
 
 type Row = InvoiceListRecord & { issue_date: string | null; invoice_code: string; blue_invoice_no: string; file_count: number | string };
 
@@ -28,7 +29,19 @@ export function toLedgerRow(r: Row): LedgerRow {
 }
 
 export async function ledgerTotals(db: Kysely<Database>, f: LedgerFilter): Promise<LedgerTotals> {
-  return onlySummaryFilters(f) ? summaryTotals(db, f) : directTotals(db, f);
+  if (onlySummaryFilters(f)) return summaryTotals(db, f);
+  // A buyer-name search that most buyers match ("有限公司"): the totals of the same filter without the
+  // name (the day summary) less those of the buyers that do not match, which are few (search.ts).
+  const buyerName = f.buyerName;
+  const rest: LedgerFilter = { ...f, buyerName: undefined };
+  if (buyerName && onlySummaryFilters(rest)) {
+    const share = await buyerNameShare(db, buyerName);
+    if (share.matching * 2 > share.all) {
+      const [all, others] = await Promise.all([summaryTotals(db, rest), directTotals(db, rest, undefined, buyerName)]);
+      return subtractTotals(all, others);
+    }
+  }
+  return directTotals(db, f);
 }
 
 /** Past this offset a page waits for the count, so a page in the second half can be read from the other end. */

@@ -11,6 +11,7 @@ import { InvoiceStatus, type LedgerFilter, type LedgerSums, type LedgerTotals } 
 import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { nowIso } from '../../../platform/time.js';
+import { buyerNameLacks } from '../search.js';
 import { applyFilters, ledgerBase } from './filters.js';
 
 const KEY = 'invoice_ledger_days';
@@ -36,13 +37,20 @@ const toTotals = (rows: readonly SumRow[]): LedgerTotals => ({
 });
 const addSums = (a: LedgerSums, b: LedgerSums): LedgerSums => ({ count: a.count + b.count, amountExcl: a.amountExcl + b.amountExcl, tax: a.tax + b.tax, amountIncl: a.amountIncl + b.amountIncl });
 const add = (a: LedgerTotals, b: LedgerTotals): LedgerTotals => ({ ...addSums(a, b), voided: addSums(a.voided, b.voided) });
+const negSums = (a: LedgerSums): LedgerSums => ({ count: -a.count, amountExcl: -a.amountExcl, tax: -a.tax, amountIncl: -a.amountIncl });
+/** a − b: the totals of a set less those of a subset of it. */
+export const subtractTotals = (a: LedgerTotals, b: LedgerTotals): LedgerTotals => add(a, { ...negSums(b), voided: negSums(b.voided) });
 /** 1 for an invoice no longer in force (已作废), else 0: the totals group by it. */
 const voidedOf = (column: 'i.status' | 'd.status') => sql<number>`case when ${sql.ref(column)} = ${sql.lit(InvoiceStatus.cancelled)} then 1 else 0 end`;
 
-/** Totals straight from the invoices (any filter): a scan at worst, so off the request thread on SQLite (db/read-pool.ts). */
-export const directTotals = offThread('ledger.directTotals', async (db: Kysely<Database>, f: LedgerFilter, days?: string[]): Promise<LedgerTotals> => {
+/**
+ * Totals straight from the invoices (any filter): a scan at worst, so off the request thread on SQLite
+ * (db/read-pool.ts). `lacking`: only the invoices whose buyer name does not contain this text.
+ */
+export const directTotals = offThread('ledger.directTotals', async (db: Kysely<Database>, f: LedgerFilter, days?: string[], lacking?: string): Promise<LedgerTotals> => {
   let q = applyFilters(ledgerBase(db), f, db);
   if (days) q = q.where('i.issue_date', 'in', days);
+  if (lacking) q = q.where(buyerNameLacks(lacking));
   const voided = voidedOf('i.status');
   return toTotals(await q.select([voided.as('voided'), sql<number>`count(*)`.as('n'), ...sums]).groupBy(voided).execute());
 });
