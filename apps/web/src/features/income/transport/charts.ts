@@ -11,7 +11,7 @@ export const SHORT_KIND: Record<string, string> = { air: '航空', rail: '铁路
 export function byKindOption(kinds: TransportKindTotal[]): EChartsCoreOption {
   return {
     tooltip: { trigger: 'axis', valueFormatter: tooltipYuan },
-    grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: kinds.map((k) => SHORT_KIND[k.transportKind] ?? TransportKind.label(k.transportKind)) },
     yAxis: moneyAxis(),
     series: [{ name: '可抵扣税额（元）', type: 'bar', data: kinds.map((k) => ({ value: yuan(k.tax), itemStyle: { color: COLOURS[k.transportKind] } })) }],
