@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { airTicketTax, IncomeSource, railTicketTax, roadTicketTax, TransportReason, type TransportRow } from '@zhyy/shared';
+import { fillTransport } from '../src/db/migrations/0025_income_transport.js';
 import { arrive, type ArrivingInvoice } from '../src/modules/income/arrival.js';
 import { lock } from '../src/modules/income/locks.js';
 import { transportDeductionTotal } from '../src/modules/income/transport/repo.js';
@@ -286,5 +287,20 @@ describe('export', () => {
     expect(total).toBe(8_670 + 900 + 300 + 300 + 1_800);
     const logs = await s.db.kysely.selectFrom('operation_logs').select('description').where('description', 'like', '导出旅客运输计算抵扣%').execute();
     expect(logs.map((l) => l.description)).toContain(`导出旅客运输计算抵扣（所属期 ${PERIOD}）${KNOWN.length} 条`);
+  });
+});
+
+describe('migration 0025 fills the pool already there', () => {
+  it('the same facts as the arrivals and the seed recorded, for every passenger document', async () => {
+    const db = s.db.kysely;
+    const read = async () =>
+      (await db.selectFrom('income_transport').selectAll().orderBy('invoice_id').execute()).map((r) => ({ ...r, international: Number(r.international), fare: Number(r.fare), fuel: Number(r.fuel), basis: Number(r.basis), formula_tax: Number(r.formula_tax) }));
+    const before = await read();
+    expect(before.length).toBeGreaterThan(100);
+    await db.deleteFrom('income_transport').execute();
+    expect(await fillTransport(db)).toBe(before.length);
+    expect(await read()).toEqual(before);
+    // Run again: nothing left to fill.
+    expect(await fillTransport(db)).toBe(0);
   });
 });

@@ -24,16 +24,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('formula_tax', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('income_transport_kind_idx').on('income_transport').columns(['transport_kind', 'invoice_id']).execute();
+  await fillTransport(db);
+}
 
-  // The invoices already in the pool: tickets by kind, 10/82 by their lines.
+/** Records the facts of the pool's invoices that have none yet: tickets by kind, 10/82 by their lines. */
+export async function fillTransport(db: Kysely<any>): Promise<number> {
+  let added = 0;
   let after = '';
   for (;;) {
     const rows: Array<{ id: string; kind: string; amount_incl: number; tax: number; remark: string }> = await db
-      .selectFrom('income_invoices')
-      .select(['id', 'kind', 'amount_incl', 'tax', 'remark'])
-      .where('kind', 'in', ['rail', 'air', 'road', '10', '82'])
-      .where('id', '>', after)
-      .orderBy('id')
+      .selectFrom('income_invoices as p')
+      .select(['p.id', 'p.kind', 'p.amount_incl', 'p.tax', 'p.remark'])
+      .where('p.kind', 'in', ['rail', 'air', 'road', '10', '82'])
+      .where('p.id', '>', after)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('income_transport as t').select('t.invoice_id').whereRef('t.invoice_id', '=', 'p.id'))))
+      .orderBy('p.id')
       .limit(BATCH)
       .execute();
     if (!rows.length) break;
@@ -45,12 +50,16 @@ export async function up(db: Kysely<any>): Promise<void> {
       .orderBy('invoice_id')
       .orderBy('line_no')
       .execute();
+    const byInvoice = new Map<string, TransportLine[]>();
+    for (const l of lines) byInvoice.set(l.invoice_id, [...(byInvoice.get(l.invoice_id) ?? []), { name: l.name, amount: Number(l.amount), tax: Number(l.tax) }]);
     const facts = rows
-      .map((r) => transportFacts({ invoiceId: r.id, kind: r.kind, amountIncl: Number(r.amount_incl), tax: Number(r.tax), remark: r.remark, lines: lines.filter((l) => l.invoice_id === r.id) }))
+      .map((r) => transportFacts({ invoiceId: r.id, kind: r.kind, amountIncl: Number(r.amount_incl), tax: Number(r.tax), remark: r.remark, lines: byInvoice.get(r.id) ?? [] }))
       .filter((f) => f !== null);
     if (facts.length) await db.insertInto('income_transport').values(facts).execute();
+    added += facts.length;
     if (rows.length < BATCH) break;
   }
+  return added;
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
