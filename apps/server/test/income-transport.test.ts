@@ -232,6 +232,27 @@ describe('collected tickets carry the passenger from the tax service', () => {
   });
 });
 
+describe('查验 refreshes a ticket\'s facts from the tax service', () => {
+  it('a collected itinerary whose facts were lost gets them back, passenger and fare included', async () => {
+    const db = s.db.kysely;
+    const air = await db
+      .selectFrom('income_transport as t')
+      .innerJoin('income_invoices as p', 'p.id', 't.invoice_id')
+      .select(['p.id', 't.passenger_name', 't.fare', 't.fuel', 't.basis', 't.formula_tax'])
+      .where('p.source', '=', IncomeSource.collected)
+      .where('p.kind', '=', 'air')
+      .where('p.invoice_state', '=', 0)
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('income_transport').where('invoice_id', '=', air.id).execute();
+    const v = await s.call('/api/income/pool/verify', { ids: [air.id] }, t13);
+    expect(v.code).toBe(20000);
+    const back = await db.selectFrom('income_transport').select(['passenger_name', 'fare', 'fuel', 'basis', 'formula_tax']).where('invoice_id', '=', air.id).executeTakeFirstOrThrow();
+    expect({ ...back, fare: Number(back.fare), fuel: Number(back.fuel), basis: Number(back.basis), formula_tax: Number(back.formula_tax) })
+      .toEqual({ passenger_name: air.passenger_name, fare: Number(air.fare), fuel: Number(air.fuel), basis: Number(air.basis), formula_tax: Number(air.formula_tax) });
+    expect(back.passenger_name).not.toBe('');
+  });
+});
+
 describe('permissions (roles 1 and 13; 14 and 16 get 权限不足; signed out 50008)', () => {
   const ROUTES: Array<[string, Record<string, unknown>]> = [
     ['/api/income/transport/list', { period: PERIOD }],

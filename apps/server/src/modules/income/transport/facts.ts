@@ -76,3 +76,9 @@ export async function recordTransport(trx: Kysely<Database>, s: TransportSource)
   const f = transportFacts(s);
   if (f) await trx.insertInto('income_transport').values(f).onConflict((oc) => oc.column('invoice_id').doNothing()).execute();
 }
+
+/** Works the facts out again after the face or lines changed (查验 fills them from the tax service). */
+export async function refreshTransport(trx: Kysely<Database>, s: TransportSource): Promise<void> {
+  await trx.deleteFrom('income_transport').where('invoice_id', '=', s.invoiceId).execute();
+  await recordTransport(trx, s);
+}
