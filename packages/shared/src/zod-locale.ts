@@ -46,6 +46,8 @@ export const FIELD_LABELS: Record<string, string> = {
   verifyState: '查验状态', signState: '签收状态', bookingState: '入账状态', usage: '使用状态', archiveNo: '档案号', docNo: '单据号',
   checkCode: '校验码', abnormalFlag: '异常类型', files: '文件',
   invoiceIds: '发票', docType: '单据类型', toProjectId: '目标项目', taskId: '采集任务',
+  period: '所属期', fromPeriod: '开始所属期', toPeriod: '结束所属期', transportKind: '票据种类', passengerName: '旅客姓名',
+  deductible: '是否可抵扣',
 };
 
 /**

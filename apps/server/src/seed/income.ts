@@ -23,6 +23,7 @@ import {
 import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
 import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/income/signing/tables.js';
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
+import { transportFacts, type TransportFacts } from '../modules/income/transport/facts.js';
 import { bulkInsert } from './bulk.js';
 import type { DemoUser } from './company.js';
 import type { SeedContext } from './index.js';
@@ -52,6 +53,8 @@ export interface IncomeDemo {
   locks: IncomeLockTable[];
   signings: IncomeSigningTable[];
   counters: IncomeArchiveCounterTable[];
+  /** The passenger transport documents' facts (migration 0025, modules/income/transport/facts.ts). */
+  transport: TransportFacts[];
 }
 
 interface Pending {
@@ -76,7 +79,7 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
   const rng = new Rng(SEED);
   const nowMs = now.getTime();
   const signers = signersOf(users);
-  const out: IncomeDemo = { invoices: [], lines: [], events: [], locks: [], signings: [], counters: [] };
+  const out: IncomeDemo = { invoices: [], lines: [], events: [], locks: [], signings: [], counters: [], transport: [] };
   const all: Pending[] = [];
   let i = 0;
   for (let back = INCOME_DEMO_DAYS - 1; back >= 0; back--) {
@@ -236,6 +239,7 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
     event(p, 'sign', 'sign', `签收归档（${label}），档案号 ${archiveNo}，凭证号 ${voucherId}`, who.name, ms);
   }
   out.counters = [...months].filter(([, seq]) => seq > 0).map(([month, seq]) => ({ month, seq }));
+  out.transport = transportOf(out.invoices, out.lines);
   return out;
 }
 
@@ -248,4 +252,14 @@ export async function seedIncome(ctx: SeedContext): Promise<void> {
   await bulkInsert(ctx.db, 'income_locks', d.locks);
   await bulkInsert(ctx.db, 'income_signings', d.signings);
   await bulkInsert(ctx.db, 'income_archive_counters', d.counters);
+  await bulkInsert(ctx.db, 'income_transport', d.transport);
+}
+
+/** The facts of the passenger transport documents among `invoices` (their lines from `lines`). */
+export function transportOf(invoices: IncomeInvoiceTable[], lines: IncomeLineTable[]): TransportFacts[] {
+  const byInvoice = new Map<string, IncomeLineTable[]>();
+  for (const l of lines) byInvoice.set(l.invoice_id, [...(byInvoice.get(l.invoice_id) ?? []), l]);
+  return invoices
+    .map((r) => transportFacts({ invoiceId: r.id, kind: r.kind, amountIncl: r.amount_incl, tax: r.tax, remark: r.remark, lines: byInvoice.get(r.id) ?? [] }))
+    .filter((f) => f !== null);
 }

@@ -99,7 +99,11 @@ export interface DrawnInvoice {
  */
 export function drawIncome(rng: Rng, n: number, series: '8' | '9', o: { id: string; lineId: (k: number) => string; issueDate: string; at: string; maxLines: number; supplier?: Supplier }): DrawnInvoice {
   const s = o.supplier ?? pickSupplier(rng);
-  const kind = rng.pick(s.kinds);
+  const picked = rng.pick(s.kinds);
+  // A ticket as drawn (the random draws stay those of a ticket even when it becomes an e-invoice below).
+  const ticket = TICKETS.has(picked);
+  // Some road passenger stations issue 数电普票 whose line is passenger transport (deducted by the tax printed).
+  const kind = picked === 'road' && n % 6 === 1 ? '82' : picked;
   const yy = o.issueDate.slice(2, 4);
   const digital = DIGITAL.has(kind);
   const coded = CODED.has(kind);
@@ -110,9 +114,9 @@ export function drawIncome(rng: Rng, n: number, series: '8' | '9', o: { id: stri
   let excl: number;
   let tax: number;
   let incl: number;
-  if (TICKETS.has(kind)) {
+  if (ticket) {
     incl = rng.int(s.min, s.max);
-    tax = kind === 'road' ? Math.round((incl / 1.03) * 0.03) : Math.round((incl / 1.09) * 0.09);
+    tax = picked === 'road' ? Math.round((incl / 1.03) * 0.03) : Math.round((incl / 1.09) * 0.09);
     excl = incl - tax;
   } else {
     // Amounts spread logarithmically between min and max (many small, few large).
@@ -129,7 +133,7 @@ export function drawIncome(rng: Rng, n: number, series: '8' | '9', o: { id: stri
     source, usage: 0, use_kind: '', doc_no: '', buyer_mismatch: 0, duplicate_of: null, arrivals: 1, remark: '', created_by: null, created_at: o.at, updated_at: o.at,
   };
   // Lines: tickets one; others one to maxLines, the amount and tax split so that they add up to the face.
-  const count = TICKETS.has(kind) || kind === 'customs' || kind === 'withholding' ? 1 : Math.min(o.maxLines, 1 + Math.floor(rng.next() * rng.next() * 3));
+  const count = ticket || kind === 'customs' || kind === 'withholding' ? 1 : Math.min(o.maxLines, 1 + Math.floor(rng.next() * rng.next() * 3));
   const lines: IncomeLineTable[] = [];
   let restAmount = excl;
   let restTax = tax;
@@ -139,13 +143,51 @@ export function drawIncome(rng: Rng, n: number, series: '8' | '9', o: { id: stri
     const lineTax = last ? restTax : Math.round(amount * s.rate);
     restAmount -= amount;
     restTax -= lineTax;
-    const qty = TICKETS.has(kind) || s.unit === '项' ? 1 : rng.int(1, 200);
+    const qty = ticket || s.unit === '项' ? 1 : rng.int(1, 200);
     lines.push({
       id: o.lineId(k), invoice_id: o.id, line_no: k + 1, name: s.items[k % s.items.length]!, spec: '', unit: s.unit, quantity: String(qty),
       unit_price: (amount / 100 / qty).toFixed(2), amount, tax_rate: String(s.rate), tax: lineTax,
     });
   }
+  if (ticket) passengerTicket(row, lines, n, o.lineId);
   return { row, lines, supplier: s };
+}
+
+/** The demo's travellers (employees on business trips). */
+export const PASSENGERS = ['张伟', '王芳', '李娜', '刘洋', '陈静', '杨帆', '赵磊', '黄敏', '周杰', '吴婷', '徐强', '孙丽', '马超', '朱琳', '胡斌', '郭峰'];
+const FUEL = [2000, 4000, 6000, 12000];
+const AIR_FUND = 5000;
+const taxIn = (gross: number, rate: number) => Math.round((gross / (1 + rate)) * rate);
+
+/**
+ * A passenger ticket's face as the real ones read (no random draws: n decides): the passenger and the day
+ * of travel in the remark, as the tax service prints them (乘车（机）人：…；出行日期：…), except a third of
+ * the road tickets (定额客票 without the traveller's name); an air itinerary itemised as fare, fuel
+ * surcharge (both 9 %, the printed tax on their sum) and 民航发展基金 (no tax), one in 23 international;
+ * the 数电普票 of a road passenger station with its passenger-transport line.
+ */
+function passengerTicket(row: IncomeInvoiceTable, lines: IncomeLineTable[], n: number, lineId: (k: number) => string): void {
+  const named = !(row.kind === 'road' && n % 3 === 0) && row.kind !== '82';
+  if (named) row.remark = `乘车（机）人：${PASSENGERS[n % PASSENGERS.length]}；出行日期：${row.issue_date}`;
+  if (row.kind === '82') {
+    Object.assign(lines[0]!, { name: '*运输服务*公路旅客运输服务', tax_rate: '0.03' });
+    return;
+  }
+  if (row.kind !== 'air') return;
+  const fuel = FUEL[n % FUEL.length]!;
+  const fare = row.amount_incl - fuel - AIR_FUND;
+  const intl = n % 23 === 0;
+  const fareTax = taxIn(fare, 0.09);
+  const fuelTax = taxIn(fuel, 0.09);
+  Object.assign(row, { tax: fareTax + fuelTax, amount_excl: row.amount_incl - fareTax - fuelTax });
+  const line = (k: number, name: string, spec: string, gross: number, rate: string, tax: number): IncomeLineTable => ({
+    id: lineId(k), invoice_id: row.id, line_no: k + 1, name, spec, unit: '张', quantity: '1', unit_price: ((gross - tax) / 100).toFixed(2), amount: gross - tax, tax_rate: rate, tax,
+  });
+  lines.splice(0, lines.length,
+    line(0, intl ? '*运输服务*国际航空旅客运输服务' : '*运输服务*国内航空旅客运输服务', '票价', fare, '0.09', fareTax),
+    line(1, '*运输服务*燃油附加费', '', fuel, '0.09', fuelTax),
+    line(2, '民航发展基金', '', AIR_FUND, '0', 0),
+  );
 }
 
 /** The Asia/Shanghai day `back` days before `now`. */

@@ -13,6 +13,7 @@ import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignStat
 import type { Db } from '../db/index.js';
 import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/tables.js';
 import { bulkInsert } from './bulk.js';
+import { transportOf } from './income.js';
 import { drawIncome, incomeRowId, OTHER_BUYER } from './incomeData.js';
 import { Rng } from './rng.js';
 
@@ -76,6 +77,7 @@ export async function seedLargeIncome(db: Db, opts: LargeIncomeOptions): Promise
     await k.transaction().execute(async (trx) => {
       await bulkInsert(trx, 'income_invoices', list.map((v) => v.row));
       await bulkInsert(trx, 'income_invoice_lines', list.flatMap((v) => v.lines));
+      await bulkInsert(trx, 'income_transport', transportOf(list.map((v) => v.row), list.flatMap((v) => v.lines)));
     });
     added += list.length;
     if ((from / batch) % 20 === 0 || from + batch >= opts.incoming) log(`  ${from + list.length} / ${opts.incoming} incoming invoices (${Math.round((added * 1000) / Math.max(1, Date.now() - started))} a second)`);

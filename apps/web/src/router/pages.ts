@@ -64,6 +64,7 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice-entry/revoke/add': lazy(() => import('../features/income/revoke/RevokeAdd')),
   '/invoice-entry/project/apportionment': lazy(() => import('../features/income/project/Apportionment')),
   '/invoice-entry/project/change': lazy(() => import('../features/income/project/ProjectChange')),
+  '/invoice/calc-deduction/statistic': lazy(() => import('../features/income/transport/TransportDeduction')),
 };
 
 export function pageFor(pattern: string): PageComponent {

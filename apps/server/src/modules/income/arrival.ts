@@ -14,6 +14,7 @@ import { nowIso } from '../../platform/time.js';
 import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
 import { addEvent } from './events.js';
 import { identityKey } from './identity.js';
+import { recordTransport } from './transport/facts.js';
 import './tables.js';
 
 export interface ArrivingFile {
@@ -33,6 +34,9 @@ export interface ArrivingInvoice extends FaceData {
   riskLevel?: string;
   redPending?: boolean;
   files?: ArrivingFile[];
+  /** Passenger tickets: the traveller and the day of travel, as the tax service gives them (transport/facts.ts). */
+  passengerName?: string;
+  travelDate?: string;
 }
 
 export interface ArrivalContext {
@@ -113,6 +117,7 @@ export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<D
     return merge(trx, first.id, inv, source, ctx);
   }
   await storeLines(trx, id, inv.lines);
+  await recordTransport(trx, { invoiceId: id, kind: inv.kind, amountIncl: inv.amountIncl, tax: inv.tax, remark: inv.remark ?? '', lines: inv.lines, passengerName: inv.passengerName, travelDate: inv.travelDate });
   await storeFiles(trx, id, files, ctx);
   await addEvent(trx, id, 'arrive', `${IncomeSource.label(source)}进入票池${warnings.length ? `：${warnings.join('；')}` : ''}`, ctx.userName);
   return { id, outcome: 'created', message: '已加入票池', warnings };

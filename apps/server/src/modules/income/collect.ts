@@ -43,6 +43,8 @@ export function toArriving(inv: IncomingInvoice): ArrivingInvoice {
     invoiceState: inv.state,
     riskLevel: inv.riskLevel,
     lines: taxLines(inv),
+    ...(inv.passengerName ? { passengerName: inv.passengerName } : {}),
+    ...(inv.travelDate ? { travelDate: inv.travelDate } : {}),
   };
 }
 

@@ -26,6 +26,7 @@ import { applyTaxState, poolKindOf, taxLines } from './collect.js';
 import { addEvent } from './events.js';
 import type { IncomeInvoiceTable, IncomeLineTable } from './tables.js';
 import './intake-migration.js';
+import { refreshTransport } from './transport/facts.js';
 
 const SPECIAL = new Set(['01', '08', '85']);
 const ORDINARY = new Set(['04', '10', '14', '86']);
@@ -100,12 +101,16 @@ async function fillFace(trx: Kysely<Database>, r: IncomeInvoiceTable, inv: Incom
     .where('id', '=', r.id)
     .execute();
   const lines = taxLines(inv);
-  if (!lines.length) return;
-  await trx.deleteFrom('income_invoice_lines').where('invoice_id', '=', r.id).execute();
-  await trx
-    .insertInto('income_invoice_lines')
-    .values(lines.map((l, i) => ({ id: newId(), invoice_id: r.id, line_no: i + 1, name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unit_price: l.unitPrice, amount: l.amount, tax_rate: l.taxRate, tax: l.tax })))
-    .execute();
+  if (lines.length) {
+    await trx.deleteFrom('income_invoice_lines').where('invoice_id', '=', r.id).execute();
+    await trx
+      .insertInto('income_invoice_lines')
+      .values(lines.map((l, i) => ({ id: newId(), invoice_id: r.id, line_no: i + 1, name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unit_price: l.unitPrice, amount: l.amount, tax_rate: l.taxRate, tax: l.tax })))
+      .execute();
+  }
+  // A passenger ticket's deduction facts follow the face (the passenger as the tax service gives it).
+  const kept = lines.length ? lines : (await trx.selectFrom('income_invoice_lines').select(['name', 'amount', 'tax']).where('invoice_id', '=', r.id).execute()).map((l) => ({ name: l.name, amount: Number(l.amount), tax: Number(l.tax) }));
+  await refreshTransport(trx, { invoiceId: r.id, kind: face.kind, amountIncl: inv.total, tax: inv.tax, remark: r.remark, lines: kept, passengerName: inv.passengerName, travelDate: inv.travelDate });
 }
 
 /** Records one answer (one transaction: all of it or nothing). */
