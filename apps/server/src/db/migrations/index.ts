@@ -26,6 +26,7 @@ import * as m0021 from './0021_income_pool_indexes.js';
 import * as m0022 from '../../modules/income/collect-task-migration.js';
 import * as m0023 from '../../integrations/archive/migration.js';
 import * as m0024 from '../../modules/income/summary-migration.js';
+import * as m0026 from '../../modules/income/deduction/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022_income_collect_tasks': m0022,
   '0023_archivesim': m0023,
   '0024_income_pool_summary': m0024,
+  '0026_income_ticking': m0026,
 };

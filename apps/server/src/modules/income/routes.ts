@@ -16,6 +16,7 @@ import { InvoiceSettings } from '../invoice/settings.js';
 import { incomeFileRoutes } from './routes-files.js';
 import { intakeRoutes } from './routes-intake.js';
 import { incomeSignRoutes } from './routes-sign.js';
+import { incomeDeductionRoutes } from './deduction/routes.js';
 import { abnormalCount, poolDetail, poolPage } from './repo.js';
 
 async function incomePoolModule(app: FastifyInstance): Promise<void> {
@@ -42,6 +43,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
   await intakeRoutes(app, settings);
   await incomeFileRoutes(app, settings);
   await app.register(incomeSignRoutes);
+  await app.register(incomeDeductionRoutes);
 }
 
 export const incomePoolRoutes = fp(incomePoolModule, { name: 'income-pool' });
