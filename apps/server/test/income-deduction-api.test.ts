@@ -92,6 +92,23 @@ describe('the period', () => {
   });
 });
 
+describe('the demo', () => {
+  it('has ticked invoices in the period and in past periods, and candidates waiting, consistent with the simulated service', async () => {
+    const info = await s.call(`${D}/period`, {}, t13);
+    expect(info.r.ticked.count).toBeGreaterThan(0);
+    expect(info.r.candidates.count).toBeGreaterThan(info.r.ticked.count);
+    const waiting = await s.call(`${D}/list`, { tickState: 0 }, t13);
+    expect(waiting.r.total).toBeGreaterThan(0);
+    const ticked = await s.call(`${D}/list`, { tickState: 1, tickPeriod: period.period, vatUsage: 1 }, t13);
+    expect(ticked.r.total).toBeGreaterThan(0);
+    expect((await s.call(`${D}/log`, {}, t13)).r.total).toBeGreaterThan(0);
+    // A demo tick of this period can be undone (the service has it) and ticked again.
+    const one = ticked.r.items[0];
+    expect((await s.call(`${D}/untick`, { ids: [one.id] }, t13)).r.done).toBe(true);
+    expect((await tick({ items: [{ id: one.id, effectiveTax: one.effectiveTax }] })).r.done).toBe(true);
+  });
+});
+
 describe('candidates', () => {
   it('lists verified special and 数电专 invoices in the window, not ordinary ones, not unverified, with totals', async () => {
     const seller = `候选测试供应商${++sellerSerial}有限公司`;

@@ -24,6 +24,7 @@ import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
 import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/income/signing/tables.js';
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
 import { bulkInsert } from './bulk.js';
+import { seedTicks, tickDemo } from './income-ticks.js';
 import type { DemoUser } from './company.js';
 import type { SeedContext } from './index.js';
 import { drawIncome, INCOME_SUPPLIERS, incomeRowId as rowId, OTHER_BUYER, shanghaiDayBefore, type Supplier } from './incomeData.js';
@@ -242,10 +243,12 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
 /** The demo pool; `ctx.incomePerDay` (test servers) draws the same twelve months at a lower daily volume. */
 export async function seedIncome(ctx: SeedContext): Promise<void> {
   const d = incomeDemo(ctx.now, ctx.users, ctx.incomePerDay ?? INCOME_DEMO_PER_DAY);
+  const ticks = tickDemo(d.invoices, ctx.now, ctx.users);
   await bulkInsert(ctx.db, 'income_invoices', d.invoices);
   await bulkInsert(ctx.db, 'income_invoice_lines', d.lines);
   await bulkInsert(ctx.db, 'income_events', d.events);
   await bulkInsert(ctx.db, 'income_locks', d.locks);
   await bulkInsert(ctx.db, 'income_signings', d.signings);
   await bulkInsert(ctx.db, 'income_archive_counters', d.counters);
+  await seedTicks(ctx.db, ticks);
 }
