@@ -221,6 +221,20 @@ describe('all-or-nothing batches', () => {
     expect(undo.memo).toContain('成功 2 张');
   });
 
+  it('an undo the tax service refuses for one invoice leaves all ticked, the others ticked again at the service', async () => {
+    const a = await fresh();
+    const b = await fresh({ tax: 700 });
+    expect((await tick({ items: [{ id: a.id }, { id: b.id, effectiveTax: 500 }] })).r.done).toBe(true);
+    // The service no longer has a's tick (changed at the bureau's side): it refuses that undo.
+    await simDb(s.db).deleteFrom('taxsim_income_ticks').where('invoice_key', '=', a.no).execute();
+    const u = await s.call(`${D}/untick`, { ids: [a.id, b.id] }, t13);
+    expect(u.message).toBe('撤销失败：1张发票不能撤销，本批均未撤销');
+    expect(u.r.outcomes.map((o: { message: string }) => o.message)).toEqual(['该发票未勾选，无需撤销', '同批有发票被税务端拒绝，本批均未撤销']);
+    expect(await facts(b.id)).toMatchObject({ tick_state: 1, vat_usage: 1 });
+    expect(Number((await simTick(b.no))!.effective_tax)).toBe(500);
+    expect((await facts(a.id)).tick_state).toBe(1);
+  });
+
   it('a local refusal stops the batch before the tax service', async () => {
     const good = await fresh();
     const before = await s.db.kysely.selectFrom('sync_logs').select(s.db.kysely.fn.countAll().as('n')).where('type', '=', IncomeMethods.tick).executeTakeFirstOrThrow();
