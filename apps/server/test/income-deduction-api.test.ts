@@ -235,6 +235,25 @@ describe('all-or-nothing batches', () => {
     expect((await facts(a.id)).tick_state).toBe(1);
   });
 
+  it('a failed batch that changed an effective tax puts the old one back at the service', async () => {
+    const a = await fresh();
+    expect((await tick({ items: [{ id: a.id }] })).r.done).toBe(true);
+    const unknown = await fresh({ known: false });
+    const r = await tick({ items: [{ id: a.id, effectiveTax: 100 }, { id: unknown.id }] });
+    expect(r.r.done).toBe(false);
+    expect(Number((await facts(a.id)).effective_tax)).toBe(900);
+    expect(Number((await simTick(a.no))!.effective_tax)).toBe(900);
+  });
+
+  it('two concurrent batches of the same invoice: it ends ticked here and at the service', async () => {
+    const a = await fresh();
+    const both = await Promise.all([tick({ items: [{ id: a.id }] }), tick({ items: [{ id: a.id }] }, t1)]);
+    expect(both.some((x) => x.r.done)).toBe(true);
+    for (const x of both.filter((y) => !y.r.done)) expect(x.r.outcomes[0].message).toContain('请刷新后重试');
+    expect(await facts(a.id)).toMatchObject({ tick_state: 1, vat_usage: 1 });
+    expect(await simTick(a.no)).toBeDefined();
+  });
+
   it('a local refusal stops the batch before the tax service', async () => {
     const good = await fresh();
     const before = await s.db.kysely.selectFrom('sync_logs').select(s.db.kysely.fn.countAll().as('n')).where('type', '=', IncomeMethods.tick).executeTakeFirstOrThrow();

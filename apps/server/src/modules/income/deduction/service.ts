@@ -46,6 +46,7 @@ export const TICK_CALL_SIZE = 500;
 const numberOf = (r: Pick<IncomeInvoiceTable, 'digital_no' | 'invoice_code' | 'invoice_no'>) => r.digital_no || `${r.invoice_code}${r.invoice_no}`;
 /** The service's key of a pool invoice (its identity as tick-rules.ts tickKey names it). */
 const keyOf = numberOf;
+const tickKeyOf = (i: { invoiceCode: string; invoiceNo: string }) => (i.invoiceNo.length === 20 ? i.invoiceNo : `${i.invoiceCode}${i.invoiceNo}`);
 const itemOf = (r: IncomeInvoiceTable) => (r.digital_no ? { invoiceCode: '', invoiceNo: r.digital_no, issueDate: r.issue_date } : { invoiceCode: r.invoice_code, invoiceNo: r.invoice_no, issueDate: r.issue_date });
 
 export class Ticking {
@@ -176,8 +177,7 @@ export class Ticking {
     if (recorded) {
       return { done: true, needConfirm: false, batchId, count: plan.length, refused: 0, outcomes: plan.map((x) => ({ invoiceId: x.id, invoiceNumber: numberOf(x.r!), ok: true, message: '勾选成功' })) };
     }
-    // Take back what the service accepted: nothing of the batch stays ticked.
-    const takeBack = accepted.length ? await this.compensate(() => this.chunked(accepted, (c) => gw.untickInvoices({ period: p.period, usage, items: c }, ctx))) : '';
+    const takeBack = await this.takeBackTicks(gw, p.period, usage, plan.map((x) => x.r!), new Set(accepted.map((i) => tickKeyOf(i))), ctx);
     const outcomes: TickOutcomeRow[] = plan.map((x) => {
       const said = serviceSays.get(keyOf(x.r!));
       const message = said && !said.accepted ? said.message : failure ? `勾选失败：${failure}` : `同批有发票被税务端拒绝，本批均未勾选${takeBack}`;
@@ -185,6 +185,39 @@ export class Ticking {
     });
     await this.writeLog(req, batchId, 'tick', usage, reason, p.period, plan.map((x, i) => ({ r: x.r, eff: x.eff, ok: false, message: outcomes[i]!.message })));
     return { done: false, needConfirm: false, batchId, count: 0, refused: refusedKeys.length || plan.length, outcomes };
+  }
+
+  /**
+   * Puts the service back as our records say, for the invoices of a failed tick batch it accepted: an
+   * invoice that was not ticked is unticked there; one already ticked for this usage (a change of its
+   * effective tax or reason) is ticked again as it was; one that a concurrent batch has meanwhile recorded
+   * as ticked for this usage and period is left alone. Answers '' or the words saying the service could
+   * not be put back.
+   */
+  private async takeBackTicks(gw: TaxGateway, period: string, usage: Usage, rows: IncomeInvoiceTable[], acceptedKeys: Set<string>, ctx: { userId: string }): Promise<string> {
+    const mine = rows.filter((r) => acceptedKeys.has(keyOf(r)));
+    if (!mine.length) return '';
+    const now = await this.rows(mine.map((r) => r.id));
+    const untick: IncomeInvoiceTable[] = [];
+    const restore = new Map<string, IncomeInvoiceTable[]>();
+    for (const r of mine) {
+      const cur = now.get(r.id) ?? r;
+      const tickedHere = Number(cur.tick_state ?? 0) === 1 && Number(cur.vat_usage ?? 0) === usage && cur.tick_period === period;
+      if (!tickedHere) untick.push(r);
+      else if (Number(r.tick_state ?? 0) === 1) {
+        const k = String(cur.deduct_reason ?? '');
+        restore.set(k, [...(restore.get(k) ?? []), cur]);
+      }
+      // else: recorded meanwhile by a concurrent batch; the service's tick is right.
+    }
+    let words = '';
+    if (untick.length) words += await this.compensate(() => this.chunked(untick, (c) => gw.untickInvoices({ period, usage, items: c.map(itemOf) }, ctx)));
+    for (const [reason, list] of restore) {
+      words += await this.compensate(() =>
+        this.chunked(list, (c) => gw.tickInvoices({ period, usage, ...(reason ? { reason: Number(reason) as Reason } : {}), items: c.map((r) => ({ ...itemOf(r), effectiveTax: Number(r.effective_tax ?? r.tax) })) }, ctx)),
+      );
+    }
+    return words;
   }
 
   private async chunked<T>(items: T[], call: (chunk: T[]) => Promise<TickOutcome[]>): Promise<TickOutcome[]> {
@@ -300,7 +333,9 @@ export class Ticking {
     // Tick again at the service what it already undid, as it was.
     let takeBack = '';
     const again = new Map<string, IncomeInvoiceTable[]>();
-    for (const r of accepted) {
+    // Only what our records still hold as ticked (a concurrent undo may have recorded some meanwhile).
+    const still = await this.rows(accepted.map((r) => r.id));
+    for (const r of accepted.filter((a) => Number(still.get(a.id)?.tick_state ?? 0) === 1)) {
       const k = `${usageOf(r)}|${r.deduct_reason ?? ''}`;
       again.set(k, [...(again.get(k) ?? []), r]);
     }
