@@ -388,6 +388,17 @@ describe('import from Excel', () => {
     expect(Number((await facts(a.id)).effective_tax)).toBe(850);
     expect(Number((await facts(b.id)).effective_tax)).toBe(900);
     expect((await s.call(`${D}/import`, { file: Buffer.from('not excel').toString('base64'), vatUsage: 1 }, t13)).message).toBe('文件不是有效的Excel（.xlsx）文件');
+    // A paper 专票 by code and number, the number typed as a number (leading zeros lost in Excel).
+    const code = '3200261130';
+    const paperId = (await fresh()).id;
+    await s.db.kysely.updateTable('income_invoices').set({ kind: '01', digital_no: '', invoice_code: code, invoice_no: '00001234', ident: `${code}00001234` }).where('id', '=', paperId).execute();
+    await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key: `${code}00001234`, kind: '01', issueDate: inWindow(), tax: 900 }]);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('勾选');
+    ws.addRow(['发票代码', '发票号码', '有效税额']);
+    ws.addRow([code, 1234, 9]);
+    const paper = await s.call(`${D}/import`, { file: Buffer.from(await wb.xlsx.writeBuffer()).toString('base64'), vatUsage: 1 }, t13);
+    expect(paper.r.rows).toEqual([{ row: 2, invoiceNumber: `${code}00001234`, invoiceId: paperId, effectiveTax: 900, ok: true, message: '勾选成功' }]);
   });
 });
 

@@ -9,10 +9,11 @@
  *    comes back with confirmed: true (nothing attempted, nothing logged);
  * 4. the tax service is asked (one logged exchange per call: the integrated sync log) in calls of at most
  *    TICK_CALL_SIZE invoices, grouped by usage (and 不抵扣 reason);
- * 5. if the service refuses any invoice (or a call fails), the invoices it accepted are taken back at
- *    the service (undo for a tick, tick again for an undo: the compensating call, also logged), nothing
- *    is recorded as ticked, and the answer lists each refusal; every invoice of the batch is logged as
- *    failed with its reason;
+ * 5. if the service refuses any invoice (or a call fails), the service is put back as our records say
+ *    (takeBackTicks: undo what was not ticked, tick again as it was what was — a changed effective tax or
+ *    reason —, leave what a concurrent batch recorded meanwhile; for an undo, tick again what our records
+ *    still hold as ticked: the compensating calls, also logged), nothing is recorded, and the answer
+ *    lists each refusal; every invoice of the batch is logged as failed with its reason;
  * 6. else one transaction records every invoice with a guarded update (still free or ticked for this
  *    usage, as read) and the tick log rows (success); a concurrent change makes it roll back and the
  *    service's ticks are taken back as in 5.
@@ -470,7 +471,9 @@ export async function readTickSheet(buf: Buffer): Promise<SheetRow[]> {
   for (let i = 2; i <= ws.rowCount; i++) {
     const r = ws.getRow(i);
     const code = codeCol ? cellText(r.getCell(codeCol).value) : '';
-    const no = noCol ? cellText(r.getCell(noCol).value) : '';
+    const rawNo = noCol ? r.getCell(noCol).value : null;
+    // A number typed as a number loses its leading zeros: 8-digit invoice numbers get them back.
+    const no = typeof rawNo === 'number' && Number.isInteger(rawNo) && rawNo < 1e8 ? String(rawNo).padStart(8, '0') : cellText(rawNo);
     const dig = digitalCol ? cellText(r.getCell(digitalCol).value) : '';
     const taxText = taxCol ? cellText(r.getCell(taxCol).value) : '';
     if (!code && !no && !dig && !taxText) continue;
