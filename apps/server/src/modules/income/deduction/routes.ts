@@ -24,7 +24,7 @@ import { Ticking } from './service.js';
 /** The import file as base64: 5 MB of .xlsx. */
 const IMPORT_BODY_LIMIT = 7_500_000;
 export const LOG_EXPORT_MAX_ROWS = 200_000;
-const ScopeBody = z.object({ scope: z.enum(['deduction', 'rebate'], { message: '范围须为deduction或rebate' }).default('deduction') });
+const ScopeBody = z.object({ scope: z.enum(['deduction', 'rebate'], { message: '范围不正确（抵扣或退税）' }).default('deduction') });
 
 const LOG_COLUMNS = [
   { header: '操作时间', width: 20, value: (r: TickLogRow) => shanghaiTime(r.createdAt) },
