@@ -48,6 +48,8 @@ export const FIELD_LABELS: Record<string, string> = {
   invoiceIds: '发票', docType: '单据类型', toProjectId: '目标项目', taskId: '采集任务',
   period: '所属期', fromPeriod: '开始所属期', toPeriod: '结束所属期', transportKind: '票据种类', passengerName: '旅客姓名',
   deductible: '是否可抵扣',
+  deductReason: '不抵扣原因', effectiveTax: '有效税额', confirmed: '确认', filter: '筛选条件', tickState: '勾选状态', file: '文件',
+  action: '操作', result: '结果', tickBookedOnly: '先入账后勾选', userName: '操作人', tickPeriod: '税款所属期', batchId: '批次',
 };
 
 /**

@@ -25,6 +25,7 @@ import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/i
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
 import { transportFacts, type TransportFacts } from '../modules/income/transport/facts.js';
 import { bulkInsert } from './bulk.js';
+import { seedTicks, tickDemo } from './income-ticks.js';
 import type { DemoUser } from './company.js';
 import type { SeedContext } from './index.js';
 import { drawIncome, INCOME_SUPPLIERS, incomeRowId as rowId, OTHER_BUYER, shanghaiDayBefore, type Supplier } from './incomeData.js';
@@ -246,6 +247,7 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
 /** The demo pool; `ctx.incomePerDay` (test servers) draws the same twelve months at a lower daily volume. */
 export async function seedIncome(ctx: SeedContext): Promise<void> {
   const d = incomeDemo(ctx.now, ctx.users, ctx.incomePerDay ?? INCOME_DEMO_PER_DAY);
+  const ticks = tickDemo(d.invoices, ctx.now, ctx.users);
   await bulkInsert(ctx.db, 'income_invoices', d.invoices);
   await bulkInsert(ctx.db, 'income_invoice_lines', d.lines);
   await bulkInsert(ctx.db, 'income_events', d.events);
@@ -253,6 +255,7 @@ export async function seedIncome(ctx: SeedContext): Promise<void> {
   await bulkInsert(ctx.db, 'income_signings', d.signings);
   await bulkInsert(ctx.db, 'income_archive_counters', d.counters);
   await bulkInsert(ctx.db, 'income_transport', d.transport);
+  await seedTicks(ctx.db, ticks);
 }
 
 /** The facts of the passenger transport documents among `invoices` (their lines from `lines`). */

@@ -64,7 +64,8 @@ const Money = z.number({ message: '金额须为数字' }).int('金额须精确�
 
 export const POOL_SORT_FIELDS = ['issueDate', 'amountIncl', 'amountExcl', 'tax', 'sellerName', 'invoiceNo', 'createdAt'] as const;
 
-const PoolFilterShape = {
+/** The pool's filter fields (also the ticking candidates', income-deduction.ts). */
+export const PoolFilterShape = {
   kind: incomeOneOf(IncomeKind.values, '发票种类不正确').optional(),
   issueFrom: IncomeDay.optional(),
   issueTo: IncomeDay.optional(),
@@ -91,7 +92,7 @@ const PoolFilterShape = {
   abnormalFlag: incomeOneOf(IncomeAbnormalFlag.values, '异常类型不正确').optional(),
 };
 type Ranges = { issueFrom?: string; issueTo?: string; amountMin?: number; amountMax?: number };
-const checkRanges = (f: Ranges, ctx: z.RefinementCtx) => {
+export const checkRanges = (f: Ranges, ctx: z.RefinementCtx) => {
   if (f.issueFrom && f.issueTo && f.issueFrom > f.issueTo) ctx.addIssue({ code: 'custom', message: '开票日期起不能晚于止', path: ['issueTo'] });
   if (f.amountMin !== undefined && f.amountMax !== undefined && f.amountMin > f.amountMax) ctx.addIssue({ code: 'custom', message: '金额下限不能大于上限', path: ['amountMax'] });
 };

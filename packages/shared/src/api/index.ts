@@ -12,4 +12,5 @@ export * from './invoice-apportionment.js';
 export * from './income.js';
 export * from './income-intake.js';
 export * from './income-signing.js';
+export * from './income-deduction.js';
 export * from './income-transport.js';

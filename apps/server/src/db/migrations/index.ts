@@ -27,6 +27,7 @@ import * as m0022 from '../../modules/income/collect-task-migration.js';
 import * as m0023 from '../../integrations/archive/migration.js';
 import * as m0024 from '../../modules/income/summary-migration.js';
 import * as m0025 from './0025_income_transport.js';
+import * as m0026 from '../../modules/income/deduction/migration.js';
 import * as m0027 from './0027_buyer_names.js';
 
 export const migrations: Record<string, Migration> = {
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0023_archivesim': m0023,
   '0024_income_pool_summary': m0024,
   '0025_income_transport': m0025,
+  '0026_income_ticking': m0026,
   '0027_buyer_names': m0027,
 };

@@ -18,6 +18,16 @@ import type { TaxCallContext, TaxInvoiceFile } from './types.js';
 export const IncomeMethods = {
   collect: 'nuonuo.OpeMplatform.queryIncomeInvoice',
   verify: 'nuonuo.OpeMplatform.invoiceInspection',
+  /**
+   * Ticking (勾选), NOT CONFIRMED either: Nuonuo's public documents reachable while this was built do not
+   * name its 进项勾选 methods. Named plainly after the outgoing ones; the request fields follow the tax
+   * platform's own names that the published 进项勾选 interfaces of other channels relay (skssq 税款所属期,
+   * gxlx 勾选类型 1 抵扣 2 退税 3 代办退税 4 不抵扣 6 撤销抵扣 7 撤销不抵扣 13 撤销退税, bdkyy 不抵扣原因,
+   * fpdm / fphm / qdfphm / kprq / yxse). Correct here after the first joint test.
+   */
+  period: 'nuonuo.OpeMplatform.queryCurrentTaxPeriod',
+  tick: 'nuonuo.OpeMplatform.invoiceCheck',
+  untick: 'nuonuo.OpeMplatform.invoiceCheckCancel',
 } as const;
 
 /** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
@@ -35,6 +45,9 @@ export const TaxMethods = {
   'nuonuo.OpeMplatform.deliveryInvoice': '发票交付',
   [IncomeMethods.collect]: '进项发票采集',
   [IncomeMethods.verify]: '发票查验',
+  [IncomeMethods.period]: '当前税款所属期',
+  [IncomeMethods.tick]: '发票勾选',
+  [IncomeMethods.untick]: '撤销勾选',
 } as const;
 export type TaxMethod = keyof typeof TaxMethods;
 

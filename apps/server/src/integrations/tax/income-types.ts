@@ -112,10 +112,75 @@ export type IncomeVerifyResult =
   | { outcome: 'notFound'; message: '查无此票'; checksToday: number }
   | { outcome: 'mismatch'; message: string; fields: IncomeVerifyField[]; checksToday: number };
 
-/** Both calls write one sync log row each (system tax) and throw TaxGatewayError on a refusal. */
-export interface IncomeTaxGateway {
+/** Every call writes one sync log row (system tax) and throws TaxGatewayError on a refusal. */
+export interface IncomeTaxGateway extends IncomeTickGateway {
   /** 进项发票采集: the tax digital account's incoming invoices issued in the window, paged. */
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage>;
   /** 发票查验: the invoice's face and state, or 查无此票 / 信息不一致. Changes nothing (only the day's count). */
   verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult>;
+}
+
+// ---------------------------------------------------------------- ticking (勾选)
+
+/** 1 抵扣, 2 出口退税, 3 代办退税, 4 不抵扣. */
+export type TickUsage = 1 | 2 | 3 | 4;
+/** 不抵扣 reasons: 1 非应税项目, 2 免税项目, 3 集体福利或个人消费, 4 非正常损失, 5 其他. */
+export type NonDeductReason = 1 | 2 | 3 | 4 | 5;
+/** 0 未统计, 1 已申请, 2 已确认. */
+export type PeriodStatState = 0 | 1 | 2;
+
+/** The current tax period (税款所属期) as the service reports it. */
+export interface TickPeriod {
+  /** 'YYYYMM' */
+  period: string;
+  /** The last moment ticks for the period are accepted (ISO UTC). */
+  deadline: string;
+  /** Issue dates that may be ticked in this period ('YYYY-MM-DD', inclusive). */
+  windowFrom: string;
+  windowTo: string;
+  statState: PeriodStatState;
+}
+
+/** One invoice of a tick or undo batch: its number(s) as the service knows them. */
+export interface TickItem {
+  /** 10 or 12 digits; empty for 数电. */
+  invoiceCode: string;
+  /** 8 digits, or the 20-digit 数电 number. */
+  invoiceNo: string;
+  issueDate: string;
+  /** 分: the effective tax (抵扣; the tax for the other usages). */
+  effectiveTax: number;
+}
+
+export interface TickRequest {
+  /** 'YYYYMM': the period the caller believes current (the service refuses another). */
+  period: string;
+  usage: TickUsage;
+  /** Only with usage 4. */
+  reason?: NonDeductReason;
+  items: TickItem[];
+}
+
+export interface UntickRequest {
+  period: string;
+  usage: TickUsage;
+  items: Array<Pick<TickItem, 'invoiceCode' | 'invoiceNo' | 'issueDate'>>;
+}
+
+/** The service's answer per invoice (same order as asked): accepted, or refused with its reason. */
+export interface TickOutcome {
+  /** The invoice's key (数电 number, else code + number). */
+  key: string;
+  accepted: boolean;
+  message: string;
+}
+
+/** Ticking calls: one sync log row per call; a call-wide refusal (past the deadline, period confirmed, wrong period) throws TaxGatewayError. */
+export interface IncomeTickGateway {
+  /** 当前税款所属期: the period, its deadline, the window of dates and the statistics state. */
+  tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod>;
+  /** 发票勾选 (抵扣 / 不抵扣 / 退税 / 代办退税), a batch: each invoice accepted or refused. */
+  tickInvoices(req: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
+  /** 撤销勾选, a batch. */
+  untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
 }

@@ -12,6 +12,7 @@ import type { SimContext } from './simulator/progress.js';
 import { SimulatorTaxGateway } from './simulator/gateway.js';
 import { createRedConfirm } from './simulator/redconfirm.js';
 import { simDb } from './simulator/store.js';
+import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -22,6 +23,8 @@ export { IncomeMethods, TaxMethods, taxMethodLabel } from './exchange.js';
 export { RED_STATE_MESSAGES, STATUS_MESSAGES } from './states.js';
 export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
+export type { KnownIncoming } from './simulator/income-ticks.js';
+export { TICK_BATCH_MAX, TICK_USAGE_LABELS, NON_DEDUCT_REASON_LABELS, TickMessages, deadlineText, defaultDeadline } from './tick-rules.js';
 
 export const DEFAULT_SIMULATOR_DELAY_MS = 3000;
 const systemClock: TaxClock = { now: () => new Date() };
@@ -60,4 +63,12 @@ export interface BuyerRedConfirmSeed {
  */
 export function seedBuyerRedConfirm(deps: TaxGatewayDeps, seed: BuyerRedConfirmSeed, opts?: SimulatorOptions): Promise<RedConfirm> {
   return createRedConfirm(simContext(deps, opts), { applicant: 1, billNo: '', ...seed });
+}
+
+/**
+ * The simulator only: tells the simulated tax service of incoming invoices issued to the company besides
+ * the ones it draws (the demo's pool, tests), so that it can tick them (income-ticks.ts).
+ */
+export function registerKnownIncoming(deps: TaxGatewayDeps, invoices: readonly KnownIncoming[]): Promise<void> {
+  return registerKnown(simContext(deps), invoices);
 }

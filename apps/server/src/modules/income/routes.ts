@@ -16,6 +16,7 @@ import { InvoiceSettings } from '../invoice/settings.js';
 import { incomeFileRoutes } from './routes-files.js';
 import { intakeRoutes } from './routes-intake.js';
 import { incomeSignRoutes } from './routes-sign.js';
+import { incomeDeductionRoutes } from './deduction/routes.js';
 import { incomeTransportRoutes } from './transport/routes.js';
 import { abnormalCount, poolDetail, poolPage } from './repo.js';
 
@@ -44,6 +45,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
   await incomeFileRoutes(app, settings);
   await app.register(incomeSignRoutes);
   await app.register(incomeTransportRoutes);
+  await app.register(incomeDeductionRoutes);
 }
 
 export const incomePoolRoutes = fp(incomePoolModule, { name: 'income-pool' });

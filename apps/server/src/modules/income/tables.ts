@@ -36,6 +36,17 @@ export interface IncomeInvoiceTable {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** 0026 (deduction/; optional: the rows written before it, and the seeds, take the defaults): 0 none, 1 抵扣, 2 出口退税, 3 代办退税, 4 不抵扣. */
+  vat_usage?: number;
+  /** 0 未勾选, 1 已勾选. */
+  tick_state?: number;
+  /** 分; null while not ticked. */
+  effective_tax?: number | null;
+  deduct_reason?: number | null;
+  /** 'YYYYMM'; '' while not ticked. */
+  tick_period?: string;
+  ticked_at?: string | null;
+  ticked_by?: string;
 }
 
 export interface IncomeLineTable {

@@ -62,6 +62,8 @@ export interface InvoiceSettingTable {
   simulator_failure_rate: string;
   file_key: string;
   red_refreshed_at: string | null;
+  /** 0026: 先入账后勾选 (1: only booked incoming invoices may be ticked); optional for the rows and defaults written before it. */
+  tick_booked_only?: number;
   updated_by: string;
   updated_at: string | null;
 }

@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
-import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult } from '../income-types.js';
+import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { NuonuoIncome } from './income.js';
 import { NuonuoTransport } from './transport.js';
 
@@ -59,6 +59,18 @@ export class NuonuoTaxGateway implements TaxGateway {
 
   verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {
     return this.income.verifyIncoming(query, ctx);
+  }
+
+  tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
+    return this.income.tickPeriod(ctx);
+  }
+
+  tickInvoices(req: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.income.tickInvoices(req, ctx);
+  }
+
+  untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.income.untickInvoices(req, ctx);
   }
 
   async submitInvoice(req: TaxInvoiceRequest, ctx?: TaxCallContext): Promise<SubmitResult> {

@@ -18,7 +18,12 @@ import type {
   IncomeVerifyQuery,
   IncomeVerifyResult,
   IncomingInvoice,
+  TickOutcome,
+  TickPeriod,
+  TickRequest,
+  UntickRequest,
 } from '../income-types.js';
+import { checkTickRequest, checkUntickRequest, tickKey } from '../tick-rules.js';
 import { fenToYuan, yuanToFen } from '../money.js';
 import type { TaxCallContext, TaxClock } from '../types.js';
 import type { NuonuoTransport } from './transport.js';
@@ -115,4 +120,47 @@ export class NuonuoIncome implements IncomeTaxGateway {
     if (code !== CHECK.ok || !result.invoice) throw new TaxGatewayError(TaxErrorCode.transport, `税务端查验未返回结果（${code || '无代码'} ${str(result.checkMsg)}）`, M.verify);
     return { outcome: 'match', invoice: fromIncomeItem(result.invoice as Obj), message: IncomeMessages.matched, checksToday };
   }
+
+  /** 当前税款所属期: skssq (YYYYMM), gxjzrq (勾选截止日期), the window kprqq / kprqz, tjzt (统计状态 0 / 1 / 2). */
+  async tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
+    const answer = await this.t.call(M.period, {}, ctx);
+    const r = (answer.result ?? {}) as Obj;
+    const period = str(r.skssq);
+    if (!/^\d{6}$/.test(period)) throw new TaxGatewayError(TaxErrorCode.transport, `税务端未返回当前税款所属期（${str(r.skssq) || '空'}）`, M.period);
+    const end = str(r.gxjzrq);
+    const deadline = /^\d{4}-\d{2}-\d{2}/.test(end) ? new Date(Date.parse(`${end.slice(0, 10)}T${end.length >= 19 ? end.slice(11, 19) : '23:59:59'}.000Z`) - SHANGHAI_MS).toISOString() : '';
+    if (!deadline) throw new TaxGatewayError(TaxErrorCode.transport, '税务端未返回勾选截止日期', M.period);
+    const stat = Number(r.tjzt ?? 0);
+    return { period, deadline, windowFrom: str(r.kprqq).slice(0, 10), windowTo: str(r.kprqz).slice(0, 10), statState: (stat === 1 || stat === 2 ? stat : 0) as 0 | 1 | 2 };
+  }
+
+  /** 发票勾选: gxlx 1 / 2 / 3 / 4 (bdkyy with 4), one entry per invoice; the answer's list names each refusal (gxjg 0 拒绝, 1 成功; msg). */
+  async tickInvoices(req: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    checkTickRequest(req, M.tick);
+    const list = req.items.map((i) => ({ fpdm: i.invoiceNo.length === 20 ? '' : i.invoiceCode, fphm: i.invoiceNo.length === 20 ? '' : i.invoiceNo, qdfphm: i.invoiceNo.length === 20 ? i.invoiceNo : '', kprq: i.issueDate, yxse: fenToYuan(i.effectiveTax) }));
+    const body = { skssq: req.period, gxlx: String(req.usage), ...(req.reason ? { bdkyy: String(req.reason) } : {}), list };
+    return outcomesOf(await this.t.call(M.tick, body, ctx, [], req.items.map(tickKey)), req.items.map(tickKey), M.tick);
+  }
+
+  /** 撤销勾选: gxlx 6 撤销抵扣, 7 撤销不抵扣, 13 撤销退税 (both rebates). */
+  async untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    checkUntickRequest(req, M.untick);
+    const list = req.items.map((i) => ({ fpdm: i.invoiceNo.length === 20 ? '' : i.invoiceCode, fphm: i.invoiceNo.length === 20 ? '' : i.invoiceNo, qdfphm: i.invoiceNo.length === 20 ? i.invoiceNo : '', kprq: i.issueDate }));
+    const body = { skssq: req.period, gxlx: req.usage === 1 ? '6' : req.usage === 4 ? '7' : '13', list };
+    return outcomesOf(await this.t.call(M.untick, body, ctx, [], req.items.map(tickKey)), req.items.map(tickKey), M.untick);
+  }
+}
+
+/** The per-invoice results of a tick call, in the order asked (an invoice the answer does not name is refused). */
+function outcomesOf(answer: { result?: unknown }, keys: string[], method: string): TickOutcome[] {
+  const r = (answer.result ?? {}) as Obj;
+  if (!Array.isArray(r.list)) throw new TaxGatewayError(TaxErrorCode.transport, '税务端未返回逐张勾选结果', method);
+  const byKey = new Map<string, Obj>();
+  for (const o of list(r.list)) byKey.set(str(o.qdfphm) || `${str(o.fpdm)}${str(o.fphm)}`, o);
+  return keys.map((key) => {
+    const o = byKey.get(key);
+    if (!o) return { key, accepted: false, message: '税务端未返回该发票的勾选结果' };
+    const accepted = str(o.gxjg) === '1';
+    return { key, accepted, message: str(o.msg) || (accepted ? '成功' : '税务端拒绝') };
+  });
 }

@@ -21,9 +21,10 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult } from '../income-types.js';
+import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
+import { SimulatorTicks } from './income-ticks.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -72,12 +73,26 @@ export function drawFailure(ctx: SimContext, req: Pick<TaxInvoiceRequest, 'order
 export class SimulatorTaxGateway implements TaxGateway {
   readonly mode = 'simulator' as const;
   private readonly income: SimulatorIncome;
+  private readonly ticks: SimulatorTicks;
 
   constructor(
     private readonly ctx: SimContext,
     private readonly synclog: SyncLogService,
   ) {
     this.income = new SimulatorIncome(ctx, synclog);
+    this.ticks = new SimulatorTicks(ctx, synclog);
+  }
+
+  tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
+    return this.ticks.tickPeriod(ctx);
+  }
+
+  tickInvoices(req: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.ticks.tickInvoices(req, ctx);
+  }
+
+  untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.ticks.untickInvoices(req, ctx);
   }
 
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {

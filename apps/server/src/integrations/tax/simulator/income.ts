@@ -30,7 +30,7 @@ import type { SimContext } from './progress.js';
 const CURSOR = /^(\d{4}-\d{2}-\d{2})#(\d{1,5})$/;
 const invalid = (message: string, method: string) => new TaxGatewayError(TaxErrorCode.invalid, message, method);
 
-export class SimulatorIncome implements IncomeTaxGateway {
+export class SimulatorIncome implements Pick<IncomeTaxGateway, 'collectIncoming' | 'verifyIncoming'> {
   constructor(
     private readonly ctx: SimContext,
     private readonly synclog: SyncLogService,

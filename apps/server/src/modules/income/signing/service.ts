@@ -209,12 +209,13 @@ async function finishedAlready(trx: Db, by: Finisher, f: Finish, docLabel: strin
 export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b: RevokeBody, gateway: ArchiveGateway): Promise<{ archiveNo: string }> {
   const user = currentUser(req);
   const db = app.db.kysely;
-  const inv = await db.selectFrom('income_invoices').select(['id', 'ident', 'sign_state', 'booking_state', 'usage', 'digital_no', 'invoice_no']).where('id', '=', b.invoiceId).executeTakeFirst();
+  const inv = await db.selectFrom('income_invoices').select(['id', 'ident', 'sign_state', 'booking_state', 'usage', 'digital_no', 'invoice_no', 'tick_state']).where('id', '=', b.invoiceId).executeTakeFirst();
   if (!inv) throw notFound('发票不存在');
   if (inv.sign_state !== S.signed) throw refuse('该发票未签收，无需撤销');
   const s = await db.selectFrom('income_signings').selectAll().where('invoice_id', '=', inv.id).where('state', '=', 'signed').orderBy('created_at', 'desc').executeTakeFirst();
   if (!s) throw refuse('该发票未签收，无需撤销');
   if (BOOKED.includes(inv.booking_state)) throw refuse('该发票已入账，不能撤销签收');
+  if (Number(inv.tick_state ?? 0) === 1) throw refuse('该发票已勾选，不能撤销签收');
   if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
   await gateway.revoke({ invoiceKey: inv.ident, voucherId: s.voucher_id, archiveNo: s.archive_no, reason: b.reason }, { userId: user.id });
   await db.transaction().execute(async (trx) => {
@@ -225,8 +226,9 @@ export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b
       .where('sign_state', '=', S.signed)
       .where('archive_no', '=', s.archive_no)
       .where('booking_state', 'not in', BOOKED)
+      .where('tick_state', '=', 0)
       .executeTakeFirst();
-    if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收或入账状态已变化，请刷新后重试');
+    if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收、入账或勾选状态已变化，请刷新后重试');
     await release(inv.id, { kind: 'sign', docNo: s.doc_no }, trx, user.name);
     await trx.updateTable('income_signings').set({ state: 'revoked' }).where('id', '=', s.id).execute();
     await trx.insertInto('income_sign_revokes').values({ id: newId(), signing_id: s.id, invoice_id: inv.id, archive_no: s.archive_no, reason: b.reason, user_id: user.id, user_name: user.name, created_at: nowIso() }).execute();

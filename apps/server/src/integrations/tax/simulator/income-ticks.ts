@@ -1,0 +1,174 @@
+/**
+ * The simulator's ticking (勾选): the current period from the bureau's calendar (tick-rules.ts
+ * currentPeriod; a period's deadline and statistics state in taxsim_income_periods, the default deadline
+ * the 15th of the next month), and batches of ticks and undos kept in taxsim_income_ticks, one row per
+ * invoice ticked. The service knows the invoices drawn for the company (income-invoices.ts) and those
+ * registered in taxsim_income_known (the demo's pool and tests: invoices issued to the company by
+ * suppliers outside the drawn ones). Like the real service it refuses per invoice — unknown invoice,
+ * void / red / 失控, 异常凭证 for deduction, an effective tax above the tax, a usage other than the one
+ * already ticked, a tick of another period, an undo of an invoice not ticked — and the whole call past
+ * the deadline, once the period is confirmed, or for a period that is not the current one.
+ */
+import type { SyncLogService } from '../../../platform/synclog.js';
+import { TaxErrorCode, TaxGatewayError } from '../errors.js';
+import { exchange, IncomeMethods as M } from '../exchange.js';
+import { INCOME_STATE_LABELS } from '../income-rules.js';
+import type { IncomeInvoiceState, IncomeRiskLevel, TickItem, TickOutcome, TickPeriod, TickRequest, TickUsage, UntickRequest } from '../income-types.js';
+import type { TaxCallContext } from '../types.js';
+import {
+  checkTickRequest, checkUntickRequest, currentPeriod, deadlineText, defaultDeadline, NON_DEDUCT_REASON_LABELS, periodEnd, shiftPeriod,
+  tickKey, TICK_USAGE_LABELS, TICK_WINDOW_START, TickMessages,
+} from '../tick-rules.js';
+import { asSeenAt, dayInvoices, locate } from './income-invoices.js';
+import type { SimContext } from './progress.js';
+
+interface Known {
+  tax: number;
+  issueDate: string;
+  state: IncomeInvoiceState;
+  risk: IncomeRiskLevel;
+}
+
+/** An invoice the simulated service knows (without its tick), for registering it. */
+export interface KnownIncoming {
+  key: string;
+  kind: string;
+  issueDate: string;
+  tax: number;
+  riskLevel?: IncomeRiskLevel;
+  state?: IncomeInvoiceState;
+}
+
+/** Tells the simulated service of invoices issued to the company (the demo's pool, tests); a known key is overwritten. */
+export async function registerKnownIncoming(ctx: SimContext, invoices: readonly KnownIncoming[]): Promise<void> {
+  const at = ctx.now().toISOString();
+  for (let i = 0; i < invoices.length; i += 200) {
+    const rows = invoices.slice(i, i + 200).map((v) => ({ invoice_key: v.key, kind: v.kind, issue_date: v.issueDate, tax: v.tax, risk_level: v.riskLevel ?? '01', invoice_state: v.state ?? 0, registered_at: at }));
+    await ctx.sdb
+      .insertInto('taxsim_income_known')
+      .values(rows)
+      .onConflict((oc) => oc.column('invoice_key').doUpdateSet((eb) => ({ kind: eb.ref('excluded.kind'), issue_date: eb.ref('excluded.issue_date'), tax: eb.ref('excluded.tax'), risk_level: eb.ref('excluded.risk_level'), invoice_state: eb.ref('excluded.invoice_state') })))
+      .execute();
+  }
+}
+
+export class SimulatorTicks {
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly synclog: SyncLogService,
+  ) {}
+
+  /** The period's deadline and statistics state (the defaults while the bureau wrote nothing for it). */
+  private async periods(list: string[]): Promise<Map<string, { deadline: string; statState: number }>> {
+    const rows = await this.ctx.sdb.selectFrom('taxsim_income_periods').selectAll().where('period', 'in', list).execute();
+    const out = new Map(list.map((p) => [p, { deadline: defaultDeadline(p), statState: 0 }]));
+    for (const r of rows) out.set(r.period, { deadline: r.deadline, statState: Number(r.stat_state) });
+    return out;
+  }
+
+  private async current(): Promise<TickPeriod> {
+    const now = this.ctx.now();
+    const month = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 7).replace('-', '');
+    const rows = await this.periods([shiftPeriod(month, -1), month]);
+    const period = currentPeriod(now, (p) => rows.get(p)!);
+    const row = rows.get(period)!;
+    return { period, deadline: row.deadline, windowFrom: TICK_WINDOW_START, windowTo: periodEnd(period), statState: row.statState as 0 | 1 | 2 };
+  }
+
+  tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
+    return exchange(this.synclog, M.period, {}, ctx, async () => {
+      const value = await this.current();
+      return { value, log: value, memo: `当前税款所属期 ${value.period}，勾选截止 ${deadlineText(value.deadline)}` };
+    });
+  }
+
+  /** The call-wide refusals: another period, past the deadline, confirmed. */
+  private async open(period: string, method: string): Promise<void> {
+    const cur = await this.current();
+    if (period !== cur.period) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.notCurrent(period, cur.period), method);
+    if (this.ctx.now().getTime() > Date.parse(cur.deadline)) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.pastDeadline(period, deadlineText(cur.deadline)), method);
+    if (cur.statState === 2) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.confirmed(period), method);
+  }
+
+  /** The invoice as the service knows it (null: unknown). */
+  private async find(item: Pick<TickItem, 'invoiceCode' | 'invoiceNo' | 'issueDate'>): Promise<Known | null> {
+    const key = tickKey(item);
+    const reg = await this.ctx.sdb.selectFrom('taxsim_income_known').selectAll().where('invoice_key', '=', key).executeTakeFirst();
+    if (reg) return reg.issue_date === item.issueDate ? { tax: Number(reg.tax), issueDate: reg.issue_date, state: Number(reg.invoice_state) as IncomeInvoiceState, risk: reg.risk_level as IncomeRiskLevel } : null;
+    const company = this.ctx.company;
+    const at = locate(item);
+    if (!company || !at) return null;
+    const drawn = dayInvoices(company, at.day)[at.index];
+    const nowMs = this.ctx.now().getTime();
+    if (!drawn || drawn.issuedMs > nowMs) return null;
+    const f = drawn.face;
+    const same = item.invoiceNo.length === 20 ? f.allElectronicNo === item.invoiceNo : f.invoiceCode === item.invoiceCode && f.invoiceNo === item.invoiceNo;
+    if (!same || f.issueDate !== item.issueDate) return null;
+    const seen = asSeenAt(drawn, nowMs);
+    return { tax: seen.tax, issueDate: seen.issueDate, state: seen.state, risk: seen.riskLevel };
+  }
+
+  private async ticksOf(keys: string[]) {
+    const rows = await this.ctx.sdb.selectFrom('taxsim_income_ticks').selectAll().where('invoice_key', 'in', keys).execute();
+    return new Map(rows.map((r) => [r.invoice_key, r]));
+  }
+
+  tickInvoices(r: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    const request = { skssq: r.period, gxlx: r.usage, bdkyy: r.reason ?? null, invoiceKey: r.items.map(tickKey), list: r.items };
+    return exchange(this.synclog, M.tick, request, ctx, async () => {
+      checkTickRequest(r, M.tick);
+      await this.open(r.period, M.tick);
+      const ticks = await this.ticksOf(r.items.map(tickKey));
+      const at = this.ctx.now().toISOString();
+      const outcomes: TickOutcome[] = [];
+      for (const item of r.items) {
+        const key = tickKey(item);
+        const inv = await this.find(item);
+        const had = ticks.get(key);
+        let refusal = '';
+        if (!inv) refusal = TickMessages.unknown;
+        else if ([1, 2, 3, 8].includes(inv.state)) refusal = TickMessages.badState(INCOME_STATE_LABELS[inv.state]);
+        else if (r.usage === 1 && inv.risk === '02') refusal = TickMessages.abnormalVoucher;
+        else if (item.effectiveTax > inv.tax) refusal = TickMessages.effectiveTax;
+        else if (had && Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
+        else if (had && had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
+        if (refusal) {
+          outcomes.push({ key, accepted: false, message: refusal });
+          continue;
+        }
+        const row = { invoice_key: key, usage: r.usage, reason: r.reason ?? null, effective_tax: r.usage === 1 ? item.effectiveTax : inv!.tax, period: r.period, ticked_at: at };
+        await this.ctx.sdb.insertInto('taxsim_income_ticks').values(row).onConflict((oc) => oc.column('invoice_key').doUpdateSet({ reason: row.reason, effective_tax: row.effective_tax, ticked_at: at })).execute();
+        outcomes.push({ key, accepted: true, message: '勾选成功' });
+      }
+      const refused = outcomes.filter((o) => !o.accepted);
+      const what = r.usage === 4 ? `不抵扣（${NON_DEDUCT_REASON_LABELS[r.reason!]}）` : TICK_USAGE_LABELS[r.usage];
+      return { value: outcomes, log: { accepted: outcomes.length - refused.length, refused }, memo: `税款所属期 ${r.period} 勾选${what} ${outcomes.length} 张：成功 ${outcomes.length - refused.length} 张，拒绝 ${refused.length} 张` };
+    });
+  }
+
+  untickInvoices(r: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    const request = { skssq: r.period, gxlx: r.usage, invoiceKey: r.items.map(tickKey), list: r.items };
+    return exchange(this.synclog, M.untick, request, ctx, async () => {
+      checkUntickRequest(r, M.untick);
+      await this.open(r.period, M.untick);
+      const ticks = await this.ticksOf(r.items.map(tickKey));
+      const outcomes: TickOutcome[] = [];
+      for (const item of r.items) {
+        const key = tickKey(item);
+        const had = ticks.get(key);
+        let refusal = '';
+        if (!had) refusal = (await this.find(item)) ? TickMessages.notTicked : TickMessages.unknown;
+        else if (Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
+        else if (had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
+        if (refusal) {
+          outcomes.push({ key, accepted: false, message: refusal });
+          continue;
+        }
+        await this.ctx.sdb.deleteFrom('taxsim_income_ticks').where('invoice_key', '=', key).execute();
+        outcomes.push({ key, accepted: true, message: '撤销勾选成功' });
+      }
+      const refused = outcomes.filter((o) => !o.accepted);
+      return { value: outcomes, log: { accepted: outcomes.length - refused.length, refused }, memo: `税款所属期 ${r.period} 撤销${TICK_USAGE_LABELS[r.usage]}勾选 ${outcomes.length} 张：成功 ${outcomes.length - refused.length} 张，拒绝 ${refused.length} 张` };
+    });
+  }
+}

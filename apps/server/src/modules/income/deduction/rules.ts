@@ -1,0 +1,56 @@
+/**
+ * The ticking rules on our side (DOMAIN.md "Ticking rules", issue 14), as pure functions of one pool
+ * row and the period: why an invoice cannot be ticked or unticked now ('' when it can), and whether
+ * ticking it asks for confirmation (疑点 or abnormal). The tax service applies its own (simulator/
+ * income-ticks.ts); these run first so that a batch with a local refusal never reaches it.
+ */
+import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, TICKABLE_INCOME_KINDS, TickUsage } from '@zhyy/shared';
+import { flagsOf } from '../filters.js';
+import type { IncomeInvoiceTable } from '../tables.js';
+
+export type TickScope = 'deduction' | 'rebate';
+export const SCOPE_USAGES: Record<TickScope, readonly number[]> = { deduction: [1, 4], rebate: [2, 3] };
+export const SCOPE_PAGE: Record<TickScope, string> = { deduction: '抵扣勾选', rebate: '退税勾选' };
+
+export interface PeriodFacts {
+  period: string;
+  windowFrom: string;
+  windowTo: string;
+  tickBookedOnly: boolean;
+}
+
+export type TickRow = Pick<
+  IncomeInvoiceTable,
+  'kind' | 'issue_date' | 'tax' | 'invoice_state' | 'red_pending' | 'risk_level' | 'verify_state' | 'buyer_mismatch' | 'duplicate_of' | 'booking_state' | 'vat_usage' | 'tick_state' | 'tick_period'
+>;
+
+const DEAD: readonly number[] = [IncomeInvoiceState.lostControl, IncomeInvoiceState.voided, IncomeInvoiceState.red, IncomeInvoiceState.fullRed];
+const usageLabel = (u: number) => TickUsage.label(u);
+
+/** Why `r` cannot be ticked for `usage` with `effectiveTax` now ('' when it can). */
+export function tickRefusal(r: TickRow, usage: number, effectiveTax: number, p: PeriodFacts): string {
+  const had = Number(r.vat_usage ?? 0);
+  if (!(TICKABLE_INCOME_KINDS as readonly string[]).includes(r.kind)) return '该发票种类不能勾选（仅增值税专用发票、数电专票）';
+  if (Number(r.buyer_mismatch)) return '购方非本公司的发票不能勾选';
+  if (had !== 0 && had !== usage) return `该发票已勾选为${usageLabel(had)}，不能再勾选为${usageLabel(usage)}`;
+  if (Number(r.tick_state) === 1 && r.tick_period && r.tick_period !== p.period) return `该发票已于税款所属期${r.tick_period}勾选，不能在本期更改`;
+  if (r.verify_state !== IncomeVerifyState.match) return '该发票未查验一致，不能勾选';
+  if (r.issue_date < p.windowFrom || r.issue_date > p.windowTo) return `开票日期不在本期可勾选范围（${p.windowFrom}至${p.windowTo}）内`;
+  if (DEAD.includes(r.invoice_state)) return `该发票${IncomeInvoiceState.label(r.invoice_state)}，不能勾选`;
+  if (usage === TickUsage.deduct && r.risk_level === IncomeRiskLevel.abnormalVoucher) return '异常凭证不能勾选抵扣';
+  if (effectiveTax < 0 || effectiveTax > Number(r.tax)) return '有效税额须在0与发票税额之间';
+  if (p.tickBookedOnly && r.booking_state !== IncomeBookingState.bookedDeduct && r.booking_state !== IncomeBookingState.bookedNoDeduct) return '已开启先入账后勾选，该发票未入账，不能勾选';
+  return '';
+}
+
+/** Why `r`'s tick cannot be undone on the `scope` page now ('' when it can). */
+export function untickRefusal(r: TickRow, scope: TickScope, period: string): string {
+  if (Number(r.tick_state) !== 1) return '该发票未勾选，无需撤销';
+  const had = Number(r.vat_usage ?? 0);
+  if (!SCOPE_USAGES[scope].includes(had)) return `该发票勾选为${usageLabel(had)}，请在${SCOPE_PAGE[scope === 'deduction' ? 'rebate' : 'deduction']}中撤销`;
+  if (r.tick_period !== period) return `该发票已于税款所属期${r.tick_period}勾选，不能在本期撤销`;
+  return '';
+}
+
+/** 疑点 (risk 03) or any abnormal flag: ticking it asks for confirmation. */
+export const needsConfirm = (r: TickRow & Parameters<typeof flagsOf>[0]) => r.risk_level === IncomeRiskLevel.suspicious || flagsOf(r).length > 0;
