@@ -11,8 +11,20 @@ import { contains } from '../../platform/listing.js';
 const names = (text: string, matching: boolean) =>
   sql`select n.name from invoice_buyer_names n where ${matching ? contains(sql.ref('n.name'), text) : sql`not ${contains(sql.ref('n.name'), text)}`}`;
 
-export function buyerNameContains(text: string): RawBuilder<boolean> {
-  return sql<boolean>`i.buyer_name in (${names(text, true)})`;
+/**
+ * `mostly`: most buyer names contain the text ("有限公司"), so the same set is written as "not one of
+ * the names that do not": a planner cannot know how many names a LIKE keeps, and took every invoice of
+ * every name before sorting for a first page (0.7 s on PostgreSQL at a million), where walking the
+ * date index and dropping the few others finds the first page at once.
+ */
+export function buyerNameContains(text: string, mostly = false): RawBuilder<boolean> {
+  return mostly ? sql<boolean>`i.buyer_name not in (${names(text, false)})` : sql<boolean>`i.buyer_name in (${names(text, true)})`;
+}
+
+/** Whether more than half the distinct buyer names contain the text. */
+export async function mostBuyersMatch(db: Kysely<any>, text: string): Promise<boolean> {
+  const share = await buyerNameShare(db, text);
+  return share.matching * 2 > share.all;
 }
 
 /** The invoices whose buyer name does not contain the text (the complement, for totals: ledger/repo.ts). */

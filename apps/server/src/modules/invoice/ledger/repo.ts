@@ -9,8 +9,7 @@ import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { contains, offsetOf } from '../../../platform/listing.js';
 import { LIST_COLUMNS, toInvoiceRow, type InvoiceListRecord } from '../mapping.js';
-import { applyFilters, ledgerBase, ledgerSort, onlySummaryFilters } from './filters.js';
-import { buyerNameShare } from '../search.js';
+import { applyFilters, ledgerBase, ledgerSort, onlySummaryFilters, planFilter } from './filters.js';
 import { directTotals, subtractTotals, summaryTotals } from './summary.js';
 
 type Row = InvoiceListRecord & { issue_date: string | null; invoice_code: string; blue_invoice_no: string; file_count: number | string };
@@ -32,16 +31,13 @@ export async function ledgerTotals(db: Kysely<Database>, f: LedgerFilter): Promi
   if (onlySummaryFilters(f)) return summaryTotals(db, f);
   // A buyer-name search that most buyers match ("有限公司"): the totals of the same filter without the
   // name (the day summary) less those of the buyers that do not match, which are few (search.ts).
-  const buyerName = f.buyerName;
+  const planned = await planFilter(db, f);
   const rest: LedgerFilter = { ...f, buyerName: undefined };
-  if (buyerName && onlySummaryFilters(rest)) {
-    const share = await buyerNameShare(db, buyerName);
-    if (share.matching * 2 > share.all) {
-      const [all, others] = await Promise.all([summaryTotals(db, rest), directTotals(db, rest, undefined, buyerName)]);
-      return subtractTotals(all, others);
-    }
+  if (planned.buyerNameMostly && onlySummaryFilters(rest)) {
+    const [all, others] = await Promise.all([summaryTotals(db, rest), directTotals(db, rest, undefined, f.buyerName)]);
+    return subtractTotals(all, others);
   }
-  return directTotals(db, f);
+  return directTotals(db, planned);
 }
 
 /** Past this offset a page waits for the count, so a page in the second half can be read from the other end. */
@@ -55,8 +51,8 @@ type Page = { items: LedgerRow[]; total: number; totals: LedgerTotals };
  * totals may consolidate the summary, a write); any other filter may scan, so on SQLite the whole
  * page is read by a worker (db/read-pool.ts).
  */
-export function ledgerPage(db: Kysely<Database>, q: LedgerQuery): Promise<Page> {
-  return onlySummaryFilters(q) ? readPage(db, q) : readPageOffThread(db, q);
+export async function ledgerPage(db: Kysely<Database>, q: LedgerQuery): Promise<Page> {
+  return onlySummaryFilters(q) ? readPage(db, q) : readPageOffThread(db, await planFilter(db, q));
 }
 
 async function readPage(db: Kysely<Database>, q: LedgerQuery): Promise<Page> {
@@ -101,7 +97,8 @@ const exportBatch = offThread('ledger.exportBatch', async (db: Kysely<Database>,
  * previous one. The next batch is asked for before this one is handed over, so the database reads
  * it (in a worker on SQLite) while the caller writes this one.
  */
-export async function* ledgerBatches(db: Kysely<Database>, f: LedgerExportQuery, size = 1000): AsyncIterable<LedgerRow[]> {
+export async function* ledgerBatches(db: Kysely<Database>, query: LedgerExportQuery, size = 1000): AsyncIterable<LedgerRow[]> {
+  const f = await planFilter(db, query);
   // A batch read ahead and then abandoned (the client went away) must not reject unheard.
   const ask = (after: Key | null) => {
     const p = exportBatch(db, f, after, size);
@@ -119,7 +116,8 @@ export async function* ledgerBatches(db: Kysely<Database>, f: LedgerExportQuery,
 }
 
 /** The first `limit` rows of the filter (print). */
-export async function ledgerHead(db: Kysely<Database>, f: LedgerExportQuery, limit: number): Promise<LedgerRow[]> {
+export async function ledgerHead(db: Kysely<Database>, query: LedgerExportQuery, limit: number): Promise<LedgerRow[]> {
+  const f = await planFilter(db, query);
   const s = ledgerSort(f);
   const rows = await applyFilters(withColumns(db).where('i.issue_date', 'is not', null), f, db).orderBy(s.column, s.order).orderBy('i.id', s.order).limit(limit).execute();
   return (rows as Row[]).map(toLedgerRow);
