@@ -8,7 +8,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind, type LedgerFilter } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { sortOf } from '../../../platform/listing.js';
-import { buyerNameContains, mostBuyersMatch } from '../search.js';
+import { buyerNameContains, planBuyerName, type BuyerNamePlan } from '../search.js';
 import type { InvoiceTable } from '../tables.js';
 import './tables.js';
 
@@ -37,12 +37,12 @@ export function onlySummaryFilters(f: LedgerFilter): boolean {
   return !f.buyerId && !f.buyerName && !f.number && !f.projectId && !f.contractId && f.amountMin === undefined && f.amountMax === undefined && !f.creator;
 }
 
-/** A filter as the repo plans it: whether most buyer names match its buyer-name search (search.ts). */
-export type Planned = { buyerNameMostly?: boolean };
+/** A filter as the repo plans it: how its buyer-name search is written (search.ts). */
+export type Planned = { buyerNamePlan?: BuyerNamePlan };
 
-/** The filter with its plan: one query of the distinct buyer names, when it searches by buyer name. */
+/** The filter with its plan: small queries of the distinct buyer names, when it searches by buyer name. */
 export async function planFilter<F extends LedgerFilter>(db: Kysely<Database>, f: F): Promise<F & Planned> {
-  return f.buyerName ? { ...f, buyerNameMostly: await mostBuyersMatch(db, f.buyerName) } : f;
+  return f.buyerName ? { ...f, buyerNamePlan: await planBuyerName(db, f.buyerName) } : f;
 }
 
 /** Adds the filters to any query of `db` that reads `invoices as i` (with or without joins). */
@@ -52,7 +52,7 @@ export function applyFilters<QB extends SelectQueryBuilder<any, any, any>>(query
   if (f.issueFrom) q = q.where('i.issue_date', '>=', f.issueFrom);
   if (f.issueTo) q = q.where('i.issue_date', '<=', f.issueTo);
   if (f.buyerId) q = q.where('i.buyer_id', '=', f.buyerId);
-  if (f.buyerName) q = q.where(buyerNameContains(f.buyerName, (f as Planned).buyerNameMostly));
+  if (f.buyerName) q = q.where(buyerNameContains(f.buyerName, (f as Planned).buyerNamePlan));
   if (f.number) q = q.where((eb) => eb.or([eb('i.invoice_no', '=', f.number!), eb('i.digital_no', '=', f.number!), eb('i.order_no', '=', f.number!)]));
   if (f.status !== undefined) q = q.where('i.status', '=', f.status);
   if (f.colour !== undefined) q = q.where('i.colour', '=', f.colour);

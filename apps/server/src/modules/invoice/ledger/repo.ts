@@ -9,7 +9,7 @@ import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { contains, offsetOf } from '../../../platform/listing.js';
 import { LIST_COLUMNS, toInvoiceRow, type InvoiceListRecord } from '../mapping.js';
-import { applyFilters, ledgerBase, ledgerSort, onlySummaryFilters, planFilter } from './filters.js';
+import { applyFilters, ledgerBase, ledgerSort, onlySummaryFilters, planFilter, type Planned } from './filters.js';
 import { directTotals, subtractTotals, summaryTotals } from './summary.js';
 
 type Row = InvoiceListRecord & { issue_date: string | null; invoice_code: string; blue_invoice_no: string; file_count: number | string };
@@ -31,10 +31,11 @@ export async function ledgerTotals(db: Kysely<Database>, f: LedgerFilter): Promi
   if (onlySummaryFilters(f)) return summaryTotals(db, f);
   // A buyer-name search that most buyers match ("有限公司"): the totals of the same filter without the
   // name (the day summary) less those of the buyers that do not match, which are few (search.ts).
-  const planned = await planFilter(db, f);
+  const planned = (f as Planned).buyerNamePlan ? (f as LedgerFilter & Planned) : await planFilter(db, f);
   const rest: LedgerFilter = { ...f, buyerName: undefined };
-  if (planned.buyerNameMostly && onlySummaryFilters(rest)) {
-    const [all, others] = await Promise.all([summaryTotals(db, rest), directTotals(db, rest, undefined, f.buyerName)]);
+  const plan = planned.buyerNamePlan;
+  if (plan?.mostly && onlySummaryFilters(rest)) {
+    const [all, others] = await Promise.all([summaryTotals(db, rest), directTotals(db, rest, undefined, { text: f.buyerName!, plan })]);
     return subtractTotals(all, others);
   }
   return directTotals(db, planned);

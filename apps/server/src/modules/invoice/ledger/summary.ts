@@ -11,7 +11,7 @@ import { InvoiceStatus, type LedgerFilter, type LedgerSums, type LedgerTotals } 
 import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { nowIso } from '../../../platform/time.js';
-import { buyerNameLacks } from '../search.js';
+import { buyerNameLacks, type BuyerNamePlan } from '../search.js';
 import { applyFilters, ledgerBase } from './filters.js';
 
 const KEY = 'invoice_ledger_days';
@@ -47,10 +47,10 @@ const voidedOf = (column: 'i.status' | 'd.status') => sql<number>`case when ${sq
  * Totals straight from the invoices (any filter): a scan at worst, so off the request thread on SQLite
  * (db/read-pool.ts). `lacking`: only the invoices whose buyer name does not contain this text.
  */
-export const directTotals = offThread('ledger.directTotals', async (db: Kysely<Database>, f: LedgerFilter, days?: string[], lacking?: string): Promise<LedgerTotals> => {
+export const directTotals = offThread('ledger.directTotals', async (db: Kysely<Database>, f: LedgerFilter, days?: string[], lacking?: { text: string; plan?: BuyerNamePlan }): Promise<LedgerTotals> => {
   let q = applyFilters(ledgerBase(db), f, db);
   if (days) q = q.where('i.issue_date', 'in', days);
-  if (lacking) q = q.where(buyerNameLacks(lacking));
+  if (lacking) q = q.where(buyerNameLacks(lacking.text, lacking.plan));
   const voided = voidedOf('i.status');
   return toTotals(await q.select([voided.as('voided'), sql<number>`count(*)`.as('n'), ...sums]).groupBy(voided).execute());
 });
