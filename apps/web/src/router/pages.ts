@@ -67,6 +67,7 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice/calc-deduction/statistic': lazy(() => import('../features/income/transport/TransportDeduction')),
   '/invoice/deduction/deduction/list': lazy(() => import('../features/income/deduction/DeductionTick')),
   '/invoice/tax-rebate/list': lazy(() => import('../features/income/deduction/RebateTick')),
+  '/income/invoice/log': lazy(() => import('../features/income/deduction/TickLog')),
 };
 
 export function pageFor(pattern: string): PageComponent {
