@@ -170,4 +170,37 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     expect(countdown('2026-11-20T00:00:00.000Z', Date.parse('2026-11-19T23:59:59.000Z'))).toBe('剩余 00:00:01');
     expect(countdown('2026-11-20T00:00:00.000Z', Date.parse('2026-11-20T00:00:00.000Z'))).toBeNull();
   });
+
+  it('导入勾选 sends the .xlsx as base64 with the usage, shows the rows, and resends with confirmed: true after the 疑点 question', async () => {
+    const rows = [{ row: 2, invoiceNumber: '26322000000012345679', invoiceId: ID2, effectiveTax: 6500, ok: true, message: '' }];
+    calls.importTicks
+      .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: true, message: '疑点发票' }], rows })
+      .mockResolvedValueOnce({ done: true, needConfirm: false, batchId: 'b6', count: 1, refused: 0, outcomes: [], rows });
+    renderPage(<DeductionTick />);
+    await screen.findByText('26322000000012345678');
+    await waitFor(() => expect((screen.getByTestId('tick-import') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('tick-import'));
+    const input = (await screen.findByText('选择文件')).closest('.ant-upload')!.querySelector('input[type=file]')!;
+    fireEvent.change(input, { target: { files: [new File(['xlsx-bytes'], '勾选.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' })] } });
+    await screen.findByText('勾选.xlsx');
+    fireEvent.click(screen.getByTestId('tick-import-run'));
+    await waitFor(() => expect(calls.importTicks).toHaveBeenCalledWith('deduction', { file: btoa('xlsx-bytes'), fileName: '勾选.xlsx', vatUsage: 1, confirmed: false }));
+    const result = await screen.findByTestId('tick-import-result');
+    expect(result.textContent).toContain('您勾选的发票中含有疑点发票');
+    expect(result.textContent).toContain('26322000000012345679');
+    expect(result.textContent).toContain('65.00');
+    fireEvent.click(screen.getByTestId('tick-import-confirm'));
+    await waitFor(() => expect(calls.importTicks).toHaveBeenLastCalledWith('deduction', { file: btoa('xlsx-bytes'), fileName: '勾选.xlsx', vatUsage: 1, confirmed: true }));
+    await waitFor(() => expect(screen.getByTestId('tick-import-result').textContent).toContain('导入勾选成功1张'));
+  });
+
+  it('先入账后勾选 is saved through setting-save', async () => {
+    calls.saveSetting.mockResolvedValue({ tickBookedOnly: true });
+    renderPage(<DeductionTick />);
+    const sw = await screen.findByTestId('tick-booked-only');
+    await waitFor(() => expect(calls.setting).toHaveBeenCalled());
+    fireEvent.click(sw);
+    await waitFor(() => expect(calls.saveSetting).toHaveBeenCalledWith(true));
+    await waitFor(() => expect(sw.getAttribute('aria-checked')).toBe('true'));
+  });
 });

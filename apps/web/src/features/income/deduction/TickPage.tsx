@@ -99,6 +99,8 @@ export function TickPage({ scope }: { scope: TickScope }) {
         void client.invalidateQueries({ queryKey: TICK_KEY });
       }
     },
+    // The request layer shows the refusal (a closed period, over 1000 invoices …).
+    onError: () => setConfirming(null),
   });
 
   const apply = (v: FormValues) => {
