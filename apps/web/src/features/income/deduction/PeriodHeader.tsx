@@ -14,12 +14,13 @@ export function countdown(deadline: string, now: number): string | null {
   return `剩余 ${d > 0 ? `${d} 天 ` : ''}${hms}`;
 }
 
-export function useNow(): number {
+/** The clock, read again every intervalMs (the countdown each second; the page's closed state every few seconds, so the list is not drawn again each second). */
+export function useNow(intervalMs = 1000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
+    const t = setInterval(() => setNow(Date.now()), intervalMs);
     return () => clearInterval(t);
-  }, []);
+  }, [intervalMs]);
   return now;
 }
 
@@ -33,16 +34,16 @@ export function closedReasonOf(info: TickPeriodInfo | undefined, now: number): s
   return '';
 }
 
-export function PeriodHeader({ info, loading, failed, now, closedReason, bookedOnly, onBookedOnly, savingSetting }: {
+export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, onBookedOnly, savingSetting }: {
   info?: TickPeriodInfo;
   loading: boolean;
   failed: boolean;
-  now: number;
   closedReason: string;
   bookedOnly?: boolean;
   onBookedOnly: (v: boolean) => void;
   savingSetting: boolean;
 }) {
+  const now = useNow();
   if (!info) {
     return (
       <Card size="small" data-testid="tick-period">

@@ -10,7 +10,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CandidatePage, CandidateRow, TickPeriodInfo } from '@zhyy/shared';
 import { poolRow } from '../testRows';
-import { countdown } from './PeriodHeader';
+import { closedReasonOf, countdown } from './PeriodHeader';
 import DeductionTick from './DeductionTick';
 import RebateTick from './RebateTick';
 
@@ -169,6 +169,11 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     expect(countdown('2026-11-20T00:00:00.000Z', Date.parse('2026-11-18T22:58:57.000Z'))).toBe('剩余 1 天 01:01:03');
     expect(countdown('2026-11-20T00:00:00.000Z', Date.parse('2026-11-19T23:59:59.000Z'))).toBe('剩余 00:00:01');
     expect(countdown('2026-11-20T00:00:00.000Z', Date.parse('2026-11-20T00:00:00.000Z'))).toBeNull();
+    // The deadline passing while the page is open closes it with the reason, before the server says so.
+    const info = period({ deadline: '2026-11-20T00:00:00.000Z', deadlineText: '2026-11-20 08:00:00' });
+    expect(closedReasonOf(info, Date.parse('2026-11-19T23:59:59.000Z'))).toBe('');
+    expect(closedReasonOf(info, Date.parse('2026-11-20T00:00:01.000Z'))).toBe('税款所属期202611的勾选截止时间（2026-11-20 08:00:00）已过');
+    expect(closedReasonOf({ ...info, open: false, closedReason: '税款所属期202611的统计已确认' }, Date.parse('2026-11-19T00:00:00.000Z'))).toBe('税款所属期202611的统计已确认');
   });
 
   it('导入勾选 sends the .xlsx as base64 with the usage, shows the rows, and resends with confirmed: true after the 疑点 question', async () => {

@@ -46,7 +46,7 @@ interface Batch {
 
 export function TickPage({ scope }: { scope: TickScope }) {
   const client = useQueryClient();
-  const now = useNow();
+  const now = useNow(5000);
   const [form] = Form.useForm<FormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
@@ -191,7 +191,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
   return (
     <div className="list-page" data-testid={`tick-${scope}`}>
       <PeriodHeader
-        info={periodQ.data} loading={periodQ.isFetching} failed={periodQ.isError} now={now} closedReason={closedReason}
+        info={periodQ.data} loading={periodQ.isFetching} failed={periodQ.isError} closedReason={closedReason}
         bookedOnly={settingQ.data?.tickBookedOnly} onBookedOnly={(v) => saveSetting.mutate(v)} savingSetting={saveSetting.isPending}
       />
       <Card className="list-page-filters" size="small">
