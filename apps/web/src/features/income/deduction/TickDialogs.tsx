@@ -21,14 +21,22 @@ export function ConfirmDialog({ outcomes, busy, onOk, onCancel }: { outcomes: Ti
   );
 }
 
+/** Whether an outcome only says its batch failed because of another invoice (同批有…，本批均未…). */
+const onlyTheBatch = (o: TickOutcomeRow) => o.message.startsWith('同批有');
+
+/**
+ * The answer of a failed batch lists every invoice (nothing was recorded): the invoices refused for a reason
+ * of their own first, then those that only went down with the batch.
+ */
 export function RefusalDialog({ title, outcomes, onClose }: { title: string; outcomes: TickOutcomeRow[] | null; onClose: () => void }) {
-  const all = outcomes ?? [];
-  const refused = all.some((o) => !o.ok) ? all.filter((o) => !o.ok) : all;
+  const all = (outcomes ?? []).filter((o) => !o.ok);
+  const own = all.filter((o) => !onlyTheBatch(o));
+  const rows = [...own, ...all.filter(onlyTheBatch)];
   return (
     <Modal open={!!outcomes} title={title} onCancel={onClose} onOk={onClose} okText="知道了" cancelButtonProps={{ style: { display: 'none' } }} width={680} destroyOnHidden>
       <div data-testid="tick-refusals">
-        <Typography.Paragraph type="danger">{refused.length} 张发票不能处理，本批均未处理（全部成功才记录）。</Typography.Paragraph>
-        <Table<TickOutcomeRow> rowKey="invoiceId" size="small" pagination={false} scroll={{ y: 360 }} columns={outcomeColumns} dataSource={refused} />
+        <Typography.Paragraph type="danger">本批 {all.length} 张发票均未处理（全部成功才记录）{own.length ? `，其中 ${own.length} 张被拒绝，原因见下表` : ''}。</Typography.Paragraph>
+        <Table<TickOutcomeRow> rowKey="invoiceId" size="small" pagination={false} scroll={{ y: 360 }} columns={outcomeColumns} dataSource={rows} />
       </div>
     </Modal>
   );

@@ -95,7 +95,7 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
 
   it('a batch with 疑点 invoices asks first and is resent with confirmed: true', async () => {
     calls.tick
-      .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: true, message: '疑点发票' }] })
+      .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: false, message: '您勾选的发票中含有疑点发票' }] })
       .mockResolvedValueOnce({ done: true, needConfirm: false, batchId: 'b2', count: 1, refused: 0, outcomes: [] });
     renderPage(<DeductionTick />);
     await screen.findByText('26322000000012345679');
@@ -117,7 +117,7 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
       done: false, needConfirm: false, batchId: 'b3', count: 0, refused: 1,
       outcomes: [
         { invoiceId: ID1, invoiceNumber: '26322000000012345678', ok: false, message: '该发票已勾选为抵扣，不能再勾选为出口退税' },
-        { invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: true, message: '' },
+        { invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: false, message: '同批有不能勾选的发票，本批均未勾选' },
       ],
     });
     renderPage(<RebateTick />);
@@ -130,7 +130,9 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     const box = await screen.findByTestId('tick-refusals');
     expect(box.textContent).toContain('26322000000012345678');
     expect(box.textContent).toContain('该发票已勾选为抵扣，不能再勾选为出口退税');
-    expect(box.textContent).not.toContain('26322000000012345679');
+    expect(box.textContent).toContain('本批 2 张发票均未处理（全部成功才记录），其中 1 张被拒绝');
+    expect(box.textContent).toContain('同批有不能勾选的发票，本批均未勾选');
+    expect(box.textContent!.indexOf('26322000000012345678')).toBeLessThan(box.textContent!.indexOf('26322000000012345679'));
     expect(screen.getByText('勾选失败：1张发票不能勾选，本批均未勾选')).toBeTruthy();
   });
 
@@ -179,7 +181,7 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
   it('导入勾选 sends the .xlsx as base64 with the usage, shows the rows, and resends with confirmed: true after the 疑点 question', async () => {
     const rows = [{ row: 2, invoiceNumber: '26322000000012345679', invoiceId: ID2, effectiveTax: 6500, ok: true, message: '' }];
     calls.importTicks
-      .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: true, message: '疑点发票' }], rows })
+      .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: false, message: '您勾选的发票中含有疑点发票' }], rows })
       .mockResolvedValueOnce({ done: true, needConfirm: false, batchId: 'b6', count: 1, refused: 0, outcomes: [], rows });
     renderPage(<DeductionTick />);
     await screen.findByText('26322000000012345678');
