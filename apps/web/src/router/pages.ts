@@ -65,6 +65,9 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice-entry/project/apportionment': lazy(() => import('../features/income/project/Apportionment')),
   '/invoice-entry/project/change': lazy(() => import('../features/income/project/ProjectChange')),
   '/invoice/calc-deduction/statistic': lazy(() => import('../features/income/transport/TransportDeduction')),
+  '/invoice/deduction/deduction/list': lazy(() => import('../features/income/deduction/DeductionTick')),
+  '/invoice/tax-rebate/list': lazy(() => import('../features/income/deduction/RebateTick')),
+  '/income/invoice/log': lazy(() => import('../features/income/deduction/TickLog')),
 };
 
 export function pageFor(pattern: string): PageComponent {

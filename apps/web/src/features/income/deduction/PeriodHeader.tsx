@@ -1,0 +1,80 @@
+/** The ticking pages' header: the current tax period from the tax service, the deadline with a live countdown, the window, the statistics state, ticked against candidates. */
+import { Alert, Card, Descriptions, Space, Spin, Switch, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { PeriodStatState, type TickPeriodInfo } from '@zhyy/shared';
+import { Money } from '../../common/Money';
+
+/** 剩余 3 天 04:05:06, or null once the deadline has passed. */
+export function countdown(deadline: string, now: number): string | null {
+  const ms = Date.parse(deadline) - now;
+  if (!(ms > 0)) return null;
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const hms = [Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  return `剩余 ${d > 0 ? `${d} 天 ` : ''}${hms}`;
+}
+
+/** The clock, read again every intervalMs (the countdown each second; the page's closed state every few seconds, so the list is not drawn again each second). */
+export function useNow(intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(t);
+  }, [intervalMs]);
+  return now;
+}
+
+export const periodText = (p: string) => (p.length === 6 ? `${p.slice(0, 4)}年${p.slice(4)}月` : p);
+
+/** Why ticking is closed now (the server's reason, or the deadline passed while the page was open), '' when open. */
+export function closedReasonOf(info: TickPeriodInfo | undefined, now: number): string {
+  if (!info) return '';
+  if (!info.open) return info.closedReason || `税款所属期${info.period}不能勾选`;
+  if (countdown(info.deadline, now) === null) return `税款所属期${info.period}的勾选截止时间（${info.deadlineText}）已过`;
+  return '';
+}
+
+export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, onBookedOnly, savingSetting }: {
+  info?: TickPeriodInfo;
+  loading: boolean;
+  failed: boolean;
+  closedReason: string;
+  bookedOnly?: boolean;
+  onBookedOnly: (v: boolean) => void;
+  savingSetting: boolean;
+}) {
+  const now = useNow();
+  if (!info) {
+    return (
+      <Card size="small" data-testid="tick-period">
+        {failed ? <Alert type="error" showIcon title="税款所属期获取失败，请稍后重试" /> : <Spin spinning={loading}><Typography.Text type="secondary">正在获取税款所属期…</Typography.Text></Spin>}
+      </Card>
+    );
+  }
+  const left = countdown(info.deadline, now);
+  return (
+    <Card size="small" data-testid="tick-period">
+      <Descriptions size="small" column={{ xs: 1, md: 3 }}>
+        <Descriptions.Item label="当前税款所属期"><Typography.Text strong>{periodText(info.period)}</Typography.Text></Descriptions.Item>
+        <Descriptions.Item label="勾选截止">
+          <Space>
+            <span>{info.deadlineText}</span>
+            <Typography.Text type={left ? 'warning' : 'danger'} data-testid="tick-countdown">{left ?? '已截止'}</Typography.Text>
+          </Space>
+        </Descriptions.Item>
+        <Descriptions.Item label="可勾选开票日期范围">{info.windowFrom} 至 {info.windowTo}</Descriptions.Item>
+        <Descriptions.Item label="统计状态">{PeriodStatState.label(info.statState)}</Descriptions.Item>
+        <Descriptions.Item label="本期已勾选">
+          <span data-testid="tick-ticked">{info.ticked.count} 张，税额 <Money fen={info.ticked.tax} />，有效税额 <Money fen={info.ticked.effectiveTax} strong /></span>
+        </Descriptions.Item>
+        <Descriptions.Item label="全部候选发票">
+          <span data-testid="tick-candidates">{info.candidates.count} 张，税额 <Money fen={info.candidates.tax} /></span>
+        </Descriptions.Item>
+        <Descriptions.Item label="先入账后勾选">
+          <Switch size="small" checked={bookedOnly ?? info.tickBookedOnly} loading={savingSetting} onChange={onBookedOnly} data-testid="tick-booked-only" />
+        </Descriptions.Item>
+      </Descriptions>
+      {closedReason ? <Alert type="warning" showIcon title={`当前不能勾选或撤销：${closedReason}`} data-testid="tick-closed" /> : null}
+    </Card>
+  );
+}
