@@ -127,13 +127,16 @@ export async function pickOption(page: Page, input: Locator, title: string): Pro
   const item = input.locator('xpath=ancestor::div[contains(concat(" ", normalize-space(@class), " "), " ant-form-item ")][1]');
   const dropdown = page.locator('.ant-select-dropdown:visible');
   for (let attempt = 1; ; attempt++) {
-    if ((await dropdown.count()) === 0) await input.click();
-    await dropdown.getByTitle(title, { exact: true }).click();
     try {
+      if ((await dropdown.count()) === 0) await input.click({ timeout: 5000 });
+      // A dropdown opened while its dialog still zooms in moves, and a click meant for it can land on the
+      // form and close it: the option is then gone, so the click gives up soon and the pick starts again.
+      await dropdown.getByTitle(title, { exact: true }).click({ timeout: 5000 });
       await expect.poll(() => item.innerText({ timeout: 1000 }), { timeout: 2000 }).toContain(title);
       return;
     } catch (err) {
-      if (attempt === 3) throw err;
+      if (attempt === 4) throw err;
+      await page.waitForTimeout(300);
     }
   }
 }

@@ -6,31 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sidebarBadgeText } from '@zhyy/shared';
-import type { Locator, Page } from 'playwright-core';
-import { newSession, signIn, useBrowser } from './browser';
+import { newSession, pickOption, signIn, useBrowser } from './browser';
 
 useBrowser();
 
 const countOf = async (text: Promise<string>) => Number(/（(\d+) 张）/.exec(await text)?.[1]);
-
-/**
- * Picks an option of an antd Select and checks the item shows it; under load a click during the
- * modal's opening animation can be lost, so the pick is tried again then.
- */
-async function pick(page: Page, select: Locator, option: string) {
-  const shown = select.locator('xpath=ancestor::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
-  for (let attempt = 1; ; attempt++) {
-    await select.click();
-    const dropdown = page.locator('.ant-select-dropdown:visible');
-    await dropdown.getByTitle(option, { exact: true }).click();
-    try {
-      await expect.poll(() => shown.innerText(), { timeout: 3_000 }).toContain(option);
-      return;
-    } catch (e) {
-      if (attempt === 3) throw e;
-    }
-  }
-}
 
 describe('发票签收', () => {
   it('demo14 signs two waiting invoices against a project and finds both archive numbers in 签收记录', async () => {
@@ -62,7 +42,7 @@ describe('发票签收', () => {
     const dialog = page.locator('.ant-modal', { has: page.getByTestId('sign-dialog') });
     await dialog.getByTestId('sign-dialog').waitFor();
     expect(await dialog.getByTestId('sign-dialog').innerText()).toContain('已选择 2 张发票');
-    await pick(page, dialog.locator('#income-sign_docType'), '项目');
+    await pickOption(page, dialog.locator('#income-sign_docType'), '项目');
     await dialog.locator('#income-sign_docNo').fill('XM2026-001');
     // The sign call is a change: the counts reload at once, the waiting count two lower.
     const counts = page.waitForResponse(async (r) => r.url().endsWith('/api/invoice/billing-cancellation-count') && (await r.json()).r?.invoiceEntrySignCount === waiting - 2);
