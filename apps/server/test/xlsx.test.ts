@@ -21,6 +21,13 @@ app.get('/export', (_req, reply) => {
   }
   return sendXlsx(reply, { fileName: '导出', sheetName: '数据', columns: [{ header: '序号', value: (r) => r.n }, { header: '内容', value: (r) => r.text }], rows: rows() });
 });
+app.get('/broken', (_req, reply) => {
+  async function* rows() {
+    yield [{ n: 1 }];
+    throw new Error('数据库连接中断');
+  }
+  return sendXlsx(reply, { fileName: '导出', sheetName: '数据', columns: [{ header: '序号', value: (r: { n: number }) => r.n }], rows: rows() });
+});
 let base = '';
 beforeAll(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -56,5 +63,16 @@ describe('streaming Excel export', () => {
     const ws = wb.getWorksheet('数据')!;
     expect(ws.rowCount).toBe(BATCHES * ROWS + 1);
     expect(ws.getRow(2).getCell(2).value).toMatch(/^第0批第0行/);
+  });
+
+  it('cuts the download off, rather than ending it as if complete, when reading fails midway', async () => {
+    const res = await fetch(`${base}/broken`);
+    // Failed before the first byte: an error answer; after it: a cut body. Never a complete workbook.
+    const outcome = res.status === 200 ? await res.arrayBuffer().then(() => 'complete', () => 'cut') : `status ${res.status}`;
+    expect(['cut', 'status 500']).toContain(outcome);
+    // The server goes on answering.
+    const again = await fetch(`${base}/broken`);
+    expect([200, 500]).toContain(again.status);
+    await again.arrayBuffer().catch(() => undefined);
   });
 });
