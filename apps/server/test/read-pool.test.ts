@@ -12,7 +12,7 @@ import { runTask } from '../src/db/read-pool.js';
 import { ledgerBatches, ledgerPage } from '../src/modules/invoice/ledger/repo.js';
 import { directTotals } from '../src/modules/invoice/ledger/summary.js';
 import { seedDemo } from '../src/seed/index.js';
-import { TEST_DEMO } from './helpers.js';
+import { startTestServer, TEST_DEMO } from './helpers.js';
 import { seedLarge } from '../src/seed/large.js';
 
 const sqlite = process.env.TEST_DB !== 'postgres';
@@ -74,5 +74,34 @@ describe.skipIf(!sqlite)('reads off the request thread', () => {
     const mem = openDatabase({ sqlitePath: ':memory:' });
     expect(mem.reads).toBeUndefined();
     await mem.close();
+  });
+});
+
+describe.skipIf(sqlite)('PostgreSQL: an export read in a worker with its own connections', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer();
+    await seedLarge(server.db, { invoices: 600, batch: 600 });
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  it('keeps pages in place, and reads the export rows in a worker, the same and in the same order', async () => {
+    const db = server.db;
+    await ledgerPage(db.kysely, { pageIndex: 1, pageSize: 20 } as LedgerQuery);
+    expect(db.reads!.started).toBe(0);
+    const f = { sort: { field: 'amountIncl', order: 'descend' } } as LedgerExportQuery;
+    const viaWorker: string[] = [];
+    for await (const b of ledgerBatches(db.kysely, f, 100)) viaWorker.push(...b.map((r) => r.id));
+    expect(db.reads!.started).toBe(1);
+    const inPlace: string[] = [];
+    let after = null;
+    for (;;) {
+      const { rows, last } = (await runTask('ledger.exportBatch', db.kysely, [f, after, 100])) as { rows: { id: string }[]; last: unknown };
+      inPlace.push(...rows.map((r) => r.id));
+      if (rows.length < 100) break;
+      after = last;
+    }
+    expect(viaWorker.length).toBeGreaterThan(500);
+    expect(viaWorker).toEqual(inPlace);
   });
 });

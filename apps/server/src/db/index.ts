@@ -1,10 +1,10 @@
 /** One Kysely instance per dialect: SQLite (better-sqlite3, WAL, foreign keys) or PostgreSQL (pg). */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import { migrations } from './migrations/index.js';
+import { loadPg } from './pg.js';
 import { attachReadPool, ReadPool } from './read-pool.js';
 import { StatementCache } from './statements.js';
 import type { Database } from './schema.js';
@@ -20,7 +20,7 @@ export interface Db {
   file?: string;
   /** SQLite: the prepared-statement cache (./statements.ts). */
   statements?: StatementCache;
-  /** SQLite in a file: the worker threads that run long reads (./read-pool.ts). */
+  /** The worker threads that run long reads (./read-pool.ts): SQLite in a file, and PostgreSQL's exports. */
   reads?: ReadPool;
   close(): Promise<void>;
 }
@@ -33,17 +33,6 @@ export interface OpenOptions {
   pgSchema?: string;
 }
 
-type Pg = typeof import('pg');
-let pgModule: Pg | null = null;
-/** The PostgreSQL driver, loaded only when a PostgreSQL URL is configured (issue 11: cold start on SQLite). */
-function loadPg(): Pg {
-  if (pgModule) return pgModule;
-  const loaded = createRequire(import.meta.url)('pg') as Pg;
-  // COUNT(*) and BIGINT (money in 分) come back as numbers; values stay far below 2^53.
-  loaded.types.setTypeParser(20, (v) => Number(v));
-  return (pgModule = loaded);
-}
-
 export function openDatabase(opts: OpenOptions): Db {
   if (opts.databaseUrl) {
     const pool = new (loadPg().Pool)({
@@ -52,7 +41,15 @@ export function openDatabase(opts: OpenOptions): Db {
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', schema: opts.pgSchema, close: () => kysely.destroy() };
+    // Exports read in a worker with its own connections, so that decoding their rows does not hold
+    // the request thread (read-pool.ts).
+    const reads = new ReadPool({ pg: { url: opts.databaseUrl, ...(opts.pgSchema ? { schema: opts.pgSchema } : {}) } }, 1);
+    attachReadPool(kysely, reads);
+    const close = async () => {
+      await reads.close();
+      await kysely.destroy();
+    };
+    return { kysely, dialect: 'postgres', schema: opts.pgSchema, reads, close };
   }
   const file = opts.sqlitePath ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -65,7 +62,7 @@ export function openDatabase(opts: OpenOptions): Db {
   const statements = new StatementCache(sqlite);
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   // Long reads (offThread) go to worker threads with their own connections; not for ':memory:'.
-  const reads = file === ':memory:' ? undefined : new ReadPool(file);
+  const reads = file === ':memory:' ? undefined : new ReadPool({ file });
   if (reads) attachReadPool(kysely, reads);
   const close = async () => {
     await reads?.close();

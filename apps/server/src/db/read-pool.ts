@@ -3,9 +3,11 @@
  * it, and the server has one: a report scanning a million invoices held every other request (sign-
  * ins, badges) until it finished. A read registered with offThread() runs, for the application's
  * own database, in a small pool of worker threads, each with its own read-only connection to the
- * same file (WAL lets readers run beside the writer). Everywhere else it runs in place: PostgreSQL
- * (the pg driver never blocks the thread), ':memory:' databases (not shareable across threads), a
- * transaction (it must see its own writes) and the worker itself.
+ * same file (WAL lets readers run beside the writer). On PostgreSQL the driver never blocks the
+ * thread, but it decodes every row on it: a read registered with `{ postgres: true }` (an export's
+ * batches) runs in a worker with its own connections there, the others in place. Everywhere else a
+ * read runs in place: ':memory:' databases (not shareable across threads), a transaction (it must see
+ * its own writes) and the worker itself.
  *
  * A task must only read, take and return plain data (structured clone), and be registered by a
  * module that ./read-worker.ts imports.
@@ -19,13 +21,19 @@ type Task = (db: Kysely<Database>, ...args: any[]) => Promise<unknown>;
 const tasks = new Map<string, Task>();
 const pools = new WeakMap<Kysely<Database>, ReadPool>();
 
-/** Registers a read under a unique name; the returned function runs it off the thread when it can. */
-export function offThread<A extends unknown[], R>(name: string, fn: (db: Kysely<Database>, ...args: A) => Promise<R>): (db: Kysely<Database>, ...args: A) => Promise<R> {
+/** Where a pool's workers read: the SQLite file, or the PostgreSQL database (and schema). */
+export type ReadTarget = { file: string } | { pg: { url: string; schema?: string } };
+
+/**
+ * Registers a read under a unique name; the returned function runs it off the thread when it can.
+ * `postgres`: off the thread on PostgreSQL too (reads of many rows, where decoding them is the cost).
+ */
+export function offThread<A extends unknown[], R>(name: string, fn: (db: Kysely<Database>, ...args: A) => Promise<R>, opts: { postgres?: boolean } = {}): (db: Kysely<Database>, ...args: A) => Promise<R> {
   if (tasks.has(name)) throw new Error(`offThread: ${name} registered twice`);
   tasks.set(name, fn as Task);
   return (db, ...args) => {
     const pool = pools.get(db);
-    return pool ? (pool.run(name, args) as Promise<R>) : fn(db, ...args);
+    return pool && (pool.sqlite || opts.postgres) ? (pool.run(name, args) as Promise<R>) : fn(db, ...args);
   };
 }
 
@@ -54,12 +62,12 @@ class ReadWorker {
   private next = 1;
   dead = false;
 
-  constructor(file: string) {
+  constructor(target: ReadTarget) {
     const url = new URL(import.meta.url.endsWith('.ts') ? './read-worker.ts' : './read-worker.js', import.meta.url);
     // Under the test runner the sources are TypeScript: the worker loads them through tsx.
     this.worker = url.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: { file }, resourceLimits: READ_WORKER_LIMITS, execArgv: ['--conditions=source'] })
-      : new Worker(url, { workerData: { file }, resourceLimits: READ_WORKER_LIMITS });
+      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: target, resourceLimits: READ_WORKER_LIMITS, execArgv: ['--conditions=source'] })
+      : new Worker(url, { workerData: target, resourceLimits: READ_WORKER_LIMITS });
     this.worker.unref();
     this.worker.on('message', (m: { id: number; ok: boolean; value?: unknown; error?: string }) => {
       const p = this.pending.get(m.id);
@@ -96,16 +104,19 @@ class ReadWorker {
 
 export class ReadPool {
   private workers: ReadWorker[] = [];
+  readonly sqlite: boolean;
 
   constructor(
-    private readonly file: string,
+    private readonly target: ReadTarget,
     private readonly size = 2,
-  ) {}
+  ) {
+    this.sqlite = 'file' in target;
+  }
 
   /** Starts the workers on first use; each read goes to the worker with the fewest reads out. */
   run(name: string, args: unknown[]): Promise<unknown> {
     this.workers = this.workers.filter((w) => !w.dead);
-    if (this.workers.length < this.size && this.workers.every((w) => w.pending.size > 0)) this.workers.push(new ReadWorker(this.file));
+    if (this.workers.length < this.size && this.workers.every((w) => w.pending.size > 0)) this.workers.push(new ReadWorker(this.target));
     const w = this.workers.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     return w.run(name, args);
   }

@@ -1,20 +1,32 @@
 /**
- * A read worker (./read-pool.ts): its own read-only connection to the application's SQLite file,
- * answering the registered reads one message at a time.
+ * A read worker (./read-pool.ts): its own read-only connection to the application's SQLite file, or
+ * its own small pool of PostgreSQL connections, answering the registered reads as messages come.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { runTask } from './read-pool.js';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { loadPg } from './pg.js';
+import { runTask, type ReadTarget } from './read-pool.js';
 import type { Database } from './schema.js';
 import { StatementCache } from './statements.js';
 // The modules whose reads may run here (they register them with offThread when loaded).
 import '../modules/invoice/ledger/repo.js';
 
-const { file } = workerData as { file: string };
-const sqlite = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
-sqlite.pragma('busy_timeout = 5000');
-const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) }) });
+/** Connections of a PostgreSQL read worker: two exports may read at once. */
+const PG_CONNECTIONS = 2;
+
+function open(target: ReadTarget): Kysely<Database> {
+  if ('pg' in target) {
+    const { url, schema } = target.pg;
+    const pool = new (loadPg().Pool)({ connectionString: url, max: PG_CONNECTIONS, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const sqlite = new BetterSqlite3(target.file, { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: new StatementCache(sqlite) }) });
+}
+
+const db = open(workerData as ReadTarget);
 
 parentPort!.on('message', (m: { id: number; name: string; args: unknown[] }) => {
   runTask(m.name, db, m.args).then(

@@ -91,7 +91,7 @@ const exportBatch = offThread('ledger.exportBatch', async (db: Kysely<Database>,
   const rows = (await q.orderBy(s.column, s.order).orderBy('i.id', s.order).limit(size).execute()) as Row[];
   const last = rows[rows.length - 1];
   return { rows: rows.map(toLedgerRow), last: last ? { v: last[key] as string | number, id: last.id } : null };
-});
+}, { postgres: true });
 
 /**
  * Every row of the filter in the chosen order, batch by batch, each batch after the last key of the
