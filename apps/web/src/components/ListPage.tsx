@@ -6,11 +6,12 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Space, Table, type TableColumnsType, type TableProps } from 'antd';
+import { Button, Card, Form, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useState, type ReactNode } from 'react';
 import type { PageResult } from '@zhyy/shared';
 import type { ListParams } from '../api/system';
 import { ExportButton } from './ExportButton';
+import { pageFromTable, sortFromTable, tableLocale, tablePagination, type TableSort } from './listTable';
 import { tableScrollX } from './tableWidth';
 import './listPage.css';
 import { refetchWhileSettling } from './settlePoll';
@@ -49,7 +50,7 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
   const toRequest = (values: Filters) => dropBlank(props.toRequest ? props.toRequest(values) : values);
   const [filters, setFilters] = useState<Filters>(() => toRequest(props.initialFilters ?? {}));
   const [page, setPage] = useState({ pageIndex: 1, pageSize: props.pageSize ?? 20 });
-  const [sort, setSort] = useState<{ field: string; order: 'ascend' | 'descend' } | undefined>();
+  const [sort, setSort] = useState<TableSort>();
   const params: ListParams = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const [refetchInterval] = useState(() => (props.refetchWhile ? refetchWhileSettling(props.refetchWhile) : undefined));
   const scrollX = tableScrollX(props.columns, props.scrollX);
@@ -96,20 +97,11 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
           loading={query.isFetching}
           rowClassName={props.rowClassName}
           scroll={scrollX ? { x: scrollX } : undefined}
-          locale={{ emptyText: query.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={props.emptyText ?? '暂无数据'} /> }}
-          pagination={{
-            current: page.pageIndex,
-            pageSize: page.pageSize,
-            total: query.data?.total ?? 0,
-            showSizeChanger: true,
-            pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => `共 ${total} 条`,
-          }}
+          locale={tableLocale(query.isError, props.emptyText)}
+          pagination={tablePagination(page, query.data?.total ?? 0)}
           onChange={(p, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = s?.columnKey ?? s?.field;
-            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
-            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+            setSort(sortFromTable(sorter));
+            setPage(pageFromTable(p, page));
           }}
         />
       </Card>

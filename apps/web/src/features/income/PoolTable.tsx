@@ -6,13 +6,14 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Form, Space, Table, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { IncomeSource, type PoolPage, type PoolRow } from '@zhyy/shared';
 import { incomeApi, POOL_CALLS, type PoolScope } from '../../api/income';
 import type { ListParams } from '../../api/system';
 import { tableScrollX } from '../../components/tableWidth';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../components/listTable';
 import { Money } from '../common/Money';
 import { ExportProgress } from '../invoice/ledger/ExportProgress';
 import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
@@ -21,7 +22,6 @@ import { PoolFilters } from './PoolFilters';
 import '../../components/listPage.css';
 import '../invoice/ledger/ledger.css';
 
-type Sort = { field: string; order: 'ascend' | 'descend' } | undefined;
 
 export interface PoolTableProps {
   scope: PoolScope;
@@ -49,7 +49,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
   const [form] = Form.useForm<PoolFormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
-  const [sort, setSort] = useState<Sort>();
+  const [sort, setSort] = useState<TableSort>();
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({
     queryKey: [...(list?.key ?? [...POOL_KEY, scope]), params],
@@ -63,7 +63,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
     setFilters(toPoolRequest(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
-  const sorted = (key: string) => (sort?.field === key ? sort.order : null);
+  const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<PoolRow> = [
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
     {
@@ -115,22 +115,18 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
           loading={q.isFetching}
           rowSelection={selection ? { selectedRowKeys: [...selection.keys], preserveSelectedRowKeys: true, fixed: 'left', onChange: (keys, rows) => selection.onChange(keys.map(String), rows.filter(Boolean)) } : undefined}
           scroll={{ x: tableScrollX(columns, undefined, { selection: !!selection }) }}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={emptyText} /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
+          locale={tableLocale(q.isError, emptyText)}
+          pagination={tablePagination(page, q.data?.total ?? 0, '张')}
           onChange={(p, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = s?.columnKey;
-            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
-            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+            setSort(sortFromTable(sorter));
+            setPage(pageFromTable(p, page));
           }}
           summary={() =>
             totals ? (
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="ledger-totals" data-testid="pool-totals">
                   {/* The label spans exactly the two fixed columns; the 操作 column keeps its own (empty) cell. */}
-                  <Table.Summary.Cell index={0} colSpan={2 + off}>
-                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>筛选结果合计（{totals.count} 张）</Typography.Text>
-                  </Table.Summary.Cell>
+                  <SummaryLabel colSpan={2 + off}>筛选结果合计（{totals.count} 张）</SummaryLabel>
                   <Table.Summary.Cell index={2 + off} colSpan={4} />
                   <Table.Summary.Cell index={6 + off} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
                   <Table.Summary.Cell index={7 + off} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>

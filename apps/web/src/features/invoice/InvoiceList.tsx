@@ -4,7 +4,7 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Input, Select, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Form, Input, Select, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { InvoiceKind, formatFen, type InvoiceRow } from '@zhyy/shared';
 import type { InvoicePage } from '../../api/invoice';
@@ -13,6 +13,7 @@ import { formatTime } from '../../components/download';
 import { InvoiceDrawer } from './InvoiceDrawer';
 import { INVOICE_KEY, KindTag, Money, StatusTag } from './widgets';
 import { tableScrollX } from '../../components/tableWidth';
+import { sortFromTable, tableLocale, tablePagination, type TableSort } from '../../components/listTable';
 
 export interface InvoiceListProps {
   name: string;
@@ -34,7 +35,7 @@ export function InvoiceList(props: InvoiceListProps) {
   const [tab, setTab] = useState(props.tabs[0]!.key);
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
-  const [sort, setSort] = useState<{ field: string; order: 'ascend' | 'descend' }>();
+  const [sort, setSort] = useState<TableSort>();
   const [selected, setSelected] = useState<InvoiceRow[]>([]);
   const [open, setOpen] = useState<string | null>(null);
   const params: ListParams = { ...filters, ...page, tab, ...(sort ? { sort } : {}) };
@@ -86,12 +87,10 @@ export function InvoiceList(props: InvoiceListProps) {
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns, 0, { selection: selectable }) }}
           rowSelection={selectable ? { selectedRowKeys: selected.map((r) => r.id), onChange: (_k, rows) => setSelected(rows), preserveSelectedRowKeys: true } : undefined}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="暂无发票" /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, showTotal: (t) => `共 ${t} 条` }}
+          locale={tableLocale(q.isError, '暂无发票')}
+          pagination={tablePagination(page, q.data?.total ?? 0)}
           onChange={(p, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = s?.columnKey ?? s?.field;
-            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
+            setSort(sortFromTable(sorter));
             setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? 20 });
           }}
         />

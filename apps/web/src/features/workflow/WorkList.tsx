@@ -7,6 +7,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, DatePicker, Empty, Form, Input, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { FlowState, type InstanceRow, type ListScope } from '@zhyy/shared';
+import { tablePagination } from '../../components/listTable';
 import { wfApi, type ListQuery } from './api';
 import { formatTime } from './format';
 import { StateTag, useDepts } from './widgets';
@@ -145,14 +146,7 @@ export function WorkList(props: {
         dataSource={q.data?.items ?? []}
         scroll={{ x: 1000 }}
         locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" /> }}
-        pagination={{
-          current: page.pageIndex,
-          pageSize: page.pageSize,
-          total: q.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (t) => `共 ${t} 条`,
-          onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }),
-        }}
+        pagination={{ ...tablePagination(page, q.data?.total ?? 0), onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }) }}
       />
     </div>
   );

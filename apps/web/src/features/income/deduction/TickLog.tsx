@@ -4,11 +4,12 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Empty, Form, Input, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { NonDeductReason, TickAction, TickResult, TickUsage, type TickLogRow } from '@zhyy/shared';
 import { tableScrollX } from '../../../components/tableWidth';
+import { pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
 import { formatTime } from '../../../components/download';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
@@ -97,9 +98,9 @@ export default function TickLog() {
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns) }}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="没有勾选日志" /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 条` }}
-          onChange={(p) => setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize })}
+          locale={tableLocale(q.isError, '没有勾选日志')}
+          pagination={tablePagination(page, q.data?.total ?? 0)}
+          onChange={(p) => setPage(pageFromTable(p, page))}
         />
       </Card>
     </div>

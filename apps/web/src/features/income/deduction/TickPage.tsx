@@ -7,11 +7,12 @@
  */
 import { ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Checkbox, Empty, Form, Input, InputNumber, Modal, Radio, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Modal, Radio, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { NonDeductReason, TickState, TickUsage, type CandidateRow, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
 import { tableScrollX } from '../../../components/tableWidth';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
 import { PoolFilters } from '../PoolFilters';
@@ -24,7 +25,6 @@ import { closedReasonOf, PeriodHeader, useNow } from './PeriodHeader';
 import '../../../components/listPage.css';
 import '../../invoice/ledger/ledger.css';
 
-type Sort = { field: string; order: 'ascend' | 'descend' } | undefined;
 type FormValues = PoolFormValues & { tickState?: number; vatUsage?: number; tickPeriod?: string };
 
 const PAGE_USAGES: Record<TickScope, number[]> = { deduction: [1, 4], rebate: [2, 3] };
@@ -50,7 +50,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
   const [form] = Form.useForm<FormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
-  const [sort, setSort] = useState<Sort>();
+  const [sort, setSort] = useState<TableSort>();
   const [selected, setSelected] = useState<{ keys: string[]; rows: CandidateRow[] }>({ keys: [], rows: [] });
   const [allFiltered, setAllFiltered] = useState(false);
   /** 有效税额 typed per row (元). */
@@ -139,7 +139,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
     send.mutate({ kind: 'untick', body: allFiltered ? { filter: filterBody() } : { ids: selected.keys } });
   };
 
-  const sorted = (key: string) => (sort?.field === key ? sort.order : null);
+  const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<CandidateRow> = [
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
     {
@@ -249,21 +249,17 @@ export function TickPage({ scope }: { scope: TickScope }) {
             onChange: (keys, rs) => setSelected({ keys: keys.map(String), rows: rs.filter(Boolean) }),
           }}
           scroll={{ x: tableScrollX(columns, undefined, { selection: true }) }}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="没有可勾选的发票" /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
+          locale={tableLocale(q.isError, '没有可勾选的发票')}
+          pagination={tablePagination(page, q.data?.total ?? 0, '张')}
           onChange={(p, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = s?.columnKey;
-            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
-            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+            setSort(sortFromTable(sorter));
+            setPage(pageFromTable(p, page));
           }}
           summary={() =>
             totals ? (
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="ledger-totals" data-testid="tick-totals">
-                  <Table.Summary.Cell index={0} colSpan={3}>
-                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>筛选结果合计（{totals.count} 张）</Typography.Text>
-                  </Table.Summary.Cell>
+                  <SummaryLabel colSpan={3}>筛选结果合计（{totals.count} 张）</SummaryLabel>
                   {columns.slice(2).map((c, i) => (
                     <Table.Summary.Cell key={String(c.key)} index={i + 3} align={moneyCell[String(c.key)] !== undefined ? 'right' : undefined}>
                       {moneyCell[String(c.key)] !== undefined ? <Money fen={moneyCell[String(c.key)]!} strong /> : null}

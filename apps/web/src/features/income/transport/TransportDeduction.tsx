@@ -14,6 +14,7 @@ import { Link } from 'react-router';
 import { formatFen, IncomeUseKind, TransportKind, TransportReason, type TransportRow } from '@zhyy/shared';
 import { EChart } from '../../../components/EChart';
 import { tableScrollX } from '../../../components/tableWidth';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { shanghaiNow } from '../../../utils/time';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
@@ -24,7 +25,6 @@ import '../../../components/listPage.css';
 import '../../invoice/ledger/ledger.css';
 
 export const TRANSPORT_KEY = ['income', 'transport'] as const;
-type Sort = { field: string; order: 'ascend' | 'descend' } | undefined;
 
 interface FormValues {
   transportKind?: string;
@@ -52,7 +52,7 @@ export default function TransportDeduction() {
   const [month, setMonth] = useState<Dayjs>(() => shanghaiNow().startOf('month'));
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
-  const [sort, setSort] = useState<Sort>();
+  const [sort, setSort] = useState<TableSort>();
   const period = periodOf(month);
   const params = { period, ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({ queryKey: [...TRANSPORT_KEY, 'list', params], queryFn: () => transportApi.page(params), placeholderData: keepPreviousData });
@@ -62,7 +62,7 @@ export default function TransportDeduction() {
     setFilters(toTransportRequest(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
-  const sorted = (key: string) => (sort?.field === key ? sort.order : null);
+  const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<TransportRow> = [
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
     { title: '发票号码', key: 'number', width: 200, fixed: 'left', render: (_, r) => <Link to={poolDetailPath(r.id)}>{poolNumber(r) || '—'}</Link> },
@@ -144,21 +144,17 @@ export default function TransportDeduction() {
           dataSource={d?.items ?? []}
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns) }}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="本期没有符合条件的旅客运输票据" /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: d?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
+          locale={tableLocale(q.isError, '本期没有符合条件的旅客运输票据')}
+          pagination={tablePagination(page, d?.total ?? 0, '张')}
           onChange={(p, _f, sorter) => {
-            const x = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = x?.columnKey;
-            setSort(x?.order && typeof field === 'string' ? { field, order: x.order } : undefined);
-            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+            setSort(sortFromTable(sorter));
+            setPage(pageFromTable(p, page));
           }}
           summary={() =>
             totals ? (
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="ledger-totals" data-testid="transport-totals">
-                  <Table.Summary.Cell index={0} colSpan={2}>
-                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>合计（{totals.count} 张，可抵扣 {totals.deductibleCount} 张）</Typography.Text>
-                  </Table.Summary.Cell>
+                  <SummaryLabel colSpan={2}>合计（{totals.count} 张，可抵扣 {totals.deductibleCount} 张）</SummaryLabel>
                   <Table.Summary.Cell index={2} colSpan={6} />
                   <Table.Summary.Cell index={8} align="right"><Money fen={totals.basis} strong /></Table.Summary.Cell>
                   <Table.Summary.Cell index={9} />

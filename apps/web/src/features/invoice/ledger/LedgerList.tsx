@@ -4,7 +4,7 @@
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Form, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Form, Space, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SourceKind, type LedgerRow } from '@zhyy/shared';
@@ -16,16 +16,16 @@ import { LedgerFilters } from './LedgerFilters';
 import { PrintButton } from './PrintModal';
 import { canChangeLedger, detailPath, LEDGER_KEY, toLedgerRequest, uploadPath, type LedgerFormValues } from './request';
 import { tableScrollX } from '../../../components/tableWidth';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import '../../../components/listPage.css';
 import './ledger.css';
 
-type Sort = { field: string; order: 'ascend' | 'descend' } | undefined;
 
 export default function LedgerList() {
   const [form] = Form.useForm<LedgerFormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
-  const [sort, setSort] = useState<Sort>();
+  const [sort, setSort] = useState<TableSort>();
   const canChange = canChangeLedger(useSession((s) => s.roles));
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({ queryKey: [...LEDGER_KEY, 'list', params], queryFn: () => ledgerApi.list(params), placeholderData: keepPreviousData });
@@ -33,7 +33,7 @@ export default function LedgerList() {
     setFilters(toLedgerRequest(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
-  const sorted = (key: string) => (sort?.field === key ? sort.order : null);
+  const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<LedgerRow> = [
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
     {
@@ -88,13 +88,11 @@ export default function LedgerList() {
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns) }}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description="没有符合条件的发票" /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 张` }}
+          locale={tableLocale(q.isError, '没有符合条件的发票')}
+          pagination={tablePagination(page, q.data?.total ?? 0, '张')}
           onChange={(p, _f, sorter) => {
-            const s = Array.isArray(sorter) ? sorter[0] : sorter;
-            const field = s?.columnKey;
-            setSort(s?.order && typeof field === 'string' ? { field, order: s.order } : undefined);
-            setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize });
+            setSort(sortFromTable(sorter));
+            setPage(pageFromTable(p, page));
           }}
           summary={() =>
             totals ? (
@@ -102,9 +100,7 @@ export default function LedgerList() {
                 <Table.Summary.Row className="ledger-totals" data-testid="ledger-totals">
                   {/* The label spans exactly the two fixed columns, so it stays beside them while the table scrolls;
                       the 操作 column keeps its own (empty) cell, so no fixed cell is wider than a fixed column. */}
-                  <Table.Summary.Cell index={0} colSpan={2}>
-                    <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>筛选结果合计（{totals.count} 张）</Typography.Text>
-                  </Table.Summary.Cell>
+                  <SummaryLabel colSpan={2}>筛选结果合计（{totals.count} 张）</SummaryLabel>
                   <Table.Summary.Cell index={2} colSpan={3} />
                   <Table.Summary.Cell index={5} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
                   <Table.Summary.Cell index={6} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
@@ -114,9 +110,7 @@ export default function LedgerList() {
                 </Table.Summary.Row>
                 {totals.voided.count > 0 ? (
                   <Table.Summary.Row className="ledger-totals ledger-totals-voided" data-testid="ledger-voided">
-                    <Table.Summary.Cell index={0} colSpan={2}>
-                      <Typography.Text type="secondary" style={{ whiteSpace: 'nowrap' }}>已作废（{totals.voided.count} 张，不计入合计）</Typography.Text>
-                    </Table.Summary.Cell>
+                    <SummaryLabel colSpan={2} secondary>已作废（{totals.voided.count} 张，不计入合计）</SummaryLabel>
                     <Table.Summary.Cell index={2} colSpan={3} />
                     <Table.Summary.Cell index={5} align="right"><Money fen={totals.voided.amountExcl} /></Table.Summary.Cell>
                     <Table.Summary.Cell index={6} align="right"><Money fen={totals.voided.tax} /></Table.Summary.Cell>

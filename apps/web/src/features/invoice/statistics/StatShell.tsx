@@ -12,6 +12,7 @@ import type { PageResult } from '@zhyy/shared';
 import { EChart } from '../../../components/EChart';
 import { ExportButton } from '../../../components/ExportButton';
 import { moneyAxis, tooltipYuan } from '../../../components/format';
+import { tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { useStickyTop } from '../../../layout/useStickyTop';
 
@@ -93,8 +94,8 @@ export function StatShell<T extends object, D extends PageResult<T>>(p: StatShel
           scroll={scrollX ? { x: scrollX } : undefined}
           sticky={{ offsetHeader: stickyTop }}
           summary={() => (d && d.total ? <TotalsRow columns={p.columns} row={p.totalsRow(d)} /> : null)}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={p.emptyText} /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: d?.total ?? 0, showSizeChanger: true, showTotal: (t) => `共 ${t} 条`, onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }) }}
+          locale={tableLocale(q.isError, p.emptyText)}
+          pagination={{ ...tablePagination(page, d?.total ?? 0), onChange: (pageIndex, pageSize) => setPage({ pageIndex, pageSize }) }}
         />
       </Card>
     </Space>

@@ -1,64 +1,29 @@
 /**
- * Issue 14, ticking (勾选) on the server: /api/income/deduction/… — the period from the tax service, the
- * candidates of 抵扣勾选 and 退税勾选, tick and undo as all-or-nothing batches (a refusal by the tax
- * service leaves every invoice of the batch unticked, here and at the service), exclusive usage, the
- * effective tax, the 疑点 confirmation, 异常凭证, the deadline and the confirmed period, 先入账后勾选,
- * import from Excel with a result per row, the tick log and its export, the sync log, and revoking a
- * signing of a ticked invoice. Roles 1 and 13; 14 and 16 get 权限不足.
+ * Issue 14, ticking (勾选) on the server, the batches: /api/income/deduction/… — the candidates of 抵扣勾选
+ * and 退税勾选, tick and undo as all-or-nothing batches (a refusal by the tax service leaves every invoice of
+ * the batch unticked, here and at the service), exclusive usage, the effective tax, the 疑点 confirmation,
+ * 异常凭证, the sync log, and revoking a signing of a ticked invoice. Roles 1 and 13; 14 and 16 get 权限不足.
+ * (The period and the setting: income-deduction-period.test.ts; import and the log: income-deduction-import.test.ts.)
  */
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SyncSystem, TICK_CONFIRM_MESSAGE } from '@zhyy/shared';
-import { IncomeMethods, registerKnownIncoming } from '../src/integrations/tax/index.js';
+import { TICK_CONFIRM_MESSAGE } from '@zhyy/shared';
+import { IncomeMethods } from '../src/integrations/tax/index.js';
 import { simDb } from '../src/integrations/tax/simulator/store.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { entry, nextDigital } from './income-helpers.js';
+import type { TestServer } from './helpers.js';
+import { D, startTicking, tickHelpers, ZERO, type TickPeriodFacts } from './income-deduction-helpers.js';
 
 let s: TestServer;
 let t1: string;
 let t13: string;
 let t14: string;
 let t16: string;
-let period: { period: string; windowFrom: string; windowTo: string };
-const D = '/api/income/deduction';
-const ZERO = '00000000-0000-4000-8000-000000000000';
-
+let period: TickPeriodFacts;
 beforeAll(async () => {
-  s = await startTestServer();
-  [t1, t13, t14, t16] = (await Promise.all(['demo1', 'demo13', 'demo14', 'demo16'].map((n) => s.login(n)))) as [string, string, string, string];
-  const p = await s.call(`${D}/period`, {}, t13);
-  expect(p.code, p.message).toBe(20000);
-  period = p.r;
+  ({ s, t1, t13, t14, t16, period } = await startTicking());
 });
 afterAll(() => s?.close());
-
-/** An issue day inside the period's window. */
-const inWindow = () => {
-  const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-  const end = period.windowTo < today ? period.windowTo : today;
-  return new Date(Date.parse(`${end}T00:00:00Z`) - 3 * 86_400_000).toISOString().slice(0, 10);
-};
+const { fresh, facts, simTick, tick } = tickHelpers(() => ({ s, t13, period }));
 let sellerSerial = 0;
-let amountSerial = 0;
-
-/**
- * A tickable pool invoice (数电专票, verified), entered through the pool and known to the simulated tax
- * service (unless `known: false`); `risk` also as the service sees it.
- */
-async function fresh(o: { known?: boolean; risk?: '01' | '02' | '03'; tax?: number; booked?: boolean; sellerName?: string; kind?: string } = {}): Promise<{ id: string; no: string }> {
-  const no = nextDigital();
-  const tax = o.tax ?? 900;
-  // A different amount each time: the same seller, day and total would be flagged 疑似重复.
-  const excl = 10000 + ++amountSerial;
-  const a = await s.call('/api/income/pool/save', entry({ digitalNo: no, issueDate: inWindow(), amountExcl: excl, tax, amountIncl: excl + tax, lines: [{ name: '*建筑服务*劳务分包', spec: '', unit: '项', quantity: '1', unitPrice: (excl / 100).toFixed(2), amount: excl, taxRate: '0.09', tax }], ...(o.sellerName ? { sellerName: o.sellerName } : {}), ...(o.kind ? { kind: o.kind } : {}) }), t13);
-  expect(a.code, a.message).toBe(20000);
-  await s.db.kysely.updateTable('income_invoices').set({ verify_state: 1, verified_at: new Date().toISOString(), risk_level: o.risk ?? '01', booking_state: o.booked ? '02' : '01' }).where('id', '=', a.r.id).execute();
-  if (o.known !== false) await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key: no, kind: o.kind ?? '81', issueDate: inWindow(), tax, riskLevel: o.risk ?? '01' }]);
-  return { id: a.r.id, no };
-}
-const facts = (id: string) => s.db.kysely.selectFrom('income_invoices').select(['vat_usage', 'tick_state', 'effective_tax', 'deduct_reason', 'tick_period', 'ticked_by']).where('id', '=', id).executeTakeFirstOrThrow();
-const simTick = (key: string) => simDb(s.db).selectFrom('taxsim_income_ticks').selectAll().where('invoice_key', '=', key).executeTakeFirst();
-const tick = (body: Record<string, unknown>, t = t13, page = '') => s.call(`${D}/${page}tick`, { vatUsage: 1, ...body }, t);
 
 describe('permissions: roles 1 and 13; 14 and 16 get 权限不足', () => {
   const CALLS: Array<[string, Record<string, unknown>]> = [
@@ -73,39 +38,6 @@ describe('permissions: roles 1 and 13; 14 and 16 get 权限不足', () => {
       expect(a.message).toBe('权限不足');
     }
     for (const t of [t1, t13]) expect((await s.call(`${D}/${path}`, body, t)).status).not.toBe(403);
-  });
-});
-
-describe('the period', () => {
-  it('comes from the tax service: period, deadline, window, statistics, sums', async () => {
-    const a = await s.call(`${D}/period`, { scope: 'deduction' }, t13);
-    expect(a.r.period).toMatch(/^\d{6}$/);
-    expect(Date.parse(a.r.deadline)).toBeGreaterThan(Date.now());
-    expect(a.r.deadlineText).toMatch(/^\d{4}-\d{2}-15 23:59:59$/);
-    expect(a.r.windowFrom).toBe('2017-01-01');
-    expect(a.r.windowTo.slice(0, 7).replace('-', '')).toBe(a.r.period);
-    expect(a.r).toMatchObject({ statState: 0, open: true, closedReason: '', tickBookedOnly: false });
-    expect(a.r.candidates.count).toBeGreaterThanOrEqual(0);
-    const logs = await s.db.kysely.selectFrom('sync_logs').select(['type', 'system']).where('type', '=', IncomeMethods.period).execute();
-    expect(logs.length).toBeGreaterThan(0);
-    expect(logs[0]!.system).toBe(SyncSystem.tax);
-  });
-});
-
-describe('the demo', () => {
-  it('has ticked invoices in the period and in past periods, and candidates waiting, consistent with the simulated service', async () => {
-    const info = await s.call(`${D}/period`, {}, t13);
-    expect(info.r.ticked.count).toBeGreaterThan(0);
-    expect(info.r.candidates.count).toBeGreaterThan(info.r.ticked.count);
-    const waiting = await s.call(`${D}/list`, { tickState: 0 }, t13);
-    expect(waiting.r.total).toBeGreaterThan(0);
-    const ticked = await s.call(`${D}/list`, { tickState: 1, tickPeriod: period.period, vatUsage: 1 }, t13);
-    expect(ticked.r.total).toBeGreaterThan(0);
-    expect((await s.call(`${D}/log`, {}, t13)).r.total).toBeGreaterThan(0);
-    // A demo tick of this period can be undone (the service has it) and ticked again.
-    const one = ticked.r.items[0];
-    expect((await s.call(`${D}/untick`, { ids: [one.id] }, t13)).r.done).toBe(true);
-    expect((await tick({ items: [{ id: one.id, effectiveTax: one.effectiveTax }] })).r.done).toBe(true);
   });
 });
 
@@ -303,50 +235,6 @@ describe('疑点 and 异常凭证', () => {
   });
 });
 
-describe('the deadline and the confirmed period', () => {
-  it('past the deadline or once confirmed, ticking is refused with the reason', async () => {
-    const a = await fresh();
-    const sdb = simDb(s.db);
-    const now = new Date();
-    const month = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 7).replace('-', '');
-    const last = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(4)) - 2, 1)).toISOString().slice(0, 7).replace('-', '');
-    const past = new Date(now.getTime() - 60_000).toISOString();
-    for (const p of [last, month]) await sdb.insertInto('taxsim_income_periods').values({ period: p, deadline: past, stat_state: 0, updated_at: past }).execute();
-    try {
-      const info = await s.call(`${D}/period`, {}, t13);
-      expect(info.r.open).toBe(false);
-      expect(info.r.closedReason).toContain('勾选截止时间');
-      const r = await tick({ items: [{ id: a.id }] });
-      expect(r.code).not.toBe(20000);
-      expect(r.message).toContain('勾选截止时间');
-      await sdb.updateTable('taxsim_income_periods').set({ deadline: new Date(now.getTime() + 86_400_000).toISOString(), stat_state: 2 }).where('period', '=', month).execute();
-      const c = await tick({ items: [{ id: a.id }] });
-      expect(c.message).toBe(`税款所属期${month}的统计已确认，不能再勾选或撤销勾选`);
-      expect((await facts(a.id)).tick_state).toBe(0);
-    } finally {
-      await sdb.deleteFrom('taxsim_income_periods').execute();
-    }
-    expect((await tick({ items: [{ id: a.id }] })).r.done).toBe(true);
-  });
-});
-
-describe('先入账后勾选', () => {
-  it('when on, only booked invoices may be ticked', async () => {
-    const unbooked = await fresh();
-    const booked = await fresh({ booked: true });
-    expect((await s.call(`${D}/setting-save`, { tickBookedOnly: 'x' }, t13)).message).toContain('先入账后勾选须为是或否');
-    expect((await s.call(`${D}/setting-save`, { tickBookedOnly: true }, t13)).code).toBe(20000);
-    try {
-      expect((await s.call(`${D}/setting`, {}, t13)).r).toEqual({ tickBookedOnly: true });
-      expect((await tick({ items: [{ id: unbooked.id }] })).r.outcomes[0].message).toBe('已开启先入账后勾选，该发票未入账，不能勾选');
-      expect((await tick({ items: [{ id: booked.id }] })).r.done).toBe(true);
-    } finally {
-      await s.call(`${D}/setting-save`, { tickBookedOnly: false }, t13);
-    }
-    expect((await tick({ items: [{ id: unbooked.id }] })).r.done).toBe(true);
-  });
-});
-
 describe('rebate ticking', () => {
   it('export and agent rebate tick and undo on their page', async () => {
     const a = await fresh();
@@ -357,70 +245,6 @@ describe('rebate ticking', () => {
     expect((await tick({ items: [{ id: a.id, effectiveTax: 5 }], vatUsage: 2 }, t13, 'rebate-')).message).toContain('只有抵扣勾选可以填写有效税额');
     expect((await s.call(`${D}/rebate-list`, { number: a.no }, t13)).r.items[0]).toMatchObject({ vatUsage: 2, tickState: 1 });
     expect((await s.call(`${D}/rebate-untick`, { ids: [a.id, b.id] }, t13)).r.done).toBe(true);
-  });
-});
-
-async function sheet(rows: Array<[string, string, string, string]>): Promise<string> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('勾选');
-  ws.addRow(['发票代码', '发票号码', '数电号码', '有效税额']);
-  for (const r of rows) ws.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer()).toString('base64');
-}
-
-describe('import from Excel', () => {
-  it('answers per row; one bad row and nothing is ticked; then a good file ticks', async () => {
-    const a = await fresh();
-    const b = await fresh();
-    const bad = await s.call(`${D}/import`, { file: await sheet([['', '', a.no, '8.50'], ['', '', '99000000000000000001', ''], ['123', '456', '', '1'], ['', '', b.no, 'abc']]), vatUsage: 1 }, t13);
-    expect(bad.code, bad.message).toBe(20000);
-    expect(bad.r.done).toBe(false);
-    expect(bad.r.rows.map((r: { row: number; ok: boolean; message: string }) => [r.row, r.ok, r.message])).toEqual([
-      [2, false, '其他行有误，本次未勾选'],
-      [3, false, '票池中没有该发票'],
-      [4, false, '发票代码、号码不正确（数电发票填20位数电号码；其他发票填10或12位代码和8位号码）'],
-      [5, false, '有效税额须为金额（元，最多两位小数）'],
-    ]);
-    expect((await facts(a.id)).tick_state).toBe(0);
-    const good = await s.call(`${D}/import`, { file: await sheet([['', '', a.no, '8.50'], ['', '', b.no, '']]), vatUsage: 1 }, t13);
-    expect(good.r.done).toBe(true);
-    expect(good.r.rows.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
-    expect(Number((await facts(a.id)).effective_tax)).toBe(850);
-    expect(Number((await facts(b.id)).effective_tax)).toBe(900);
-    expect((await s.call(`${D}/import`, { file: Buffer.from('not excel').toString('base64'), vatUsage: 1 }, t13)).message).toBe('文件不是有效的Excel（.xlsx）文件');
-    // A paper 专票 by code and number, the number typed as a number (leading zeros lost in Excel).
-    const code = '3200261130';
-    const paperId = (await fresh()).id;
-    await s.db.kysely.updateTable('income_invoices').set({ kind: '01', digital_no: '', invoice_code: code, invoice_no: '00001234', ident: `${code}00001234` }).where('id', '=', paperId).execute();
-    await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key: `${code}00001234`, kind: '01', issueDate: inWindow(), tax: 900 }]);
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet('勾选');
-    ws.addRow(['发票代码', '发票号码', '有效税额']);
-    ws.addRow([code, 1234, 9]);
-    const paper = await s.call(`${D}/import`, { file: Buffer.from(await wb.xlsx.writeBuffer()).toString('base64'), vatUsage: 1 }, t13);
-    expect(paper.r.rows).toEqual([{ row: 2, invoiceNumber: `${code}00001234`, invoiceId: paperId, effectiveTax: 900, ok: true, message: '勾选成功' }]);
-  });
-});
-
-describe('the tick log', () => {
-  it('filters by who, when, invoice, purpose and result, pages, and exports', async () => {
-    const a = await fresh();
-    await tick({ items: [{ id: a.id }] });
-    await s.call(`${D}/untick`, { ids: [a.id] }, t13);
-    const all = await s.call(`${D}/log`, { number: a.no }, t13);
-    expect(all.r.items.map((r: { action: string }) => r.action)).toEqual(['untick', 'tick']);
-    expect(all.r.items[1]).toMatchObject({ vatUsage: 1, effectiveTax: 900, result: 1, period: period.period });
-    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
-    const who = all.r.items[0].userName;
-    expect((await s.call(`${D}/log`, { number: a.no, userName: who, from: today, to: today, action: 'tick', vatUsage: 1, result: 1 }, t13)).r.total).toBe(1);
-    expect((await s.call(`${D}/log`, { number: a.no, result: 0 }, t13)).r.total).toBe(0);
-    expect((await s.call(`${D}/log`, { number: a.no, from: '2001-01-01', to: '2001-01-02' }, t13)).r.total).toBe(0);
-    expect((await s.call(`${D}/log`, { from: today, to: '2001-01-01' }, t13)).message).toContain('开始日期不能晚于结束日期');
-    expect((await s.call(`${D}/log`, { pageSize: 1, pageIndex: 2, number: a.no }, t13)).r.items[0].action).toBe('tick');
-    const { res, ws } = await s.download(`${D}/log-export`, { number: a.no }, t13);
-    expect(res.statusCode).toBe(200);
-    expect(ws!.getRow(1).getCell(1).value).toBe('操作时间');
-    expect(ws!.rowCount).toBe(3);
   });
 });
 

@@ -1,0 +1,105 @@
+/**
+ * A tick batch (steps 2 to 6 of service.ts), all or nothing: our checks of every invoice, the 疑点
+ * confirmation, the tax service's calls, then one guarded transaction with the log rows, or the service
+ * put back (call.ts) and every invoice logged as failed with its reason.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { NonDeductReason, OperationLogType, TICK_CONFIRM_MESSAGE, TickUsage, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
+import type { NonDeductReason as Reason, TaxGateway, TickOutcome, TickPeriod, TickUsage as Usage } from '../../../integrations/tax/index.js';
+import { currentUser } from '../../../platform/context.js';
+import { AppError, conflict, refuse } from '../../../platform/envelope.js';
+import { nowIso } from '../../../platform/time.js';
+import { addEvent } from '../events.js';
+import type { IncomeInvoiceTable } from '../tables.js';
+import { itemOf, keyOf, numberOf, rowsById, tickKeyOf, type TickDeps } from './batch.js';
+import { takeBackTicks, TICK_CALL_SIZE } from './call.js';
+import { insertLog } from './log.js';
+import { needsConfirm, tickRefusal, type PeriodFacts, type TickScope } from './rules.js';
+
+export async function tickItems(deps: TickDeps, req: FastifyRequest, _scope: TickScope, gw: TaxGateway, p: TickPeriod, usage: Usage, reason: Reason | null, wanted: ReadonlyArray<{ id: string; effectiveTax?: number | undefined }>, confirmed: boolean): Promise<TickAnswer> {
+  const ids = [...new Set(wanted.map((w) => w.id))];
+  if (ids.length !== wanted.length) throw refuse('同一张发票在本批中重复');
+  const rows = await rowsById(deps.db, ids);
+  const facts: PeriodFacts = { period: p.period, windowFrom: p.windowFrom, windowTo: p.windowTo, tickBookedOnly: await deps.bookedOnly() };
+  const plan = wanted.map((w) => {
+    const r = rows.get(w.id);
+    const eff = usage === 1 ? (w.effectiveTax ?? Number(r?.tax ?? 0)) : Number(r?.tax ?? 0);
+    return { id: w.id, r, eff, refusal: r ? tickRefusal(r, usage, eff, facts) : '发票不存在' };
+  });
+  const batchId = randomUUID();
+  const refusals = plan.filter((x) => x.refusal);
+  if (refusals.length) {
+    const outcomes = plan.map((x) => ({ invoiceId: x.id, invoiceNumber: x.r ? numberOf(x.r) : '', ok: false, message: x.refusal || '同批有不能勾选的发票，本批均未勾选' }));
+    await insertLog(deps.db, req, batchId, 'tick', usage, reason, p.period, plan.map((x, i) => ({ r: x.r, eff: x.eff, ok: false, message: outcomes[i]!.message })), nowIso());
+    return { done: false, needConfirm: false, batchId, count: 0, refused: refusals.length, outcomes };
+  }
+  const doubtful = plan.filter((x) => needsConfirm(x.r! as Parameters<typeof needsConfirm>[0]));
+  if (doubtful.length && !confirmed) {
+    return { done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: doubtful.map((x) => ({ invoiceId: x.id, invoiceNumber: numberOf(x.r!), ok: false, message: TICK_CONFIRM_MESSAGE })) };
+  }
+  const items = plan.map((x) => ({ ...itemOf(x.r!), effectiveTax: x.eff }));
+  const user = currentUser(req);
+  const ctx = { userId: user.id };
+  const accepted: typeof items = [];
+  const serviceSays = new Map<string, TickOutcome>();
+  let failure = '';
+  for (let i = 0; i < items.length && !failure; i += TICK_CALL_SIZE) {
+    const chunk = items.slice(i, i + TICK_CALL_SIZE);
+    try {
+      const out = await gw.tickInvoices({ period: p.period, usage, ...(reason ? { reason } : {}), items: chunk }, ctx);
+      out.forEach((o, k) => {
+        serviceSays.set(o.key, o);
+        if (o.accepted) accepted.push(chunk[k]!);
+      });
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      failure = e.message;
+    }
+  }
+  const refusedKeys = [...serviceSays.values()].filter((o) => !o.accepted);
+  let recorded = false;
+  if (!failure && !refusedKeys.length) {
+    try {
+      await record(deps, req, plan.map((x) => ({ id: x.id, r: x.r!, eff: x.eff })), usage, reason, p.period, batchId);
+      recorded = true;
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      failure = e.message;
+    }
+  }
+  if (recorded) {
+    return { done: true, needConfirm: false, batchId, count: plan.length, refused: 0, outcomes: plan.map((x) => ({ invoiceId: x.id, invoiceNumber: numberOf(x.r!), ok: true, message: '勾选成功' })) };
+  }
+  const takeBack = await takeBackTicks(deps.db, gw, p.period, usage, plan.map((x) => x.r!), new Set(accepted.map((i) => tickKeyOf(i))), ctx);
+  const outcomes: TickOutcomeRow[] = plan.map((x) => {
+    const said = serviceSays.get(keyOf(x.r!));
+    const message = said && !said.accepted ? said.message : failure ? `勾选失败：${failure}` : `同批有发票被税务端拒绝，本批均未勾选${takeBack}`;
+    return { invoiceId: x.id, invoiceNumber: numberOf(x.r!), ok: false, message };
+  });
+  await insertLog(deps.db, req, batchId, 'tick', usage, reason, p.period, plan.map((x, i) => ({ r: x.r, eff: x.eff, ok: false, message: outcomes[i]!.message })), nowIso());
+  return { done: false, needConfirm: false, batchId, count: 0, refused: refusedKeys.length || plan.length, outcomes };
+}
+
+/** Step 6: one transaction, guarded per invoice, with the log rows. */
+async function record(deps: TickDeps, req: FastifyRequest, plan: Array<{ id: string; r: IncomeInvoiceTable; eff: number }>, usage: Usage, reason: Reason | null, period: string, batchId: string): Promise<void> {
+  const user = currentUser(req);
+  const at = nowIso();
+  await deps.db.transaction().execute(async (trx) => {
+    for (const x of plan) {
+      const u = await trx
+        .updateTable('income_invoices')
+        .set({ vat_usage: usage, tick_state: 1, effective_tax: x.eff, deduct_reason: reason, tick_period: period, ticked_at: at, ticked_by: user.name, updated_at: at })
+        .where('id', '=', x.id)
+        .where('vat_usage', '=', Number(x.r.vat_usage ?? 0))
+        .where('tick_state', '=', Number(x.r.tick_state ?? 0))
+        .executeTakeFirst();
+      if (Number(u.numUpdatedRows) === 0) throw conflict(`发票 ${numberOf(x.r)} 的勾选状态已变化，请刷新后重试`);
+      const what = usage === 4 ? `不抵扣（${NonDeductReason.label(reason!)}）` : `${TickUsage.label(usage)}，有效税额 ${(x.eff / 100).toFixed(2)} 元`;
+      await addEvent(trx, x.id, 'tick', `勾选${what}，税款所属期 ${period}`, user.name);
+    }
+    await insertLog(trx, req, batchId, 'tick', usage, reason, period, plan.map((x) => ({ r: x.r, eff: x.eff, ok: true, message: '勾选成功' })), at);
+    const what = usage === 4 ? `不抵扣（${NonDeductReason.label(reason!)}）` : TickUsage.label(usage);
+    await deps.app.oplog.record(req, OperationLogType.edit, `发票勾选${what}：税款所属期 ${period}，${plan.length} 张，批次 ${batchId}`, trx);
+  });
+}
