@@ -56,25 +56,11 @@ export class NuonuoTaxGateway implements TaxGateway {
     this.stats = new NuonuoStats(this.t);
   }
 
-  statFigures(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.statFigures(req, ctx);
-  }
-
-  applyStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.applyStat(req, ctx);
-  }
-
-  revokeStatApply(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.revokeStatApply(req, ctx);
-  }
-
-  confirmStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.confirmStat(req, ctx);
-  }
-
-  revokeStatConfirm(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.revokeStatConfirm(req, ctx);
-  }
+  statFigures = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.statFigures(req, ctx);
+  applyStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.applyStat(req, ctx);
+  revokeStatApply = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.revokeStatApply(req, ctx);
+  confirmStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.confirmStat(req, ctx);
+  revokeStatConfirm = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.revokeStatConfirm(req, ctx);
 
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {
     return this.income.collectIncoming(query, ctx);

@@ -86,25 +86,11 @@ export class SimulatorTaxGateway implements TaxGateway {
     this.stats = new SimulatorStats(ctx, synclog);
   }
 
-  statFigures(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.statFigures(req, ctx);
-  }
-
-  applyStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.act('apply', req, ctx);
-  }
-
-  revokeStatApply(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.act('revokeApply', req, ctx);
-  }
-
-  confirmStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.act('confirm', req, ctx);
-  }
-
-  revokeStatConfirm(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {
-    return this.stats.act('revokeConfirm', req, ctx);
-  }
+  statFigures = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.statFigures(req, ctx);
+  applyStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('apply', req, ctx);
+  revokeStatApply = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('revokeApply', req, ctx);
+  confirmStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('confirm', req, ctx);
+  revokeStatConfirm = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('revokeConfirm', req, ctx);
 
   tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
     return this.ticks.tickPeriod(ctx);
