@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeMethods, TaxGatewayError, clearTokenCache, createTaxGateway, registerKnownIncoming, simulatorClockFromEnv, type TaxGateway } from '../src/integrations/tax/index.js';
+import { loadConfig } from '../src/config.js';
 import { statRefusal, StatMessages } from '../src/integrations/tax/stat-rules.js';
 import { defaultDeadline } from '../src/integrations/tax/tick-rules.js';
 import type { TestServer } from './helpers.js';
@@ -62,6 +63,9 @@ describe('statistics rules (pure)', () => {
     expect(t).toBeGreaterThanOrEqual(Date.parse('2026-11-05T02:00:00Z'));
     expect(t).toBeLessThan(Date.parse('2026-11-05T02:01:00Z'));
     expect(() => simulatorClockFromEnv({ TAX_SIMULATOR_NOW: 'yesterday' })).toThrow('TAX_SIMULATOR_NOW');
+    // Checked at start.
+    expect(() => loadConfig({ TAX_SIMULATOR_NOW: '2026-11-05' }, [])).toThrow('TAX_SIMULATOR_NOW: must be an ISO instant such as 2026-11-05T02:00:00Z');
+    expect(() => loadConfig({ TAX_SIMULATOR_NOW: '2026-11-05T02:00:00+08:00' }, [])).not.toThrow();
   });
 });
 
