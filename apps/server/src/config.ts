@@ -27,6 +27,8 @@ const Env = z.object({
   OA_URL: z.string().default('/sim/oa/'),
   PMS_URL: z.string().default('/sim/pms/'),
   SISTER_SIMULATOR: bool.optional(),
+  /** The simulated tax service's clock starts at this instant (integrations/tax/index.ts simulatorClockFromEnv); checked here, read there. */
+  TAX_SIMULATOR_NOW: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, 'must be an ISO instant such as 2026-11-05T02:00:00Z').refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO instant').optional(),
   NODE_ENV: z.string().default('production'),
 });
 

@@ -20,7 +20,7 @@ const T_LOG = 0x9006;
 const DAY_MS = 86_400_000;
 
 export interface TickDemo {
-  known: Array<{ invoice_key: string; kind: string; issue_date: string; tax: number; risk_level: string; invoice_state: number; registered_at: string }>;
+  known: Array<{ invoice_key: string; kind: string; issue_date: string; tax: number; amount: number; risk_level: string; invoice_state: number; registered_at: string }>;
   ticks: Array<{ invoice_key: string; usage: number; reason: number | null; effective_tax: number; period: string; ticked_at: string }>;
   logs: TickLogTable[];
 }
@@ -35,7 +35,7 @@ export function tickDemo(invoices: IncomeInvoiceTable[], now: Date, users: DemoU
     Object.assign(r, { vat_usage: 0, tick_state: 0, effective_tax: null, deduct_reason: null, tick_period: '', ticked_at: null, ticked_by: '' });
     const key = r.digital_no || `${r.invoice_code}${r.invoice_no}`;
     if (!TICKABLE.has(r.kind) || r.buyer_mismatch || r.duplicate_of !== null) continue;
-    out.known.push({ invoice_key: key, kind: r.kind, issue_date: r.issue_date, tax: Number(r.tax), risk_level: r.risk_level, invoice_state: r.invoice_state, registered_at: r.created_at });
+    out.known.push({ invoice_key: key, kind: r.kind, issue_date: r.issue_date, tax: Number(r.tax), amount: Number(r.amount_excl), risk_level: r.risk_level, invoice_state: r.invoice_state, registered_at: r.created_at });
     if (r.verify_state !== 1 || ![0, 7].includes(r.invoice_state) || r.risk_level !== '01') continue;
     const own = periodOfDay(r.issue_date);
     const i = n++;

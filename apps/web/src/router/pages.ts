@@ -68,6 +68,8 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice/deduction/deduction/list': lazy(() => import('../features/income/deduction/DeductionTick')),
   '/invoice/tax-rebate/list': lazy(() => import('../features/income/deduction/RebateTick')),
   '/income/invoice/log': lazy(() => import('../features/income/deduction/TickLog')),
+  '/invoice/deduction/deduction/statistic': lazy(() => import('../features/income/statistics/DeductionStatistic')),
+  '/invoice/deduction/tax-rebate/statistic': lazy(() => import('../features/income/statistics/RebateStatistic')),
 };
 
 export function pageFor(pattern: string): PageComponent {

@@ -28,6 +28,13 @@ export const IncomeMethods = {
   period: 'nuonuo.OpeMplatform.queryCurrentTaxPeriod',
   tick: 'nuonuo.OpeMplatform.invoiceCheck',
   untick: 'nuonuo.OpeMplatform.invoiceCheckCancel',
+  /**
+   * Period statistics (统计), NOT CONFIRMED: named after the calls other 进项 channels publish (申请/撤销统计
+   * with a flag, 统计结果查询, 申请/撤销确认 with qrbz 1 / 0 and qrssq); see docs/tax-gateway.md.
+   */
+  statFigures: 'nuonuo.OpeMplatform.queryStatisticsResult',
+  statApply: 'nuonuo.OpeMplatform.applyStatistics',
+  statConfirm: 'nuonuo.OpeMplatform.confirmStatistics',
 } as const;
 
 /** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
@@ -48,6 +55,9 @@ export const TaxMethods = {
   [IncomeMethods.period]: '当前税款所属期',
   [IncomeMethods.tick]: '发票勾选',
   [IncomeMethods.untick]: '撤销勾选',
+  [IncomeMethods.statFigures]: '统计结果查询',
+  [IncomeMethods.statApply]: '申请/撤销统计',
+  [IncomeMethods.statConfirm]: '确认/撤销确认统计',
 } as const;
 export type TaxMethod = keyof typeof TaxMethods;
 

@@ -113,7 +113,7 @@ export type IncomeVerifyResult =
   | { outcome: 'mismatch'; message: string; fields: IncomeVerifyField[]; checksToday: number };
 
 /** Every call writes one sync log row (system tax) and throws TaxGatewayError on a refusal. */
-export interface IncomeTaxGateway extends IncomeTickGateway {
+export interface IncomeTaxGateway extends IncomeTickGateway, IncomeStatGateway {
   /** 进项发票采集: the tax digital account's incoming invoices issued in the window, paged. */
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage>;
   /** 发票查验: the invoice's face and state, or 查无此票 / 信息不一致. Changes nothing (only the day's count). */
@@ -183,4 +183,56 @@ export interface IncomeTickGateway {
   tickInvoices(req: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
   /** 撤销勾选, a batch. */
   untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
+}
+
+// ---------------------------------------------------------------- period statistics (抵扣统计 / 退税统计)
+
+/** deduction: the 抵扣 ticks (usage 1); rebate: the 出口退税 and 代办退税 ticks (usages 2, 3). Each has its own state. */
+export type StatScope = 'deduction' | 'rebate';
+
+export interface StatRequest {
+  /** 'YYYYMM' */
+  period: string;
+  scope: StatScope;
+}
+
+/** One row of the figures: the invoices of one kind ticked for the scope in the period. Money in 分. */
+export interface StatKindRow {
+  kind: string;
+  count: number;
+  amountExcludingTax: number;
+  tax: number;
+  /** 抵扣: the effective tax ticked; the rebates: the tax. */
+  effectiveTax: number;
+}
+
+export type StatTotals = Omit<StatKindRow, 'kind'>;
+
+/** 统计结果: the state of the scope's statistics for the period and the figures the service computed. */
+export interface StatFigures {
+  period: string;
+  scope: StatScope;
+  state: PeriodStatState;
+  /** The period's deadline as the service reports it (ISO UTC). */
+  deadline: string;
+  rows: StatKindRow[];
+  totals: StatTotals;
+}
+
+/**
+ * Statistics calls: one sync log row per call; a refusal throws TaxGatewayError with the bureau's code
+ * and message (stat-rules.ts: 08 不能重复确认, 09 当前月与属期相等时不符合确认条件, 10 已确认统计不能撤销, …).
+ * Each action answers the figures after it.
+ */
+export interface IncomeStatGateway {
+  /** 统计结果查询. */
+  statFigures(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
+  /** 申请统计: 0 未统计 → 1 已申请. */
+  applyStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
+  /** 撤销申请: 1 → 0. */
+  revokeStatApply(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
+  /** 确认: 1 → 2 (抵扣: locks ticking of the period). */
+  confirmStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
+  /** 撤销确认: 2 → 1, until the period's deadline. */
+  revokeStatConfirm(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
 }

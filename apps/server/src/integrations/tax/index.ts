@@ -24,13 +24,35 @@ export { RED_STATE_MESSAGES, STATUS_MESSAGES } from './states.js';
 export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
+export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
 export { TICK_BATCH_MAX, TICK_USAGE_LABELS, NON_DEDUCT_REASON_LABELS, TickMessages, deadlineText, defaultDeadline } from './tick-rules.js';
 
 export const DEFAULT_SIMULATOR_DELAY_MS = 3000;
 const systemClock: TaxClock = { now: () => new Date() };
 
+/** Where each TAX_SIMULATOR_NOW value was first seen: the simulator's clock starts there and runs on. */
+const envStarts = new Map<string, { at: number; real: number }>();
+/**
+ * TAX_SIMULATOR_NOW (an ISO instant, the simulator only): the simulated tax service's clock starts at that
+ * instant when first read and runs on with real time (browser tests and demos of the bureau's calendar:
+ * confirming statistics needs a day after the period's month). Unset: the real clock. Invalid: refused.
+ */
+export function simulatorClockFromEnv(env: NodeJS.ProcessEnv = process.env): TaxClock | null {
+  const v = env.TAX_SIMULATOR_NOW?.trim();
+  if (!v) return null;
+  let start = envStarts.get(v);
+  if (!start) {
+    const at = Date.parse(v);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(at)) throw new Error(`TAX_SIMULATOR_NOW 不是有效的 ISO 时间：${v}`);
+    start = { at, real: Date.now() };
+    envStarts.set(v, start);
+  }
+  const s = start;
+  return { now: () => new Date(s.at + (Date.now() - s.real)) };
+}
+
 function simContext(deps: TaxGatewayDeps, opts: SimulatorOptions = {}): SimContext {
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.clock ?? simulatorClockFromEnv() ?? systemClock;
   return {
     sdb: simDb(deps.db),
     now: () => clock.now(),

@@ -18,6 +18,7 @@ import { intakeRoutes } from './routes-intake.js';
 import { incomeSignRoutes } from './routes-sign.js';
 import { incomeDeductionRoutes } from './deduction/routes.js';
 import { incomeTransportRoutes } from './transport/routes.js';
+import { incomeStatisticsRoutes } from './statistics/routes.js';
 import { abnormalCount, poolDetail, poolPage } from './repo.js';
 
 async function incomePoolModule(app: FastifyInstance): Promise<void> {
@@ -46,6 +47,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
   await app.register(incomeSignRoutes);
   await app.register(incomeTransportRoutes);
   await app.register(incomeDeductionRoutes);
+  await app.register(incomeStatisticsRoutes);
 }
 
 export const incomePoolRoutes = fp(incomePoolModule, { name: 'income-pool' });

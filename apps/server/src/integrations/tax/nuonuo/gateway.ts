@@ -23,8 +23,9 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
-import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { NuonuoIncome } from './income.js';
+import { NuonuoStats } from './income-stats.js';
 import { NuonuoTransport } from './transport.js';
 
 /** Nuonuo's "no such invoice" answer to a query. */
@@ -42,6 +43,7 @@ export class NuonuoTaxGateway implements TaxGateway {
   readonly mode = 'nuonuo' as const;
   private readonly t: NuonuoTransport;
   private readonly income: NuonuoIncome;
+  private readonly stats: NuonuoStats;
 
   constructor(
     private readonly opts: NuonuoOptions,
@@ -51,7 +53,14 @@ export class NuonuoTaxGateway implements TaxGateway {
   ) {
     this.t = new NuonuoTransport(opts, synclog, clock, http);
     this.income = new NuonuoIncome(this.t, clock);
+    this.stats = new NuonuoStats(this.t);
   }
+
+  statFigures = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.statFigures(req, ctx);
+  applyStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.applyStat(req, ctx);
+  revokeStatApply = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.revokeStatApply(req, ctx);
+  confirmStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.confirmStat(req, ctx);
+  revokeStatConfirm = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.revokeStatConfirm(req, ctx);
 
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {
     return this.income.collectIncoming(query, ctx);

@@ -13,6 +13,7 @@ import type {
   IncomeInvoiceState,
   IncomeKind,
   IncomeRiskLevel,
+  IncomeStatGateway,
   IncomeTaxGateway,
   IncomeVerifyField,
   IncomeVerifyQuery,
@@ -80,7 +81,7 @@ export function fromIncomeItem(o: Obj): IncomingInvoice {
   };
 }
 
-export class NuonuoIncome implements IncomeTaxGateway {
+export class NuonuoIncome implements Omit<IncomeTaxGateway, keyof IncomeStatGateway> {
   constructor(
     private readonly t: NuonuoTransport,
     private readonly clock: TaxClock,

@@ -21,10 +21,11 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
+import { SimulatorStats } from './income-stats.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -74,6 +75,7 @@ export class SimulatorTaxGateway implements TaxGateway {
   readonly mode = 'simulator' as const;
   private readonly income: SimulatorIncome;
   private readonly ticks: SimulatorTicks;
+  private readonly stats: SimulatorStats;
 
   constructor(
     private readonly ctx: SimContext,
@@ -81,7 +83,14 @@ export class SimulatorTaxGateway implements TaxGateway {
   ) {
     this.income = new SimulatorIncome(ctx, synclog);
     this.ticks = new SimulatorTicks(ctx, synclog);
+    this.stats = new SimulatorStats(ctx, synclog);
   }
+
+  statFigures = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.statFigures(req, ctx);
+  applyStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('apply', req, ctx);
+  revokeStatApply = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('revokeApply', req, ctx);
+  confirmStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('confirm', req, ctx);
+  revokeStatConfirm = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('revokeConfirm', req, ctx);
 
   tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
     return this.ticks.tickPeriod(ctx);

@@ -35,6 +35,8 @@ export interface KnownIncoming {
   kind: string;
   issueDate: string;
   tax: number;
+  /** 分, for the statistics' figures (income-stats.ts); unknown while absent. */
+  amountExcludingTax?: number;
   riskLevel?: IncomeRiskLevel;
   state?: IncomeInvoiceState;
 }
@@ -43,11 +45,11 @@ export interface KnownIncoming {
 export async function registerKnownIncoming(ctx: SimContext, invoices: readonly KnownIncoming[]): Promise<void> {
   const at = ctx.now().toISOString();
   for (let i = 0; i < invoices.length; i += 200) {
-    const rows = invoices.slice(i, i + 200).map((v) => ({ invoice_key: v.key, kind: v.kind, issue_date: v.issueDate, tax: v.tax, risk_level: v.riskLevel ?? '01', invoice_state: v.state ?? 0, registered_at: at }));
+    const rows = invoices.slice(i, i + 200).map((v) => ({ invoice_key: v.key, kind: v.kind, issue_date: v.issueDate, tax: v.tax, amount: v.amountExcludingTax ?? null, risk_level: v.riskLevel ?? '01', invoice_state: v.state ?? 0, registered_at: at }));
     await ctx.sdb
       .insertInto('taxsim_income_known')
       .values(rows)
-      .onConflict((oc) => oc.column('invoice_key').doUpdateSet((eb) => ({ kind: eb.ref('excluded.kind'), issue_date: eb.ref('excluded.issue_date'), tax: eb.ref('excluded.tax'), risk_level: eb.ref('excluded.risk_level'), invoice_state: eb.ref('excluded.invoice_state') })))
+      .onConflict((oc) => oc.column('invoice_key').doUpdateSet((eb) => ({ kind: eb.ref('excluded.kind'), issue_date: eb.ref('excluded.issue_date'), tax: eb.ref('excluded.tax'), amount: eb.ref('excluded.amount'), risk_level: eb.ref('excluded.risk_level'), invoice_state: eb.ref('excluded.invoice_state') })))
       .execute();
   }
 }

@@ -68,10 +68,10 @@ export type TaxsimTables = {
   taxsim_counters: { name: string; value: number };
   /** 0018_taxsim_income: 查验 calls per invoice and day (Asia/Shanghai). */
   taxsim_income_checks: { invoice_key: string; check_day: string; count: number; updated_at: string };
-  /** 0026: the bureau's calendar per period, the invoices ticked, the invoices known besides the drawn ones (income-ticks.ts). */
-  taxsim_income_periods: { period: string; deadline: string; stat_state: number; updated_at: string };
+  /** 0026 (0028: rebate_state, the 退税统计 state beside stat_state = 抵扣统计; amount, 分 excluding tax): the bureau's calendar per period, the invoices ticked, the invoices known besides the drawn ones (income-ticks.ts). */
+  taxsim_income_periods: { period: string; deadline: string; stat_state: number; updated_at: string; rebate_state?: number };
   taxsim_income_ticks: { invoice_key: string; usage: number; reason: number | null; effective_tax: number; period: string; ticked_at: string };
-  taxsim_income_known: { invoice_key: string; kind: string; issue_date: string; tax: number; risk_level: string; invoice_state: number; registered_at: string };
+  taxsim_income_known: { invoice_key: string; kind: string; issue_date: string; tax: number; risk_level: string; invoice_state: number; registered_at: string; amount?: number | null };
 };
 
 export type SimDb = Kysely<TaxsimTables>;

@@ -1,0 +1,145 @@
+/**
+ * Period statistics (抵扣统计 / 退税统计, issue 14) on our side. The state and the figures are the tax
+ * service's (IncomeStatGateway); we keep who did what (income_stat_actions) and log each action in the
+ * operation log (the gateway writes the sync log rows).
+ *
+ * The period shown: the current tick period, or the one before it while that one's statistics are applied
+ * for or confirmed and its deadline has not passed (after confirming 抵扣 the tick period moves on, the
+ * confirmed one stays on screen so that it can be revoked). The clock is the tax service's: the simulator's
+ * (TAX_SIMULATOR_NOW) in simulator mode.
+ *
+ * An action: (1) claims the period and scope with an active row (a partial unique index: one action under
+ * way per period and scope, so two clicks or two servers make one call; a claim older than CLAIM_STALE_MS
+ * is a crashed server's and is settled as failed); (2) asks the service for the state and refuses locally
+ * when the action no longer fits it (the second of two confirms: 不能重复确认, with no second call);
+ * (3) calls the service; (4) records the result. A refusal is answered with the service's Chinese message.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { IncomeKind, OperationLogType, STAT_ACTIONS_BY_STATE, StatAction, StatActionResult, type StatActionCode, type StatView } from '@zhyy/shared';
+import { simulatorClockFromEnv, STAT_SCOPE_LABELS, TaxGatewayError, type StatFigures, type StatRequest, type StatScope, type TaxGateway } from '../../../integrations/tax/index.js';
+import { STAT_MOVES, statRefusal } from '../../../integrations/tax/stat-rules.js';
+import { deadlineText, shiftPeriod } from '../../../integrations/tax/tick-rules.js';
+import { currentUser } from '../../../platform/context.js';
+import { AppError, conflict, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
+import type { InvoiceSettings } from '../../invoice/settings.js';
+import { transportDeductionTotal } from '../transport/repo.js';
+import './tables.js';
+
+/** A claim older than this is a crashed server's. */
+export const CLAIM_STALE_MS = 120_000;
+export const STAT_BUSY = '该所属期的统计正在处理中，请稍后再试';
+const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(err instanceof Error ? err.message : String(err));
+const CALL: Record<StatActionCode, 'applyStat' | 'confirmStat' | 'revokeStatApply' | 'revokeStatConfirm'> = { apply: 'applyStat', confirm: 'confirmStat', revokeApply: 'revokeStatApply', revokeConfirm: 'revokeStatConfirm' };
+const kindLabel = (k: string) => (IncomeKind.values.includes(k as never) ? IncomeKind.label(k) : k || '其他');
+
+export class Statistics {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly settings: InvoiceSettings,
+  ) {}
+
+  private get db() {
+    return this.app.db.kysely;
+  }
+
+  /** The tax service's clock: the simulator's own in simulator mode. */
+  private now(gw: TaxGateway): Date {
+    return gw.mode === 'simulator' ? (simulatorClockFromEnv()?.now() ?? new Date()) : new Date();
+  }
+
+  async view(req: FastifyRequest, scope: StatScope, period?: string): Promise<StatView> {
+    const gw = await this.settings.gateway();
+    const ctx = { userId: currentUser(req).id };
+    const tp = await gw.tickPeriod(ctx);
+    const prev = shiftPeriod(tp.period, -1);
+    if (period && period !== prev && period !== tp.period) throw refuse(`只能查看税款所属期${prev}或${tp.period}的统计`);
+    const before = await gw.statFigures({ period: prev, scope }, ctx);
+    const current = await gw.statFigures({ period: tp.period, scope }, ctx);
+    const showPrev = period ? period === prev : before.state !== 0 && this.now(gw).getTime() <= Date.parse(before.deadline);
+    return this.shape(scope, showPrev ? before : current, tp.period, [before, current]);
+  }
+
+  private async shape(scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[]): Promise<StatView> {
+    const transport = scope === 'deduction' ? await transportDeductionTotal(this.db, f.period) : null;
+    const last = await this.db.selectFrom('income_stat_actions').selectAll().where('scope', '=', scope).where('period', '=', f.period).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return {
+      scope,
+      period: f.period,
+      periods: periods.map((p) => ({ period: p.period, state: p.state })),
+      tickPeriod,
+      deadline: f.deadline,
+      deadlineText: deadlineText(f.deadline),
+      state: f.state,
+      rows: f.rows.map((r) => ({ ...r, kindLabel: kindLabel(r.kind) })),
+      totals: f.totals,
+      transport: transport ? { count: transport.count, basis: transport.basis, tax: transport.tax } : null,
+      deductibleTotal: (scope === 'deduction' ? f.totals.effectiveTax : f.totals.tax) + (transport?.tax ?? 0),
+      actions: [...(STAT_ACTIONS_BY_STATE[f.state] ?? [])],
+      lastAction: last ? { action: last.action, result: Number(last.result), message: last.message, userName: last.user_name, at: last.created_at } : null,
+    };
+  }
+
+  /** The claim of (scope, period), settling a crashed server's stale one first; refused while another is under way. */
+  private async claim(req: FastifyRequest, r: StatRequest, action: StatActionCode): Promise<string> {
+    const user = currentUser(req);
+    const row = () => ({ id: newId(), period: r.period, scope: r.scope, action, result: StatActionResult.pending, message: '', state_after: null, active: 1, user_id: user.id, user_name: user.name, created_at: nowIso(), finished_at: null });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const values = row();
+      try {
+        await this.db.insertInto('income_stat_actions').values(values).execute();
+        return values.id;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        const cutoff = new Date(Date.now() - CLAIM_STALE_MS).toISOString();
+        const settled = await this.db
+          .updateTable('income_stat_actions')
+          .set({ active: 0, result: StatActionResult.failed, message: '处理中断，结果未知，请刷新后查看', finished_at: nowIso() })
+          .where('scope', '=', r.scope).where('period', '=', r.period).where('active', '=', 1).where('created_at', '<', cutoff)
+          .executeTakeFirst();
+        if (Number(settled.numUpdatedRows) === 0) break;
+      }
+    }
+    throw conflict(STAT_BUSY);
+  }
+
+  private async finish(id: string, result: number, message: string, stateAfter: number | null): Promise<void> {
+    await this.db.updateTable('income_stat_actions').set({ active: 0, result, message, state_after: stateAfter, finished_at: nowIso() }).where('id', '=', id).execute();
+  }
+
+  async act(req: FastifyRequest, scope: StatScope, action: StatActionCode, period: string): Promise<StatView> {
+    const r: StatRequest = { period, scope };
+    const what = `${STAT_SCOPE_LABELS[scope]}：税款所属期${period}${StatAction.label(action)}`;
+    const id = await this.claim(req, r, action);
+    let after: StatFigures;
+    try {
+      const gw = await this.settings.gateway();
+      const ctx = { userId: currentUser(req).id };
+      const before = await gw.statFigures(r, ctx);
+      if (before.state !== STAT_MOVES[action].from) {
+        throw refuse(statRefusal(action, before.state, period, before.deadline, this.now(gw))?.message ?? '统计状态已变化，请刷新后重试');
+      }
+      after = await gw[CALL[action]](r, ctx);
+    } catch (err) {
+      const message = err instanceof AppError ? err.message : '税务端处理失败，请稍后重试';
+      await this.finish(id, StatActionResult.failed, message, null);
+      await this.app.oplog.record(req, OperationLogType.fail, `${what}失败：${message}`);
+      if (err instanceof TaxGatewayError && err.status < 500) throw refuse(err.message);
+      throw err;
+    }
+    await this.finish(id, StatActionResult.success, `${StatAction.label(action)}成功`, after.state);
+    await this.app.oplog.record(req, OperationLogType.edit, `${what}成功`);
+    return this.viewOf(req, scope, after);
+  }
+
+  private async viewOf(req: FastifyRequest, scope: StatScope, f: StatFigures): Promise<StatView> {
+    const gw = await this.settings.gateway();
+    const ctx = { userId: currentUser(req).id };
+    const tp = await gw.tickPeriod(ctx);
+    const other = f.period === tp.period ? shiftPeriod(tp.period, -1) : tp.period;
+    const o = other === f.period ? f : await gw.statFigures({ period: other, scope }, ctx);
+    const periods = [f, o].sort((a, b) => a.period.localeCompare(b.period));
+    return this.shape(scope, f, tp.period, periods);
+  }
+}

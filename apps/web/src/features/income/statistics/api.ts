@@ -1,0 +1,14 @@
+/** 抵扣统计 / 退税统计 calls (issue 14): the view, the four actions, the export. Refusals come back as ApiError with the server's Chinese message (silent: the page shows it). */
+import type { StatActionCode, StatView } from '@zhyy/shared';
+import { api } from '../../../api/clients';
+
+export type StatScope = 'deduction' | 'rebate';
+const P = '/income/statistics';
+const PATH: Record<StatActionCode, string> = { apply: 'apply', confirm: 'confirm', revokeApply: 'revoke-apply', revokeConfirm: 'revoke-confirm' };
+export const STAT_KEY = ['income', 'statistics'] as const;
+
+export const statApi = {
+  view: (scope: StatScope, period?: string) => api.post<StatView>(`${P}/${scope}/view`, period ? { period } : {}),
+  act: (scope: StatScope, action: StatActionCode, period: string) => api.post<StatView>(`${P}/${scope}/${PATH[action]}`, { period }, { silent: true }),
+  exportFigures: (scope: StatScope, period: string) => api.blob(`${P}/${scope}/export`, { period }),
+};
