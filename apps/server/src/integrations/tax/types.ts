@@ -231,6 +231,8 @@ export interface TaxCallContext {
  */
 export interface TaxGateway extends IncomeTaxGateway {
   readonly mode: TaxGatewayMode;
+  /** The service's time: deadlines it answers are judged against it (the simulator's may be set, TAX_SIMULATOR_NOW). */
+  now(): Date;
   /** requestBillingNew. A repeated order number (E9106) is answered by querying: the same serial, duplicate = true. */
   submitInvoice(req: TaxInvoiceRequest, ctx?: TaxCallContext): Promise<SubmitResult>;
   /** queryInvoiceResult by serial numbers (unknown ones are left out of the answer). */

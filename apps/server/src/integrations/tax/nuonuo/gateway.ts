@@ -41,6 +41,7 @@ const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 
 export class NuonuoTaxGateway implements TaxGateway {
   readonly mode = 'nuonuo' as const;
+  now = (): Date => this.clock.now();
   private readonly t: NuonuoTransport;
   private readonly income: NuonuoIncome;
   private readonly stats: NuonuoStats;

@@ -73,6 +73,7 @@ export function drawFailure(ctx: SimContext, req: Pick<TaxInvoiceRequest, 'order
 
 export class SimulatorTaxGateway implements TaxGateway {
   readonly mode = 'simulator' as const;
+  now = (): Date => this.ctx.now();
   private readonly income: SimulatorIncome;
   private readonly ticks: SimulatorTicks;
   private readonly stats: SimulatorStats;

@@ -13,8 +13,8 @@ import type { Db } from './batch.js';
 import { periodSums } from './queries.js';
 import type { TickScope } from './rules.js';
 
-/** Why the period refuses ticking now ('' when open). */
-export function closedReason(p: TickPeriod, now = Date.now()): string {
+/** Why the period refuses ticking at `now` (the tax service's time; '' when open). */
+export function closedReason(p: TickPeriod, now: number): string {
   if (now > Date.parse(p.deadline)) return TickMessages.pastDeadline(p.period, deadlineText(p.deadline));
   if (p.statState === 2) return TickMessages.confirmed(p.period);
   return '';
@@ -23,7 +23,7 @@ export function closedReason(p: TickPeriod, now = Date.now()): string {
 /** The open period (fresh), or the refusal with its reason. */
 export async function openPeriod(req: FastifyRequest, gw: TaxGateway): Promise<TickPeriod> {
   const p = await gw.tickPeriod({ userId: currentUser(req).id });
-  const closed = closedReason(p);
+  const closed = closedReason(p, gw.now().getTime());
   if (closed) throw refuse(closed);
   return p;
 }
@@ -31,7 +31,7 @@ export async function openPeriod(req: FastifyRequest, gw: TaxGateway): Promise<T
 /** The period header: the service's period, whether it is open (or why not), its sums, the setting 先入账后勾选. */
 export async function periodInfo(db: Db, gw: TaxGateway, req: FastifyRequest, scope: TickScope, bookedOnly: () => Promise<boolean>): Promise<TickPeriodInfo> {
   const p = await gw.tickPeriod({ userId: currentUser(req).id });
-  const closed = closedReason(p);
+  const closed = closedReason(p, gw.now().getTime());
   const sums = await periodSums(db, p.period, scope, p);
   return { period: p.period, deadline: p.deadline, deadlineText: deadlineText(p.deadline), windowFrom: p.windowFrom, windowTo: p.windowTo, statState: p.statState, open: !closed, closedReason: closed, ...sums, tickBookedOnly: await bookedOnly() };
 }

@@ -60,11 +60,6 @@ export class Ticking {
     return Number((await this.settings.row()).tick_booked_only ?? 0) === 1;
   }
 
-  /** Why the period refuses ticking now ('' when open). */
-  static closedReason(p: TickPeriod, now = Date.now()): string {
-    return closedReason(p, now);
-  }
-
   async periodInfo(req: FastifyRequest, scope: TickScope): Promise<TickPeriodInfo> {
     return periodInfo(this.db, await this.gateway(), req, scope, () => this.bookedOnly());
   }

@@ -16,7 +16,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomeKind, OperationLogType, STAT_ACTIONS_BY_STATE, StatAction, StatActionResult, type StatActionCode, type StatView } from '@zhyy/shared';
-import { simulatorClockFromEnv, STAT_SCOPE_LABELS, TaxGatewayError, type StatFigures, type StatRequest, type StatScope, type TaxGateway } from '../../../integrations/tax/index.js';
+import { STAT_SCOPE_LABELS, TaxGatewayError, type StatFigures, type StatRequest, type StatScope, type TaxGateway } from '../../../integrations/tax/index.js';
 import { STAT_MOVES, statRefusal } from '../../../integrations/tax/stat-rules.js';
 import { deadlineText, shiftPeriod } from '../../../integrations/tax/tick-rules.js';
 import { currentUser } from '../../../platform/context.js';
@@ -44,9 +44,9 @@ export class Statistics {
     return this.app.db.kysely;
   }
 
-  /** The tax service's clock: the simulator's own in simulator mode. */
+  /** The tax service's clock (the simulator's may be set). */
   private now(gw: TaxGateway): Date {
-    return gw.mode === 'simulator' ? (simulatorClockFromEnv()?.now() ?? new Date()) : new Date();
+    return gw.now();
   }
 
   async view(req: FastifyRequest, scope: StatScope, period?: string): Promise<StatView> {
