@@ -1,14 +1,9 @@
 /**
- * Starts the built server (apps/server/dist/main.js) on a free port with a fresh data directory, so
- * it loads the demo company; every browser test talks to it through inject('baseURL').
+ * Starts the server every browser test shares (./server.ts); the tests talk to it through
+ * inject('baseURL').
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { startServer, type E2eServer } from './server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,62 +13,14 @@ declare module 'vitest' {
   }
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not answer ${url} within 60 s:\n${log()}`);
-}
-
-let child: ChildProcess | undefined;
+let server: E2eServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  const main = path.join(root, 'apps/server/dist/main.js');
-  if (!fs.existsSync(main)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
-  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-e2e-'));
-  // Serve a copy of the web build, so a rebuild while the tests run cannot pull files away under them.
-  const webDist = path.join(dataDir, 'web');
-  fs.cpSync(path.join(root, 'apps/web/dist'), webDist, { recursive: true });
-  let output = '';
-  child = spawn(process.execPath, [main], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: webDist, DEMO: '1', LOG_LEVEL: 'warn', DATABASE_URL: '', LOGIN_RATE_LIMIT: '1000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => (output += String(d)));
-  child.stderr?.on('data', (d) => (output += String(d)));
-  const baseURL = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseURL}/version.json`, child, () => output);
-  project.provide('baseURL', baseURL);
-  project.provide('dataDir', dataDir);
+  server = await startServer();
+  project.provide('baseURL', server.baseURL);
+  project.provide('dataDir', server.dataDir);
 }
 
 export async function teardown(): Promise<void> {
-  if (child && child.exitCode === null) {
-    child.kill('SIGTERM');
-    await new Promise((r) => child!.once('exit', r));
-  }
+  await server?.stop();
 }
