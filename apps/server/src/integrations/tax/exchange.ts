@@ -28,6 +28,13 @@ export const IncomeMethods = {
   period: 'nuonuo.OpeMplatform.queryCurrentTaxPeriod',
   tick: 'nuonuo.OpeMplatform.invoiceCheck',
   untick: 'nuonuo.OpeMplatform.invoiceCheckCancel',
+  /**
+   * 入账标识 (booking flag), NOT CONFIRMED either: no reachable public Nuonuo document names it. Named after the
+   * 发票入账提交 of another channel's published 进项 interface (`…taxdigital.entry.operate`); the request fields
+   * follow the tax platform's names (fpdm / fphm / qdfphm / kprq, rzzt 入账状态 01/02/03/06, rzrq 入账日期).
+   * Correct here after the first joint test.
+   */
+  booking: 'nuonuo.OpeMplatform.invoiceEntryOperate',
 } as const;
 
 /** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
@@ -48,6 +55,7 @@ export const TaxMethods = {
   [IncomeMethods.period]: '当前税款所属期',
   [IncomeMethods.tick]: '发票勾选',
   [IncomeMethods.untick]: '撤销勾选',
+  [IncomeMethods.booking]: '入账标识',
 } as const;
 export type TaxMethod = keyof typeof TaxMethods;
 

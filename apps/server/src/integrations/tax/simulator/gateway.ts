@@ -21,10 +21,11 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
+import { SimulatorBooking } from './income-booking.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -74,6 +75,7 @@ export class SimulatorTaxGateway implements TaxGateway {
   readonly mode = 'simulator' as const;
   private readonly income: SimulatorIncome;
   private readonly ticks: SimulatorTicks;
+  private readonly booking: SimulatorBooking;
 
   constructor(
     private readonly ctx: SimContext,
@@ -81,6 +83,11 @@ export class SimulatorTaxGateway implements TaxGateway {
   ) {
     this.income = new SimulatorIncome(ctx, synclog);
     this.ticks = new SimulatorTicks(ctx, synclog);
+    this.booking = new SimulatorBooking(ctx, synclog, this.ticks);
+  }
+
+  setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {
+    return this.booking.setBookingState(items, ctx);
   }
 
   tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {

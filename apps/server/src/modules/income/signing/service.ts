@@ -28,6 +28,7 @@ import { nowIso } from '../../../platform/time.js';
 import { close, lock, release } from '../locks.js';
 import { nextArchiveNo, shanghaiMonth } from './archive-no.js';
 import { addSignEvent } from './events.js';
+import { queueBooking } from '../booking/service.js';
 import './tables.js';
 
 type Db = Kysely<Database>;
@@ -186,7 +187,11 @@ async function finish(trx: Db, by: Finisher, f: Finish): Promise<Finished> {
   if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收状态已被他人改变，请刷新');
   const archiveNo = await nextArchiveNo(trx);
   await trx.updateTable('income_invoices').set({ archive_no: archiveNo }).where('id', '=', f.id).execute();
-  if (f.docType === 'contract') await close(f.id, f.use, trx, by.name);
+  if (f.docType === 'contract') {
+    await close(f.id, f.use, trx, by.name);
+    // A contract invoice archived is booked (入账标识 02); the flag goes out after this transaction (booking/).
+    await queueBooking(trx, f.id, '02', { type: 'contract', no: f.use.docNo }, { id: null, name: by.name }, true);
+  }
   await trx.updateTable('income_signings').set({ archive_no: archiveNo }).where('id', '=', f.signingId).execute();
   await addSignEvent(trx, f.id, 'sign', `签收归档（${docLabel}），档案号 ${archiveNo}，凭证号 ${f.voucherId}${how}`, by.name);
   await by.log(trx, `发票签收：发票 ${f.number}，${docLabel}，档案号 ${archiveNo}${how}`);
