@@ -219,9 +219,10 @@ export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b
   if (inv.sign_state !== S.signed) throw refuse('该发票未签收，无需撤销');
   const s = await db.selectFrom('income_signings').selectAll().where('invoice_id', '=', inv.id).where('state', '=', 'signed').orderBy('created_at', 'desc').executeTakeFirst();
   if (!s) throw refuse('该发票未签收，无需撤销');
+  // A contract's use is final (and, since 入账标识, it is booked 02 too): the more specific reason first.
+  if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
   if (BOOKED.includes(inv.booking_state)) throw refuse('该发票已入账，不能撤销签收');
   if (Number(inv.tick_state ?? 0) === 1) throw refuse('该发票已勾选，不能撤销签收');
-  if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
   await gateway.revoke({ invoiceKey: inv.ident, voucherId: s.voucher_id, archiveNo: s.archive_no, reason: b.reason }, { userId: user.id });
   await db.transaction().execute(async (trx) => {
     const u = await trx
