@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookingDeliveryRow, BookingInfo } from '@zhyy/shared';
 import { ApiError } from '../../api/errors';
 import { PoolBooking, deliveryWord } from './PoolBooking';
+import { BookingTag } from './widgets';
 
 const info = vi.fn();
 const book = vi.fn();
@@ -42,6 +43,13 @@ describe('deliveryWord', () => {
     expect(deliveryWord({ status: 'pending', attempts: 0, nextAttemptAt: '2026-11-20T02:00:00.000Z' }).text).toBe('待同步');
     expect(deliveryWord({ status: 'pending', attempts: 2, nextAttemptAt: '2026-11-20T02:35:00.000Z' }).text).toBe('待重试（2次，下次 10:35）');
     expect(deliveryWord({ status: 'failed', attempts: 10, nextAttemptAt: null })).toEqual({ text: '失败', colour: 'error' });
+  });
+});
+
+describe('the pool list’s 入账状态 column', () => {
+  it('names each state, 06 入账撤销 included', () => {
+    const { container } = render(<>{['01', '02', '03', '06'].map((st) => <BookingTag key={st} state={st} />)}</>);
+    expect([...container.querySelectorAll('.ant-tag')].map((t) => t.textContent)).toEqual(['未入账', '已入账（企业所得税税前扣除）', '已入账（不扣除）', '入账撤销']);
   });
 });
 
