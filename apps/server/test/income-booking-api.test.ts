@@ -234,6 +234,18 @@ describe('failures are retried by the job', () => {
   });
 });
 
+describe('the demo', () => {
+  it('booked invoices carry their booking day (the 1st after the signing month, 10:00 Shanghai) and no deliveries', async () => {
+    const row = await s.db.kysely.selectFrom('income_invoices').select(['id', 'archive_no', 'booked_at']).where('booking_state', 'in', ['02', '03']).where('archive_no', 'like', 'GD%').orderBy('archive_no').executeTakeFirstOrThrow();
+    const i = await info(row.id);
+    const month = row.archive_no.slice(2, 8);
+    const next = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(4, 6)), 1, 2)).toISOString();
+    expect(i).toMatchObject({ bookedAt: next, deliveries: [] });
+    const unbooked = await s.db.kysely.selectFrom('income_invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('booking_state', '=', '01').where('booked_at', 'is not', null).executeTakeFirstOrThrow();
+    expect(Number(unbooked.n)).toBe(0);
+  });
+});
+
 describe('a contract signing books its invoice 02', () => {
   it('signed against a contract → 02, the flag sent with the contract as its source', async () => {
     const a = await fresh();
