@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import { BookBody, BookingInvoiceBody, OperationLogType, UnbookBody, type BookingAnswer } from '@zhyy/shared';
 import type { TaxGateway } from '../../../integrations/tax/index.js';
 import { currentUser } from '../../../platform/context.js';
-import { ok, refuse } from '../../../platform/envelope.js';
+import { notFound, ok, refuse } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { InvoiceSettings } from '../../invoice/settings.js';
 import { access } from '../paths.js';
@@ -48,7 +48,7 @@ async function bookingModule(app: FastifyInstance): Promise<void> {
   r.post(`${P}/deliveries`, { schema: { body: BookingInvoiceBody, summary: '一张发票的入账状态、入账日期和入账标识同步记录（状态、次数、下次重试、失败原因）', tags }, config: access.detail }, async (req) => ok(await bookingInfo(db(), req.body.invoiceId)));
   r.post(`${P}/retry`, { schema: { body: BookingInvoiceBody, summary: '立即重试：一张发票未同步成功的入账标识（待重试或失败）立即发送', tags }, config: access.detail }, async (req) => {
     const exists = await db().selectFrom('income_invoices').select('id').where('id', '=', req.body.invoiceId).executeTakeFirst();
-    if (!exists) throw refuse('发票不存在');
+    if (!exists) throw notFound('发票不存在');
     const { retried, statuses } = await retryInvoice(db(), await gateway(), req.body.invoiceId, { holder: IMMEDIATE_HOLDER, userId: currentUser(req).id });
     if (!retried) throw refuse('该发票没有需要重试的入账标识');
     const sent = [...statuses.values()].filter((s) => s.status === 'sent').length;
