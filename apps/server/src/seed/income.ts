@@ -230,6 +230,8 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
     Object.assign(p.row, {
       sign_state: IncomeSignState.signed, archive_no: archiveNo, usage: contract ? IncomeUsage.closed : IncomeUsage.locked, use_kind: 'sign', doc_no: docNo,
       booking_state: month < currentMonth ? (p.i % 20 === 0 ? IncomeBookingState.bookedNoDeduct : IncomeBookingState.bookedDeduct) : IncomeBookingState.none,
+      // 入账日期: the first working morning after the signing's month (10:00 Asia/Shanghai on the 1st).
+      booked_at: month < currentMonth ? new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(4, 6)), 1, 2)).toISOString() : null,
       updated_at: iso(ms),
     });
     out.signings.push({ id: rowId(T.signing, p.i * 2), invoice_id: p.row.id, doc_type: docType, doc_no: docNo, note, state: 'signed', archive_no: archiveNo, voucher_id: voucherId, fail_reason: '', user_id: who.id, user_name: who.name, created_at: iso(ms - 3000), finished_at: iso(ms) });

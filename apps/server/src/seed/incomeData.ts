@@ -129,7 +129,7 @@ export function drawIncome(rng: Rng, n: number, series: '8' | '9', o: { id: stri
     id: o.id, ident: identityKey({ kind, invoiceCode, invoiceNo, digitalNo }), kind, invoice_code: invoiceCode, invoice_no: invoiceNo, digital_no: digitalNo, issue_date: o.issueDate,
     seller_name: s.name, seller_tax_no: s.taxNo, buyer_name: COMPANY_NAME, buyer_tax_no: SELLER.taxNo,
     amount_excl: excl, tax, amount_incl: incl, check_code: coded ? pad(rng.int(0, 9999999), 8) + pad(rng.int(0, 999999999), 12) : '',
-    invoice_state: 0, red_pending: 0, risk_level: '01', verify_state: 0, verified_at: null, sign_state: 0, archive_no: '', booking_state: '01',
+    invoice_state: 0, red_pending: 0, risk_level: '01', verify_state: 0, verified_at: null, sign_state: 0, archive_no: '', booking_state: '01', booked_at: null,
     source, usage: 0, use_kind: '', doc_no: '', buyer_mismatch: 0, duplicate_of: null, arrivals: 1, remark: '', created_by: null, created_at: o.at, updated_at: o.at,
   };
   // Lines: tickets one; others one to maxLines, the amount and tax split so that they add up to the face.

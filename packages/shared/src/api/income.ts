@@ -237,6 +237,8 @@ export const IncomeEventKind = defineEnum({
   signFailed: ['sign-failed', '签收失败'],
   revoke: ['revoke', '撤销签收'],
   allocate: ['allocate', '项目分摊'],
+  book: ['book', '入账'],
+  unbook: ['unbook', '入账撤销'],
 });
 /** The state of one use of an invoice (income_locks.state). */
 export const IncomeLockState = defineEnum({ locked: ['locked', '占用中'], closed: ['closed', '已完成使用'], released: ['released', '已释放'] });

@@ -15,3 +15,4 @@ export * from './income-signing.js';
 export * from './income-deduction.js';
 export * from './income-transport.js';
 export * from './income-statistics.js';
+export * from './income-booking.js';

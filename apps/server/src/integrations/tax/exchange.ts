@@ -35,6 +35,13 @@ export const IncomeMethods = {
   statFigures: 'nuonuo.OpeMplatform.queryStatisticsResult',
   statApply: 'nuonuo.OpeMplatform.applyStatistics',
   statConfirm: 'nuonuo.OpeMplatform.confirmStatistics',
+  /**
+   * 入账标识 (booking flag), NOT CONFIRMED either: no reachable public Nuonuo document names it. Named after the
+   * 发票入账提交 of another channel's published 进项 interface (`…taxdigital.entry.operate`); the request fields
+   * follow the tax platform's names (fpdm / fphm / qdfphm / kprq, rzzt 入账状态 01/02/03/06, rzrq 入账日期).
+   * Correct here after the first joint test.
+   */
+  booking: 'nuonuo.OpeMplatform.invoiceEntryOperate',
 } as const;
 
 /** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
@@ -58,6 +65,7 @@ export const TaxMethods = {
   [IncomeMethods.statFigures]: '统计结果查询',
   [IncomeMethods.statApply]: '申请/撤销统计',
   [IncomeMethods.statConfirm]: '确认/撤销确认统计',
+  [IncomeMethods.booking]: '入账标识',
 } as const;
 export type TaxMethod = keyof typeof TaxMethods;
 

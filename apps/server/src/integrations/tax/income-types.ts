@@ -113,7 +113,7 @@ export type IncomeVerifyResult =
   | { outcome: 'mismatch'; message: string; fields: IncomeVerifyField[]; checksToday: number };
 
 /** Every call writes one sync log row (system tax) and throws TaxGatewayError on a refusal. */
-export interface IncomeTaxGateway extends IncomeTickGateway, IncomeStatGateway {
+export interface IncomeTaxGateway extends IncomeTickGateway, IncomeStatGateway, IncomeBookingGateway {
   /** 进项发票采集: the tax digital account's incoming invoices issued in the window, paged. */
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage>;
   /** 发票查验: the invoice's face and state, or 查无此票 / 信息不一致. Changes nothing (only the day's count). */
@@ -235,4 +235,35 @@ export interface IncomeStatGateway {
   confirmStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
   /** 撤销确认: 2 → 1, until the period's deadline. */
   revokeStatConfirm(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
+}
+
+// ---------------------------------------------------------------- booking flag (入账标识)
+
+/** 01 未入账, 02 已入账（企业所得税税前扣除）, 03 已入账（不扣除）, 06 入账撤销. */
+export type BookingFlag = '01' | '02' | '03' | '06';
+
+/** One invoice of a booking-flag call: its number(s) as the service knows them and the state to record. */
+export interface BookingItem {
+  /** 10 or 12 digits; empty for 数电. */
+  invoiceCode: string;
+  /** 8 digits, or the 20-digit 数电 number. */
+  invoiceNo: string;
+  issueDate: string;
+  state: BookingFlag;
+  /** When it was booked ('YYYY-MM-DD'; the day of the call when absent). */
+  bookedAt?: string;
+}
+
+/** The service's answer per invoice (same order as asked). */
+export interface BookingOutcome {
+  /** The invoice's key (数电 number, else code + number). */
+  key: string;
+  accepted: boolean;
+  message: string;
+}
+
+/** 入账标识: one sync log row per call; a call-wide refusal or a failed exchange throws TaxGatewayError. */
+export interface IncomeBookingGateway {
+  /** Tells the service the booking state of each invoice (a batch of at most BOOKING_BATCH_MAX): each accepted or refused with its reason. */
+  setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]>;
 }

@@ -13,6 +13,7 @@ import { SimulatorTaxGateway } from './simulator/gateway.js';
 import { createRedConfirm } from './simulator/redconfirm.js';
 import { simDb } from './simulator/store.js';
 import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
+import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -25,6 +26,7 @@ export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
 export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
+export { BOOKING_BATCH_MAX, BOOKING_FLAG_LABELS, BookingMessages } from './booking-rules.js';
 export { TICK_BATCH_MAX, TICK_USAGE_LABELS, NON_DEDUCT_REASON_LABELS, TickMessages, deadlineText, defaultDeadline } from './tick-rules.js';
 
 export const DEFAULT_SIMULATOR_DELAY_MS = 3000;
@@ -93,4 +95,9 @@ export function seedBuyerRedConfirm(deps: TaxGatewayDeps, seed: BuyerRedConfirmS
  */
 export function registerKnownIncoming(deps: TaxGatewayDeps, invoices: readonly KnownIncoming[]): Promise<void> {
   return registerKnown(simContext(deps), invoices);
+}
+
+/** The simulator only: the next `n` booking-flag calls (入账标识) fail as if the connection were lost (tests of the retries). */
+export function failNextBookingCalls(deps: TaxGatewayDeps, n: number): Promise<void> {
+  return failNext(simContext(deps), n);
 }

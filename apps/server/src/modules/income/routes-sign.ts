@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { EntryQuery, IncomeAllocationMoveBody, IncomeAllocationSetBody, IncomeChangeQuery, PoolIdBody, RevokeBody, RevokeQuery, SignBody, SigningQuery, TargetLookup } from '@zhyy/shared';
+import { IncomeSignState, type SignAnswer, EntryQuery, IncomeAllocationMoveBody, IncomeAllocationSetBody, IncomeChangeQuery, PoolIdBody, RevokeBody, RevokeQuery, SignBody, SigningQuery, TargetLookup } from '@zhyy/shared';
 import { currentUser } from '../../platform/context.js';
 import { ok, refuse } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
@@ -18,7 +18,10 @@ import { archiveGatewayOf, revokeSigning, signInvoices, signSummary } from './si
 import { settleGraceFor, SignSettleJob } from './signing/settle.js';
 import { pages } from '../../platform/access.js';
 import { lookupTargets } from '../invoice/apportionment/repo.js';
+import { sendQueuedBookings } from './booking/routes.js';
 
+/** The invoices a signing call signed (a contract's is booked 02: its flag is sent at once). */
+const signedIds = (a: SignAnswer) => a.outcomes.filter((o) => o.signState === IncomeSignState.signed).map((o) => o.invoiceId);
 const InvoiceRef = z.object({ invoiceId: PoolIdBody.shape.id });
 const ProjectLookup = TargetLookup.pick({ keyword: true });
 
@@ -40,6 +43,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
   r.post(`${P}/sign`, { schema: { body: SignBody, summary: '签收归档：一张或多张发票按报销单、合同、项目或其他单据签收，成功者取得档案号GD{yyyyMM}{序号}', tags }, config: access.sign }, async (req) => {
     assertWriter(req);
     const a = await signInvoices(app, req, req.body, gateway());
+    await sendQueuedBookings(app, signedIds(a), currentUser(req).id);
     return ok(a, signSummary(a));
   });
   r.post(`${P}/signings`, { schema: { body: SigningQuery, summary: '签收记录：签收中、已签收、签收失败（原因）、已撤销', tags }, config: access.sign }, async (req) => ok(await signingPage(db(), req.body)));
@@ -56,6 +60,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
     const deptId = currentUser(req).deptId;
     if (!deptId) throw refuse('您的账号未设置所属部门，不能进行部门签收');
     const a = await signInvoices(app, req, req.body, gateway(), { deptId });
+    await sendQueuedBookings(app, signedIds(a), currentUser(req).id);
     return ok(a, signSummary(a));
   });
   r.post(`${P}/project/allocations`, { schema: { body: InvoiceRef, summary: '进项发票的项目分摊', tags }, config: { access: pages(ENTRY.apportion, ENTRY.change) } }, async (req) => ok(await allocationRows(db(), req.body.invoiceId)));

@@ -17,6 +17,7 @@ import { incomeFileRoutes } from './routes-files.js';
 import { intakeRoutes } from './routes-intake.js';
 import { incomeSignRoutes } from './routes-sign.js';
 import { incomeDeductionRoutes } from './deduction/routes.js';
+import { incomeBookingRoutes } from './booking/routes.js';
 import { incomeTransportRoutes } from './transport/routes.js';
 import { incomeStatisticsRoutes } from './statistics/routes.js';
 import { abnormalCount, poolDetail, poolPage } from './repo.js';
@@ -48,6 +49,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
   await app.register(incomeTransportRoutes);
   await app.register(incomeDeductionRoutes);
   await app.register(incomeStatisticsRoutes);
+  await app.register(incomeBookingRoutes);
 }
 
 export const incomePoolRoutes = fp(incomePoolModule, { name: 'income-pool' });

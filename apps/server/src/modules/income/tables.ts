@@ -47,6 +47,8 @@ export interface IncomeInvoiceTable {
   tick_period?: string;
   ticked_at?: string | null;
   ticked_by?: string;
+  /** 0031 (booking/): when the invoice was booked (02 / 03); null otherwise. */
+  booked_at?: string | null;
 }
 
 export interface IncomeLineTable {

@@ -18,6 +18,8 @@ const verifyHistory = vi.fn();
 const fileLink = vi.fn();
 vi.mock('../../api/income', () => ({ incomeApi: { detail: (...a: unknown[]) => detail(...a), verifyHistory: (...a: unknown[]) => verifyHistory(...a), fileLink: (...a: unknown[]) => fileLink(...a) } }));
 
+// The 入账标识 section loads its own call (PoolBooking.test.tsx tests it).
+vi.mock('../../api/incomeBooking', () => ({ bookingApi: { info: async () => ({ invoiceId: '', bookingState: '01', bookedAt: null, deliveries: [] }) } }));
 configure({ asyncUtilTimeout: 15_000 });
 beforeEach(() => {
   detail.mockReset();

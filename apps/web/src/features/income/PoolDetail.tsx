@@ -1,6 +1,6 @@
 /**
  * 票池发票详情 (/income/invoicePool/detail/:id): the face, its abnormal flags, lines, files, verification
- * and signing, the documents that use it, and its history. A malformed or unknown id: RecordNotFound.
+ * and signing, its booking flag (入账标识), the documents that use it, and its history. A malformed or unknown id: RecordNotFound.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Skeleton, Space } from 'antd';
@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { incomeApi } from '../../api/income';
 import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
 import { useView } from '../../router/view';
+import { PoolBooking } from './PoolBooking';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
 import { PoolVerifyButton } from './PoolVerify';
 import { POOL_KEY, POOL_LIST } from './request';
@@ -29,6 +30,7 @@ export default function PoolDetail() {
       <PoolLines d={d} />
       <PoolFiles d={d} />
       <PoolVerifySign d={d} />
+      <PoolBooking invoiceId={d.id} />
       <PoolUses d={d} />
       <PoolHistory d={d} />
     </Space>

@@ -16,7 +16,7 @@ import { tableScrollX } from '../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../components/listTable';
 import { Money } from '../common/Money';
 import { ExportProgress } from '../invoice/ledger/ExportProgress';
-import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
 import { POOL_KEY, poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from './request';
 import { PoolFilters } from './PoolFilters';
 import '../../components/listPage.css';
@@ -79,6 +79,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
     { title: '价税合计', key: 'amountIncl', width: 160, align: 'right', sorter: true, sortOrder: sorted('amountIncl'), render: (_, r) => <Money fen={r.amountIncl} strong /> },
     { title: '查验', key: 'verifyState', width: 110, render: (_, r) => <VerifyTag state={r.verifyState} /> },
     { title: '签收', key: 'signState', width: 90, render: (_, r) => <SignTag state={r.signState} /> },
+    { title: '入账状态', key: 'bookingState', width: 210, render: (_, r) => <BookingTag state={r.bookingState} /> },
     { title: '使用', key: 'usage', width: 90, render: (_, r) => <UsageTag usage={r.usage} /> },
     { title: '使用单据', key: 'docNo', width: 190, ellipsis: true, render: (_, r) => useText(r) },
     { title: '来源', key: 'source', width: 90, render: (_, r) => IncomeSource.label(r.source) },

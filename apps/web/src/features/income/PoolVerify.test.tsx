@@ -28,6 +28,8 @@ vi.mock('../../api/income', async (orig) => ({
   },
 }));
 
+// The 入账标识 section loads its own call (PoolBooking.test.tsx tests it).
+vi.mock('../../api/incomeBooking', () => ({ bookingApi: { info: async () => ({ invoiceId: '', bookingState: '01', bookedAt: null, deliveries: [] }) } }));
 configure({ asyncUtilTimeout: 15_000 });
 const ID = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01';
 const ID2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a02';

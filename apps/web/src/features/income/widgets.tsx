@@ -1,7 +1,7 @@
 /** The pool's tags: kind, invoice state, risk, verification, sign state, usage and the abnormal flags, labelled as the shared enumerations name them. */
 import { Space, Tag } from 'antd';
 import {
-  DIGITAL_INCOME_KINDS, IncomeAbnormalFlag, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeUseKind, IncomeVerifyState, OTHER_INCOME_KINDS,
+  DIGITAL_INCOME_KINDS, IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeUseKind, IncomeVerifyState, OTHER_INCOME_KINDS,
   type IncomeKindCode,
 } from '@zhyy/shared';
 
@@ -27,6 +27,10 @@ export const SignTag = ({ state }: { state: number }) => <Tag color={SIGN_COLOUR
 
 const USAGE_COLOURS: Record<number, string> = { 0: 'success', 1: 'processing', 2: 'default' };
 export const UsageTag = ({ usage }: { usage: number }) => <Tag color={USAGE_COLOURS[usage] ?? 'default'}>{label(IncomeUsage, usage)}</Tag>;
+
+const BOOKING_COLOURS: Record<string, string> = { '01': 'default', '02': 'success', '03': 'success', '06': 'warning' };
+/** 入账状态 (入账标识): 01 未入账, 02 / 03 已入账, 06 入账撤销. */
+export const BookingTag = ({ state }: { state: string }) => <Tag color={BOOKING_COLOURS[state] ?? 'default'}>{label(IncomeBookingState, state)}</Tag>;
 
 /** 报销单 BX202611-0012: the document that uses the invoice, '' when none. */
 export const useText = (r: { useKind: string; docNo: string }) => (r.docNo ? `${label(IncomeUseKind, r.useKind, '')} ${r.docNo}`.trim() : '');

@@ -7,7 +7,10 @@
 import { TaxErrorCode, TaxGatewayError } from '../errors.js';
 import { IncomeMethods as M } from '../exchange.js';
 import { checkCollectQuery, checkVerifyQuery, IncomeMessages, queryKey, VERIFY_FIELD_LABELS } from '../income-rules.js';
+import { bookingKey, checkBookingItems } from '../booking-rules.js';
 import type {
+  BookingItem,
+  BookingOutcome,
   IncomeCollectPage,
   IncomeCollectQuery,
   IncomeInvoiceState,
@@ -150,18 +153,27 @@ export class NuonuoIncome implements Omit<IncomeTaxGateway, keyof IncomeStatGate
     const body = { skssq: req.period, gxlx: req.usage === 1 ? '6' : req.usage === 4 ? '7' : '13', list };
     return outcomesOf(await this.t.call(M.untick, body, ctx, [], req.items.map(tickKey)), req.items.map(tickKey), M.untick);
   }
+
+  /** 入账标识: rzzt 01 / 02 / 03 / 06 and rzrq (入账日期) per invoice; the answer's list names each result (cljg 1 成功, 0 拒绝; msg). */
+  async setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {
+    checkBookingItems(items, M.booking);
+    const list = items.map((i) => ({ fpdm: i.invoiceNo.length === 20 ? '' : i.invoiceCode, fphm: i.invoiceNo.length === 20 ? '' : i.invoiceNo, qdfphm: i.invoiceNo.length === 20 ? i.invoiceNo : '', kprq: i.issueDate, rzzt: i.state, rzrq: i.bookedAt ?? '' }));
+    const keys = items.map(bookingKey);
+    const answer = await this.t.call(M.booking, { list }, ctx, [], keys);
+    return outcomesOf(answer, keys, M.booking, 'cljg', '入账标识');
+  }
 }
 
-/** The per-invoice results of a tick call, in the order asked (an invoice the answer does not name is refused). */
-function outcomesOf(answer: { result?: unknown }, keys: string[], method: string): TickOutcome[] {
+/** The per-invoice results of a tick (or booking-flag) call, in the order asked (an invoice the answer does not name is refused). */
+function outcomesOf(answer: { result?: unknown }, keys: string[], method: string, flag = 'gxjg', what = '勾选'): TickOutcome[] {
   const r = (answer.result ?? {}) as Obj;
-  if (!Array.isArray(r.list)) throw new TaxGatewayError(TaxErrorCode.transport, '税务端未返回逐张勾选结果', method);
+  if (!Array.isArray(r.list)) throw new TaxGatewayError(TaxErrorCode.transport, `税务端未返回逐张${what}结果`, method);
   const byKey = new Map<string, Obj>();
   for (const o of list(r.list)) byKey.set(str(o.qdfphm) || `${str(o.fpdm)}${str(o.fphm)}`, o);
   return keys.map((key) => {
     const o = byKey.get(key);
-    if (!o) return { key, accepted: false, message: '税务端未返回该发票的勾选结果' };
-    const accepted = str(o.gxjg) === '1';
+    if (!o) return { key, accepted: false, message: `税务端未返回该发票的${what}结果` };
+    const accepted = str(o[flag]) === '1';
     return { key, accepted, message: str(o.msg) || (accepted ? '成功' : '税务端拒绝') };
   });
 }

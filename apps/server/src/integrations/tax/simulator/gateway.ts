@@ -21,11 +21,12 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
 import { SimulatorStats } from './income-stats.js';
+import { SimulatorBooking } from './income-booking.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -77,6 +78,7 @@ export class SimulatorTaxGateway implements TaxGateway {
   private readonly income: SimulatorIncome;
   private readonly ticks: SimulatorTicks;
   private readonly stats: SimulatorStats;
+  private readonly booking: SimulatorBooking;
 
   constructor(
     private readonly ctx: SimContext,
@@ -85,6 +87,11 @@ export class SimulatorTaxGateway implements TaxGateway {
     this.income = new SimulatorIncome(ctx, synclog);
     this.ticks = new SimulatorTicks(ctx, synclog);
     this.stats = new SimulatorStats(ctx, synclog);
+    this.booking = new SimulatorBooking(ctx, synclog, this.ticks);
+  }
+
+  setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {
+    return this.booking.setBookingState(items, ctx);
   }
 
   statFigures = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.statFigures(req, ctx);

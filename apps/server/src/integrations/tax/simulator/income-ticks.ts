@@ -92,8 +92,8 @@ export class SimulatorTicks {
     if (cur.statState === 2) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.confirmed(period), method);
   }
 
-  /** The invoice as the service knows it (null: unknown). */
-  private async find(item: Pick<TickItem, 'invoiceCode' | 'invoiceNo' | 'issueDate'>): Promise<Known | null> {
+  /** The invoice as the service knows it (null: unknown). Also the booking flag's (income-booking.ts). */
+  async find(item: Pick<TickItem, 'invoiceCode' | 'invoiceNo' | 'issueDate'>): Promise<Known | null> {
     const key = tickKey(item);
     const reg = await this.ctx.sdb.selectFrom('taxsim_income_known').selectAll().where('invoice_key', '=', key).executeTakeFirst();
     if (reg) return reg.issue_date === item.issueDate ? { tax: Number(reg.tax), issueDate: reg.issue_date, state: Number(reg.invoice_state) as IncomeInvoiceState, risk: reg.risk_level as IncomeRiskLevel } : null;

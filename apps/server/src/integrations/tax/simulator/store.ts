@@ -72,6 +72,9 @@ export type TaxsimTables = {
   taxsim_income_periods: { period: string; deadline: string; stat_state: number; updated_at: string; rebate_state?: number };
   taxsim_income_ticks: { invoice_key: string; usage: number; reason: number | null; effective_tax: number; period: string; ticked_at: string };
   taxsim_income_known: { invoice_key: string; kind: string; issue_date: string; tax: number; risk_level: string; invoice_state: number; registered_at: string; amount?: number | null };
+  /** 0031_income_booking: the booking flag (入账标识) per invoice, and the test hook of failing calls. */
+  taxsim_income_bookings: { invoice_key: string; state: string; booked_at: string; ever_booked: number; updated_at: string };
+  taxsim_booking_faults: { id: string; remaining: number };
 };
 
 export type SimDb = Kysely<TaxsimTables>;

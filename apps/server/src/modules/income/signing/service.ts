@@ -28,6 +28,7 @@ import { nowIso } from '../../../platform/time.js';
 import { close, lock, release } from '../locks.js';
 import { nextArchiveNo, shanghaiMonth } from './archive-no.js';
 import { addSignEvent } from './events.js';
+import { queueBooking } from '../booking/service.js';
 import './tables.js';
 
 type Db = Kysely<Database>;
@@ -186,7 +187,11 @@ async function finish(trx: Db, by: Finisher, f: Finish): Promise<Finished> {
   if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收状态已被他人改变，请刷新');
   const archiveNo = await nextArchiveNo(trx);
   await trx.updateTable('income_invoices').set({ archive_no: archiveNo }).where('id', '=', f.id).execute();
-  if (f.docType === 'contract') await close(f.id, f.use, trx, by.name);
+  if (f.docType === 'contract') {
+    await close(f.id, f.use, trx, by.name);
+    // A contract invoice archived is booked (入账标识 02); the flag goes out after this transaction (booking/).
+    await queueBooking(trx, f.id, '02', { type: 'contract', no: f.use.docNo }, { id: null, name: by.name }, true);
+  }
   await trx.updateTable('income_signings').set({ archive_no: archiveNo }).where('id', '=', f.signingId).execute();
   await addSignEvent(trx, f.id, 'sign', `签收归档（${docLabel}），档案号 ${archiveNo}，凭证号 ${f.voucherId}${how}`, by.name);
   await by.log(trx, `发票签收：发票 ${f.number}，${docLabel}，档案号 ${archiveNo}${how}`);
@@ -214,9 +219,10 @@ export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b
   if (inv.sign_state !== S.signed) throw refuse('该发票未签收，无需撤销');
   const s = await db.selectFrom('income_signings').selectAll().where('invoice_id', '=', inv.id).where('state', '=', 'signed').orderBy('created_at', 'desc').executeTakeFirst();
   if (!s) throw refuse('该发票未签收，无需撤销');
+  // A contract's use is final (and, since 入账标识, it is booked 02 too): the more specific reason first.
+  if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
   if (BOOKED.includes(inv.booking_state)) throw refuse('该发票已入账，不能撤销签收');
   if (Number(inv.tick_state ?? 0) === 1) throw refuse('该发票已勾选，不能撤销签收');
-  if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
   await gateway.revoke({ invoiceKey: inv.ident, voucherId: s.voucher_id, archiveNo: s.archive_no, reason: b.reason }, { userId: user.id });
   await db.transaction().execute(async (trx) => {
     const u = await trx
