@@ -14,3 +14,4 @@ export * from './income-intake.js';
 export * from './income-signing.js';
 export * from './income-deduction.js';
 export * from './income-transport.js';
+export * from './income-abnormal.js';

@@ -29,6 +29,8 @@ import * as m0024 from '../../modules/income/summary-migration.js';
 import * as m0025 from './0025_income_transport.js';
 import * as m0026 from '../../modules/income/deduction/migration.js';
 import * as m0027 from './0027_buyer_names.js';
+import * as m0029 from '../../modules/income/abnormal/migration.js';
+import * as m0030 from '../../integrations/accounting/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -57,4 +59,6 @@ export const migrations: Record<string, Migration> = {
   '0025_income_transport': m0025,
   '0026_income_ticking': m0026,
   '0027_buyer_names': m0027,
+  '0029_income_abnormal': m0029,
+  '0030_accountingsim': m0030,
 };
