@@ -58,6 +58,8 @@ const stateOf = z.string().refine((v) => (AbnormalCaseState.values as readonly s
 const CaseFilterShape = {
   flag: flagOf.optional(),
   ownerId: Uuid.optional(),
+  /** Only the cases of the signed-in user (负责人为本人). */
+  mine: z.boolean().optional(),
   state: stateOf.optional(),
   /** Age in days (from raised_at, Asia/Shanghai days), inclusive. */
   ageMin: z.coerce.number().int().min(0, '天数不能为负').max(3650).optional(),

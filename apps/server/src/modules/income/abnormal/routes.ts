@@ -3,13 +3,14 @@
  * untick,transfer-out} for /income/invoicePool/abnormal (roles 1, 13; others 权限不足; history also from
  * the pool detail). The retry job (job.ts, app.incomeAbnormalJob) starts when the server is ready.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   AbnormalAction, AbnormalCaseBody, AbnormalCaseExportQuery, AbnormalCaseQuery, AbnormalCaseState, AbnormalConfirmBody, AbnormalCorrectBody, AbnormalInvoiceBody, AbnormalRejectBody,
   IncomeAbnormalFlag, TransferOutBody, TransferOutReason, TransferOutState, type AbnormalCaseRow,
 } from '@zhyy/shared';
 import { accountingConfigFromEnv } from '../../../integrations/accounting/index.js';
+import { currentUser } from '../../../platform/context.js';
 import { ok } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
@@ -23,6 +24,8 @@ import { caseBatches, caseCount, caseHistory, casePage } from './queries.js';
 import { accountingGatewayOf, transferOut } from './transfer.js';
 
 const tags = ['异常票池'];
+/** 只看我负责的: the owner is the signed-in user. */
+const mineOf = <T extends { mine?: boolean; ownerId?: string }>(req: FastifyRequest, f: T): T => (f.mine ? { ...f, ownerId: currentUser(req).id } : f);
 const yuan = (fen: number | null) => (fen === null ? '' : fen / 100);
 
 const COLUMNS = [
@@ -59,10 +62,10 @@ async function abnormalModule(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => job.stop());
   const cfg = access.abnormal;
 
-  r.post(`${P}/list`, { schema: { body: AbnormalCaseQuery, summary: '异常处理：每张发票每种异常一条（负责人、天数、状态），按异常类型、负责人、状态、天数筛选，分页', tags }, config: cfg }, async (req) => ok(await casePage(db(), req.body)));
+  r.post(`${P}/list`, { schema: { body: AbnormalCaseQuery, summary: '异常处理：每张发票每种异常一条（负责人、天数、状态），按异常类型、负责人、状态、天数筛选，分页', tags }, config: cfg }, async (req) => ok(await casePage(db(), mineOf(req, req.body))));
   r.post(`${P}/export`, { schema: { body: AbnormalCaseExportQuery, summary: '导出异常处理记录（筛选结果全部）', tags }, config: cfg }, async (req, reply) => {
-    const rowCount = await caseCount(db(), req.body);
-    return exportXlsx(app, req, reply, { fileName: '异常处理', sheetName: '异常处理', category: '异常票池', description: `导出异常处理记录 ${rowCount} 条`, rowCount, columns: COLUMNS, rows: caseBatches(db(), req.body) });
+    const rowCount = await caseCount(db(), mineOf(req, req.body));
+    return exportXlsx(app, req, reply, { fileName: '异常处理', sheetName: '异常处理', category: '异常票池', description: `导出异常处理记录 ${rowCount} 条`, rowCount, columns: COLUMNS, rows: caseBatches(db(), mineOf(req, req.body)) });
   });
   r.post(`${P}/history`, { schema: { body: AbnormalInvoiceBody, summary: '一张发票的异常记录（票池详情）', tags }, config: access.detail }, async (req) => ok(await caseHistory(db(), req.body.invoiceId)));
   r.post(`${P}/confirm`, { schema: { body: AbnormalConfirmBody, summary: '确认无误（未勾选的发票；已勾选的须撤销勾选或进项转出）', tags }, config: cfg }, async (req) => {
