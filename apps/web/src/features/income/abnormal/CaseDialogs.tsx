@@ -53,7 +53,9 @@ export function CaseDialog({ action, row, onClose, onDone }: CaseDialogProps) {
     }
   };
   const submit = async () => {
-    const v = await form.validateFields();
+    // An invalid form shows its messages under the fields; nothing is sent.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setBusy(true);
     setError('');
     try {
