@@ -10,6 +10,7 @@ import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
 import { useView } from '../../router/view';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
 import { PoolVerifyButton } from './PoolVerify';
+import { CaseHistory } from './abnormal/CaseHistory';
 import { POOL_KEY, POOL_LIST } from './request';
 import '../invoice/ledger/ledger.css';
 
@@ -30,6 +31,7 @@ export default function PoolDetail() {
       <PoolFiles d={d} />
       <PoolVerifySign d={d} />
       <PoolUses d={d} />
+      {d.abnormalFlags.length ? <CaseHistory invoiceId={d.id} /> : null}
       <PoolHistory d={d} />
     </Space>
   );

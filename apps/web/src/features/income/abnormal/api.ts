@@ -10,7 +10,7 @@ const quiet = { silent: true };
 
 export const abnormalApi = {
   list: (body: Record<string, unknown>) => api.post<{ items: AbnormalCaseRow[]; total: number }>(`${P}/list`, body),
-  history: (invoiceId: string) => api.post<AbnormalCaseRow[]>(`${P}/history`, { invoiceId }),
+  history: (invoiceId: string) => api.post<AbnormalCaseRow[]>(`${P}/history`, { invoiceId }, quiet),
   confirm: (caseId: string, note: string) => api.post<AbnormalActionAnswer>(`${P}/confirm`, { caseId, note }, quiet),
   reject: (caseId: string, note: string) => api.post<AbnormalActionAnswer>(`${P}/reject`, { caseId, note }, quiet),
   correct: (body: { caseId: string; field: string; value: string; note: string }) => api.post<AbnormalActionAnswer>(`${P}/correct`, body, quiet),
