@@ -274,7 +274,9 @@ export async function seedIncome(ctx: SeedContext): Promise<void> {
  */
 function abnormalAfterTicking(invoices: IncomeInvoiceTable[], ticks: TickDemo): void {
   const clean = (r: IncomeInvoiceTable) => r.invoice_state === 0 && !r.red_pending && r.risk_level === '01' && !r.buyer_mismatch && r.duplicate_of === null && r.verify_state === 1;
-  const deducted = invoices.filter((r) => clean(r) && r.tick_state === 1 && r.vat_usage === 1).sort((a, b) => b.issue_date.localeCompare(a.issue_date));
+  // Deducted in a past period (the current period's ticks stay as they are: the ticking demo undoes one).
+  const current = invoices.reduce((m, r) => (r.tick_period && r.tick_period > m ? r.tick_period : m), '');
+  const deducted = invoices.filter((r) => clean(r) && r.tick_state === 1 && r.vat_usage === 1 && r.tick_period !== current).sort((a, b) => b.issue_date.localeCompare(a.issue_date));
   const known = (r: IncomeInvoiceTable) => ticks.known.find((k) => k.invoice_key === (r.digital_no || `${r.invoice_code}${r.invoice_no}`));
   deducted.slice(0, 2).forEach((r) => {
     r.risk_level = '02';
