@@ -9,14 +9,15 @@ import PoolView from './PoolView';
 
 export default function AbnormalPage() {
   return (
-    <Tabs
-      data-testid="abnormal-tabs"
-      destroyOnHidden
-      items={[
-        { key: 'open', label: '待处理', children: <CaseList state="open" /> },
-        { key: 'resolved', label: '已处理', children: <CaseList state="resolved" /> },
-        { key: 'pool', label: '异常票池', children: <PoolView /> },
-      ]}
-    />
+    <div data-testid="abnormal-tabs">
+      <Tabs
+        destroyOnHidden
+        items={[
+          { key: 'open', label: '待处理', children: <CaseList state="open" /> },
+          { key: 'resolved', label: '已处理', children: <CaseList state="resolved" /> },
+          { key: 'pool', label: '异常票池', children: <PoolView /> },
+        ]}
+      />
+    </div>
   );
 }
