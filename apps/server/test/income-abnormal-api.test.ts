@@ -185,6 +185,23 @@ describe('进项转出', () => {
     expect(await vouchersOf(t.id)).toHaveLength(1);
   });
 
+  it('two app servers on one database, asked at once for the same invoice: one record, one voucher', async () => {
+    const other = await startTestServer({ sameDatabaseAs: s });
+    try {
+      const x = await invoice(deducted);
+      const c = await caseOf(x.id, 'abnormalVoucher');
+      const t = await other.login('demo13');
+      const answers = await Promise.all([s.call(`${A}/transfer-out`, { caseId: c.id, reason: 6 }, t13), other.call(`${A}/transfer-out`, { caseId: c.id, reason: 6 }, t)]);
+      for (const a of answers) expect(a.code, a.message).toBe(20000);
+      const records = await s.db.kysely.selectFrom('income_transfer_outs').selectAll().where('invoice_id', '=', x.id).execute();
+      expect(records).toHaveLength(1);
+      expect(await vouchersOf(records[0]!.id)).toHaveLength(1);
+      expect(answers.map((a) => a.r.transferOut.voucherNo)).toEqual([records[0]!.voucher_no, records[0]!.voucher_no]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a gateway failure leaves the record pending; the retry job pushes it and resolves the case', async () => {
     const x = await invoice({ ...deducted, risk_level: '01', invoice_state: 1 });
     const c = await caseOf(x.id, 'lostControl');
