@@ -100,6 +100,8 @@ describe('review actions', () => {
     const r = await s.call(`${A}/reject`, { caseId: c.id, note: '供应商发票有误，已退回重开' }, t13);
     expect([r.code, r.message]).toEqual([20000, '已驳回']);
     expect(await count()).toBe(before - 1);
+    const logs = await s.db.kysely.selectFrom('operation_logs').select(['description', 'login_name']).where('description', '=', '异常处理：已驳回').execute();
+    expect(logs.map((l) => l.login_name)).toContain('demo13');
     expect((await s.call(`${A}/confirm`, { caseId: c.id }, t13)).message).toBe('该异常已处理');
     const after = await caseOf(x.id, 'verifyMismatch');
     expect([after.state, after.action, after.note, after.resolved_by_name]).toEqual(['resolved', 'reject', '供应商发票有误，已退回重开', expect.any(String)]);

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   AbnormalAction, AbnormalCaseBody, AbnormalCaseExportQuery, AbnormalCaseQuery, AbnormalCaseState, AbnormalConfirmBody, AbnormalCorrectBody, AbnormalInvoiceBody, AbnormalRejectBody,
-  IncomeAbnormalFlag, TransferOutBody, TransferOutReason, TransferOutState, type AbnormalCaseRow,
+  IncomeAbnormalFlag, OperationLogType, TransferOutBody, TransferOutReason, TransferOutState, type AbnormalActionAnswer, type AbnormalCaseRow,
 } from '@zhyy/shared';
 import { accountingConfigFromEnv } from '../../../integrations/accounting/index.js';
 import { currentUser } from '../../../platform/context.js';
@@ -61,6 +61,11 @@ async function abnormalModule(app: FastifyInstance): Promise<void> {
   app.addHook('onReady', async () => job.start());
   app.addHook('onClose', async () => job.stop());
   const cfg = access.abnormal;
+  /** Each action is one operation log entry with the case's answer. */
+  const logged = async (req: FastifyRequest, a: AbnormalActionAnswer) => {
+    await app.oplog.record(req, OperationLogType.edit, `异常处理：${a.message}`);
+    return ok(a, a.message);
+  };
 
   r.post(`${P}/list`, { schema: { body: AbnormalCaseQuery, summary: '异常处理：每张发票每种异常一条（负责人、天数、状态），按异常类型、负责人、状态、天数筛选，分页', tags }, config: cfg }, async (req) => ok(await casePage(db(), mineOf(req, req.body))));
   r.post(`${P}/export`, { schema: { body: AbnormalCaseExportQuery, summary: '导出异常处理记录（筛选结果全部）', tags }, config: cfg }, async (req, reply) => {
@@ -70,23 +75,23 @@ async function abnormalModule(app: FastifyInstance): Promise<void> {
   r.post(`${P}/history`, { schema: { body: AbnormalInvoiceBody, summary: '一张发票的异常记录（票池详情）', tags }, config: access.detail }, async (req) => ok(await caseHistory(db(), req.body.invoiceId)));
   r.post(`${P}/confirm`, { schema: { body: AbnormalConfirmBody, summary: '确认无误（未勾选的发票；已勾选的须撤销勾选或进项转出）', tags }, config: cfg }, async (req) => {
     const a = await confirmCase(db(), req, req.body.caseId, req.body.note);
-    return ok(a, a.message);
+    return logged(req, a);
   });
   r.post(`${P}/correct`, { schema: { body: AbnormalCorrectBody, summary: '更正（购方非本公司、疑似重复、查验不一致）：更正一个字段并填写说明', tags }, config: cfg }, async (req) => {
     const a = await correctCase(db(), req, req.body);
-    return ok(a, a.message);
+    return logged(req, a);
   });
   r.post(`${P}/reject`, { schema: { body: AbnormalRejectBody, summary: '驳回（购方非本公司、疑似重复、查验不一致）：须填写说明（2至200字）', tags }, config: cfg }, async (req) => {
     const a = await rejectCase(db(), req, req.body.caseId, req.body.note);
-    return ok(a, a.message);
+    return logged(req, a);
   });
   r.post(`${P}/untick`, { schema: { body: AbnormalCaseBody, summary: '撤销勾选（作废、已红冲、红字确认中且已勾选的发票）', tags }, config: cfg }, async (req) => {
     const a = await untickCase(db(), req, req.body.caseId, ticking);
-    return ok(a, a.message);
+    return logged(req, a);
   });
   r.post(`${P}/transfer-out`, { schema: { body: TransferOutBody, summary: '进项转出：已勾选抵扣的异常凭证、失控（或作废、红冲）发票，选择原因并填写转出税额，生成凭证推送会计系统；重复请求只生成一条记录和一张凭证', tags }, config: cfg }, async (req) => {
     const a = await transferOut(db(), req, req.body, gateway());
-    return ok(a, a.message);
+    return logged(req, a);
   });
 }
 
