@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeAbnormalFlag } from '@zhyy/shared';
 import { accountingSimControl, ACCOUNTING_SIM_DOWN } from '../src/integrations/accounting/index.js';
+import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { raiseCases } from '../src/modules/income/abnormal/raise.js';
 import { tickRefusal } from '../src/modules/income/deduction/rules.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -129,6 +130,26 @@ describe('review actions', () => {
     const v = await invoice({ invoice_state: 2 });
     expect((await s.call(`${A}/untick`, { caseId: (await caseOf(v.id, 'voided')).id }, t13)).message).toBe('该发票未勾选，无需撤销');
     expect((await s.call(`${A}/confirm`, { caseId: ZERO }, t13)).message).toBe('异常记录不存在');
+  });
+
+  it('撤销勾选 of a ticked invoice that became 作废: the ticking service undoes it and the case resolves', async () => {
+    const p = (await s.call('/api/income/deduction/period', {}, t13)).r as { windowTo: string };
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const day = new Date(Date.parse(`${p.windowTo < today ? p.windowTo : today}T00:00:00Z`) - 3 * 86_400_000).toISOString().slice(0, 10);
+    const x = await invoice({ verify_state: 1 }, { issueDate: day });
+    await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key: x.no, kind: '81', issueDate: day, tax: 900 }]);
+    const t = await s.call('/api/income/deduction/tick', { vatUsage: 1, items: [{ id: x.id, effectiveTax: 900 }] }, t13);
+    expect(t.r.done, t.message).toBe(true);
+    await s.db.kysely.updateTable('income_invoices').set({ invoice_state: 2 }).where('id', '=', x.id).execute();
+    await raiseCases(s.db.kysely, x.id);
+    const c = await caseOf(x.id, 'voided');
+    expect((await s.call(`${A}/confirm`, { caseId: c.id }, t13)).message).toBe('该发票已勾选，请撤销勾选或进项转出');
+    const u = await s.call(`${A}/untick`, { caseId: c.id }, t13);
+    expect([u.code, u.message]).toEqual([20000, '已撤销勾选']);
+    const inv = await s.db.kysely.selectFrom('income_invoices').select(['tick_state', 'vat_usage']).where('id', '=', x.id).executeTakeFirstOrThrow();
+    expect([Number(inv.tick_state), Number(inv.vat_usage)]).toEqual([0, 0]);
+    const done = await caseOf(x.id, 'voided');
+    expect([done.state, done.action]).toEqual(['resolved', 'untick']);
   });
 
   it('ticking refuses 失控 and 异常凭证 for deduction', () => {
