@@ -60,12 +60,14 @@ describe('发票池', () => {
     await detail.getByTestId('pool-lines').waitFor();
     await detail.getByTestId('pool-history').getByText('进入票池').first().waitFor();
 
-    // 异常票池: its count, its totals and the sidebar badge agree.
+    // 异常票池 (its tab on the worklist page): its count, its totals and the sidebar badge agree (every
+    // flagged demo invoice has an open case).
     await page.goto('/income/invoicePool/abnormal');
+    await page.getByTestId('abnormal-tabs').getByRole('tab', { name: '异常票池' }).click();
     const abnormal = page.getByTestId('income-pool-abnormal');
     const banner = page.getByTestId('abnormal-count');
-    await expect.poll(async () => /共有异常发票 (\d+) 张/.exec(await banner.innerText())?.[1]).toBeTruthy();
-    const n = Number(/共有异常发票 (\d+) 张/.exec(await banner.innerText())![1]);
+    await expect.poll(async () => /待处理的异常发票 (\d+) 张/.exec(await banner.innerText())?.[1]).toBeTruthy();
+    const n = Number(/待处理的异常发票 (\d+) 张/.exec(await banner.innerText())![1]);
     expect(n).toBeGreaterThan(0);
     expect(n).toBe(reminded);
     await expect.poll(() => countOf(abnormal.getByTestId('pool-totals').innerText())).toBe(n);

@@ -17,6 +17,7 @@
  *
  * Written in multi-row inserts (seed/bulk.ts).
  */
+import { raiseAll } from '../modules/income/abnormal/raise.js';
 import {
   IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignDocType, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, IncomeVerifyState,
 } from '@zhyy/shared';
@@ -25,7 +26,7 @@ import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/i
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
 import { transportFacts, type TransportFacts } from '../modules/income/transport/facts.js';
 import { bulkInsert } from './bulk.js';
-import { seedTicks, tickDemo } from './income-ticks.js';
+import { seedTicks, tickDemo, type TickDemo } from './income-ticks.js';
 import type { DemoUser } from './company.js';
 import type { SeedContext } from './index.js';
 import { drawIncome, INCOME_SUPPLIERS, incomeRowId as rowId, OTHER_BUYER, shanghaiDayBefore, type Supplier } from './incomeData.js';
@@ -250,6 +251,7 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
 export async function seedIncome(ctx: SeedContext): Promise<void> {
   const d = incomeDemo(ctx.now, ctx.users, ctx.incomePerDay ?? INCOME_DEMO_PER_DAY);
   const ticks = tickDemo(d.invoices, ctx.now, ctx.users);
+  abnormalAfterTicking(d.invoices, ticks);
   await bulkInsert(ctx.db, 'income_invoices', d.invoices);
   await bulkInsert(ctx.db, 'income_invoice_lines', d.lines);
   await bulkInsert(ctx.db, 'income_events', d.events);
@@ -258,6 +260,37 @@ export async function seedIncome(ctx: SeedContext): Promise<void> {
   await bulkInsert(ctx.db, 'income_archive_counters', d.counters);
   await bulkInsert(ctx.db, 'income_transport', d.transport);
   await seedTicks(ctx.db, ticks);
+  // The abnormal worklist: one open case per flag of every flagged invoice, with its owner.
+  await raiseAll(ctx.db);
+  // Their age: from the invoice's arrival (a flag of the demo was there from the start, or soon after).
+  await ctx.db
+    .updateTable('income_abnormal_cases')
+    .set((eb) => ({ raised_at: eb.selectFrom('income_invoices').select('income_invoices.created_at').whereRef('income_invoices.id', '=', 'income_abnormal_cases.invoice_id') }))
+    .execute();
+}
+
+/**
+ * Flags that appear after ticking or signing (the worklist's harder cases): two invoices ticked for
+ * deduction became 异常凭证 and one 失控 (ready for 进项转出), and two signed invoices went into 红字确认中
+ * (their signing is flagged and the signer notified when the case is raised).
+ */
+function abnormalAfterTicking(invoices: IncomeInvoiceTable[], ticks: TickDemo): void {
+  const clean = (r: IncomeInvoiceTable) => r.invoice_state === 0 && !r.red_pending && r.risk_level === '01' && !r.buyer_mismatch && r.duplicate_of === null && r.verify_state === 1;
+  // Deducted in a past period (the current period's ticks stay as they are: the ticking demo undoes one).
+  const current = invoices.reduce((m, r) => (r.tick_period && r.tick_period > m ? r.tick_period : m), '');
+  const deducted = invoices.filter((r) => clean(r) && r.tick_state === 1 && r.vat_usage === 1 && r.tick_period !== current).sort((a, b) => b.issue_date.localeCompare(a.issue_date));
+  const known = (r: IncomeInvoiceTable) => ticks.known.find((k) => k.invoice_key === (r.digital_no || `${r.invoice_code}${r.invoice_no}`));
+  deducted.slice(0, 2).forEach((r) => {
+    r.risk_level = '02';
+    const k = known(r);
+    if (k) k.risk_level = '02';
+  });
+  deducted.slice(2, 3).forEach((r) => {
+    r.invoice_state = 1;
+    const k = known(r);
+    if (k) k.invoice_state = 1;
+  });
+  invoices.filter((r) => clean(r) && r.sign_state === 1 && r.tick_state !== 1).slice(0, 2).forEach((r) => (r.red_pending = 1));
 }
 
 /** The facts of the passenger transport documents among `invoices` (their lines from `lines`). */

@@ -8,6 +8,7 @@
  * GD{yyyyMM}{seq} sequence is not disturbed; no signing records: these are pool rows only), 90 %
  * verified, about 0.5 % abnormal. Numbers never meet the demo's or the tax simulator's (incomeData.ts).
  */
+import { raiseAll } from '../modules/income/abnormal/raise.js';
 import { sql } from 'kysely';
 import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeVerifyState } from '@zhyy/shared';
 import type { Db } from '../db/index.js';
@@ -82,6 +83,9 @@ export async function seedLargeIncome(db: Db, opts: LargeIncomeOptions): Promise
     added += list.length;
     if ((from / batch) % 20 === 0 || from + batch >= opts.incoming) log(`  ${from + list.length} / ${opts.incoming} incoming invoices (${Math.round((added * 1000) / Math.max(1, Date.now() - started))} a second)`);
   }
+  // The abnormal worklist: the cases of the flagged invoices (about 0.5 %).
+  const raised = await raiseAll(k);
+  if (raised) log(`  ${raised} abnormal cases raised`);
   log('  analysing…');
   // PostgreSQL: VACUUM sets the visibility map (index-only scans for counts); both: fresh statistics.
   await (db.dialect === 'postgres' ? sql`vacuum analyze income_invoices` : sql`analyze income_invoices`).execute(k);

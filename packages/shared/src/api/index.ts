@@ -16,3 +16,4 @@ export * from './income-deduction.js';
 export * from './income-transport.js';
 export * from './income-statistics.js';
 export * from './income-booking.js';
+export * from './income-abnormal.js';

@@ -30,6 +30,8 @@ import * as m0025 from './0025_income_transport.js';
 import * as m0026 from '../../modules/income/deduction/migration.js';
 import * as m0027 from './0027_buyer_names.js';
 import * as m0028 from '../../modules/income/statistics/migration.js';
+import * as m0029 from '../../modules/income/abnormal/migration.js';
+import * as m0030 from '../../integrations/accounting/migration.js';
 import * as m0031 from '../../modules/income/booking/migration.js';
 
 export const migrations: Record<string, Migration> = {
@@ -60,5 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0026_income_ticking': m0026,
   '0027_buyer_names': m0027,
   '0028_income_statistics': m0028,
+  '0029_income_abnormal': m0029,
+  '0030_accountingsim': m0030,
   '0031_income_booking': m0031,
 };

@@ -15,6 +15,7 @@ import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal,
 import { addEvent } from './events.js';
 import { identityKey } from './identity.js';
 import { recordTransport } from './transport/facts.js';
+import { raiseCases } from './abnormal/raise.js';
 import './tables.js';
 
 export interface ArrivingFile {
@@ -120,6 +121,8 @@ export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<D
   await recordTransport(trx, { invoiceId: id, kind: inv.kind, amountIncl: inv.amountIncl, tax: inv.tax, remark: inv.remark ?? '', lines: inv.lines, passengerName: inv.passengerName, travelDate: inv.travelDate });
   await storeFiles(trx, id, files, ctx);
   await addEvent(trx, id, 'arrive', `${IncomeSource.label(source)}进入票池${warnings.length ? `：${warnings.join('；')}` : ''}`, ctx.userName);
+  // A flag it arrives with (购方非本公司, 疑似重复, the tax account's state) is a case of the worklist.
+  await raiseCases(trx, id);
   return { id, outcome: 'created', message: '已加入票池', warnings };
 }
 

@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.js';
 import type { IncomeTaxGateway, IncomingInvoice } from '../../integrations/tax/index.js';
 import { AppError } from '../../platform/envelope.js';
 import { nowIso } from '../../platform/time.js';
+import { raiseCases } from './abnormal/raise.js';
 import { arrive, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
 import { addEvent } from './events.js';
 import { identityKey } from './identity.js';
@@ -60,6 +61,8 @@ export async function applyTaxState(trx: Kysely<Database>, id: string, next: { s
   if (row.invoice_state !== next.state) parts.push(`发票状态「${IncomeInvoiceState.label(row.invoice_state)}」→「${IncomeInvoiceState.label(next.state)}」`);
   if (row.risk_level !== next.risk) parts.push(`风险等级「${IncomeRiskLevel.label(row.risk_level)}」→「${IncomeRiskLevel.label(next.risk)}」`);
   await addEvent(trx, id, 'state', `${via}：${parts.join('，')}`, userName);
+  // The refresh raises the cases of a flag that appeared (作废, 红冲, 失控, 异常凭证).
+  await raiseCases(trx, id);
   return true;
 }
 

@@ -67,13 +67,11 @@ export async function* poolBatches(db: Kysely<Database>, f: PoolFilter, scope: S
   }
 }
 
-/** The abnormal invoices' count (the role 13 reminder and the 异常票池 badge). */
-/** The abnormal worklist's count (the badge abnormalInvoicePoolCount), as a query to run alone or with other counts. */
-export const abnormalCountQuery = (db: Kysely<Database>) => base(db).where(isAbnormal).select(sql<number>`count(*)`.as('n'));
-
-export async function abnormalCount(db: Kysely<Database>): Promise<number> {
-  return Number((await abnormalCountQuery(db).executeTakeFirstOrThrow()).n);
-}
+/**
+ * The abnormal worklist's count (the badge abnormalInvoicePoolCount and the role-13 reminder): the
+ * invoices with an open case (abnormal/queries.ts); resolving a case clears it from the count.
+ */
+export { openCaseCountQuery as abnormalCountQuery, openCaseCount as abnormalCount } from './abnormal/queries.js';
 
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {
   const r = await base(db).selectAll('p').where('p.id', '=', id).executeTakeFirst();

@@ -20,7 +20,9 @@ import { incomeDeductionRoutes } from './deduction/routes.js';
 import { incomeBookingRoutes } from './booking/routes.js';
 import { incomeTransportRoutes } from './transport/routes.js';
 import { incomeStatisticsRoutes } from './statistics/routes.js';
-import { abnormalCount, poolDetail, poolPage } from './repo.js';
+import { incomeAbnormalRoutes } from './abnormal/routes.js';
+import { poolDetail, poolPage } from './repo.js';
+import { openCaseCount } from './abnormal/queries.js';
 
 async function incomePoolModule(app: FastifyInstance): Promise<void> {
   const r = typed(app);
@@ -35,7 +37,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
     ok(await poolPage(db(), req.body, 'abnormal')),
   );
   r.post(`${P}/abnormal-export`, { schema: { body: PoolExportQuery, summary: '导出异常票池（流式Excel）', tags }, config: access.abnormal }, async (req, reply) => exportPool(app, req, reply, req.body, 'abnormal'));
-  r.post(`${P}/abnormal-count`, { schema: { body: z.object({}), summary: '异常票池的发票数（abnormalInvoicePoolCount）', tags }, config: access.abnormal }, async () => ok({ abnormalInvoicePoolCount: await abnormalCount(db()) }));
+  r.post(`${P}/abnormal-count`, { schema: { body: z.object({}), summary: '有待处理异常的发票数（abnormalInvoicePoolCount）', tags }, config: access.abnormal }, async () => ok({ abnormalInvoicePoolCount: await openCaseCount(db()) }));
   r.post(`${P}/detail`, { schema: { body: PoolIdBody, summary: '票池发票详情：票面、明细、文件、查验与签收、使用记录和历史', tags }, config: access.detail }, async (req) => ok(await poolDetail(db(), req.body.id)));
   r.post(`${P}/save`, { bodyLimit: Math.ceil(UPLOAD_MAX_BYTES * 1.4) + 65_536, schema: { body: PoolEntryBody, summary: '手工录入纸质发票（与采集、上传同样的校验；同一发票再次录入时合并；文件合计10MB以内）', tags }, config: access.entry }, async (req) => {
     const a = await saveManual(app, req, req.body);
@@ -50,6 +52,7 @@ async function incomePoolModule(app: FastifyInstance): Promise<void> {
   await app.register(incomeDeductionRoutes);
   await app.register(incomeStatisticsRoutes);
   await app.register(incomeBookingRoutes);
+  await app.register(incomeAbnormalRoutes);
 }
 
 export const incomePoolRoutes = fp(incomePoolModule, { name: 'income-pool' });

@@ -12,6 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { raiseCases } from './abnormal/raise.js';
 import { IncomeKind, IncomeVerifyState, type VerifyAnswer, type VerifyInvoiceResult, type VerifyMismatchField, type VerificationRecord, SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
 import { VERIFY_FIELD_LABELS, type IncomeTaxGateway, type IncomeVerifyQuery, type IncomeVerifyResult, type IncomingInvoice } from '../../integrations/tax/index.js';
@@ -137,6 +138,7 @@ async function record(trx: Kysely<Database>, id: string, q: IncomeVerifyQuery, a
     .execute();
   const detail = fields.length ? `（${fields.map((f) => `${f.label}：${f.entered || '—'}${f.tax ? ` → ${f.tax}` : ''}`).join('；')}）` : '';
   await addEvent(trx, id, 'verify', `查验：${message}${detail}`, user.name);
+  await raiseCases(trx, id);
   return { id, ok: true, outcome: answer.outcome, message, fields, verifyState: state, checksToday: answer.checksToday };
 }
 

@@ -11,6 +11,7 @@ import { useView } from '../../router/view';
 import { PoolBooking } from './PoolBooking';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
 import { PoolVerifyButton } from './PoolVerify';
+import { CaseHistory } from './abnormal/CaseHistory';
 import { POOL_KEY, POOL_LIST } from './request';
 import '../invoice/ledger/ledger.css';
 
@@ -32,6 +33,7 @@ export default function PoolDetail() {
       <PoolVerifySign d={d} />
       <PoolBooking invoiceId={d.id} />
       <PoolUses d={d} />
+      {d.abnormalFlags.length ? <CaseHistory invoiceId={d.id} /> : null}
       <PoolHistory d={d} />
     </Space>
   );

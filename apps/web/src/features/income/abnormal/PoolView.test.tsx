@@ -2,18 +2,18 @@
  * Issue 13, 异常票池: "the invoices that carry an abnormal flag: voided, red-reversed or with a pending red
  * confirmation, 失控, 异常凭证, buyer not ours, duplicate, verification mismatch; count abnormalInvoicePoolCount".
  */
-import '../../test/dom';
+import '../../../test/dom';
 import { configure, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import PoolAbnormal from './PoolAbnormal';
-import { poolRow } from './testRows';
+import PoolAbnormal from './PoolView';
+import { poolRow } from '../testRows';
 
 const page = vi.fn();
 const count = vi.fn();
-vi.mock('../../api/income', async (orig) => ({
-  ...(await orig<typeof import('../../api/income')>()),
+vi.mock('../../../api/income', async (orig) => ({
+  ...(await orig<typeof import('../../../api/income')>()),
   incomeApi: { page: (...a: unknown[]) => page(...a), abnormalCount: () => count() },
 }));
 
@@ -48,7 +48,7 @@ describe('异常票池 (issue 13)', { timeout: 60_000 }, () => {
     // In the shared order, whatever order the server sent.
     expect(flagsOf('26322000000000000002')).toEqual(['红字确认中', '购方非本公司', '疑似重复']);
     expect(flagsOf('26322000000000000003')).toEqual(['已红冲', '失控', '异常凭证', '查验不一致']);
-    expect((await screen.findByText('票池中共有异常发票 3 张')).closest('[data-testid="abnormal-count"]')).toBeTruthy();
+    expect((await screen.findByText('待处理的异常发票 3 张')).closest('[data-testid="abnormal-count"]')).toBeTruthy();
     expect(within(list).getByTestId('pool-totals').textContent).toContain('筛选结果合计（3 张）');
   });
 
@@ -56,7 +56,7 @@ describe('异常票池 (issue 13)', { timeout: 60_000 }, () => {
     page.mockResolvedValue({ items: [], total: 0, totals: { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 } });
     count.mockResolvedValue({ abnormalInvoicePoolCount: 0 });
     renderPage();
-    expect(await screen.findByText('票池中没有异常发票')).toBeTruthy();
+    expect(await screen.findByText('没有待处理的异常发票')).toBeTruthy();
     expect(await screen.findByText('没有符合条件的异常发票')).toBeTruthy();
   });
 });

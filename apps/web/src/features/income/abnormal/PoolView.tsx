@@ -1,13 +1,13 @@
 /**
- * 异常票池 (/income/invoicePool/abnormal): the invoices carrying an abnormal flag, with their count
+ * 异常票池's pool view (the 异常票池 tab of /income/invoicePool/abnormal): the invoices carrying an abnormal flag, with their count
  * (abnormalInvoicePoolCount, the same figure as the sidebar badge and role 13's reminder).
  */
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { IncomeAbnormalFlag } from '@zhyy/shared';
-import { incomeApi } from '../../api/income';
-import { PoolTable } from './PoolTable';
-import { POOL_KEY } from './request';
+import { incomeApi } from '../../../api/income';
+import { PoolTable } from '../PoolTable';
+import { POOL_KEY } from '../request';
 
 export default function PoolAbnormal() {
   const count = useQuery({ queryKey: [...POOL_KEY, 'abnormal-count'], queryFn: incomeApi.abnormalCount });
@@ -15,7 +15,7 @@ export default function PoolAbnormal() {
   const header = (
     <Alert
       type={n ? 'warning' : 'success'} showIcon style={{ marginBottom: 12 }} data-testid="abnormal-count"
-      title={n === undefined ? '正在统计异常发票…' : n ? `票池中共有异常发票 ${n} 张` : '票池中没有异常发票'}
+      title={n === undefined ? '正在统计异常发票…' : n ? `待处理的异常发票 ${n} 张` : '没有待处理的异常发票'}
       description={`异常类型：${IncomeAbnormalFlag.options.map((o) => o.label).join('、')}`}
     />
   );

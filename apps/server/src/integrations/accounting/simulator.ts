@@ -1,0 +1,91 @@
+/**
+ * The accounting side's simulator (the default): checks the voucher (借贷平衡), posts it under our id
+ * with a number per month (记-0001, 记-0002 … by the voucher's period), and answers a repeat of the same
+ * id with the number it already gave. It keeps its vouchers in its own tables (0030_accountingsim), so
+ * a restart keeps them. Failure is testable: a summary containing 测试失败 is refused, and `failNext(n)`
+ * makes the next n pushes fail as if the system could not be reached (tests).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../db/index.js';
+import { AccountingError, voucherProblem, type AccountingGateway, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
+
+export const ACCOUNTING_FAIL_TRIGGER = '测试失败';
+export const ACCOUNTING_SIM_REFUSAL = '会计系统拒绝凭证：科目未启用（模拟失败）';
+export const ACCOUNTING_SIM_DOWN = '无法连接会计系统，请稍后重试';
+
+type SimTables = {
+  accountingsim_vouchers: { id: string; period: string; voucher_no: string; body: string; posted_at: string };
+  accountingsim_counters: { period: string; seq: number };
+};
+
+const pause = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+export const formatVoucherNo = (seq: number) => `记-${String(seq).padStart(4, '0')}`;
+
+/** Shared by every simulator instance of the process (tests reach it through `accountingSimControl`). */
+const control = { failures: 0 };
+export const accountingSimControl = {
+  /** The next `n` pushes fail (transport failure). */
+  failNext(n: number) {
+    control.failures = n;
+  },
+  reset() {
+    control.failures = 0;
+  },
+};
+
+export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher' | 'voucherState'> {
+  private readonly sdb: Kysely<SimTables>;
+
+  constructor(
+    db: Db,
+    private readonly delayMs = 0,
+  ) {
+    this.sdb = db.kysely.withTables<SimTables>() as unknown as Kysely<SimTables>;
+  }
+
+  private find(id: string) {
+    return this.sdb.selectFrom('accountingsim_vouchers').select(['voucher_no', 'period']).where('id', '=', id).executeTakeFirst();
+  }
+
+  async pushVoucher(v: Voucher): Promise<VoucherAnswer> {
+    await pause(this.delayMs);
+    if (control.failures > 0) {
+      control.failures--;
+      throw new AccountingError(ACCOUNTING_SIM_DOWN, 'TRANSPORT', undefined, 502);
+    }
+    const had = await this.find(v.id);
+    if (had) return { id: v.id, voucherNo: had.voucher_no, period: had.period };
+    const problem = voucherProblem(v);
+    if (problem) throw new AccountingError(`会计系统拒绝凭证：${problem}`, 'UNBALANCED');
+    if (v.summary.includes(ACCOUNTING_FAIL_TRIGGER)) throw new AccountingError(ACCOUNTING_SIM_REFUSAL, 'REFUSED');
+    try {
+      await this.sdb.transaction().execute(async (trx) => {
+        const r = await sql<{ seq: number | string }>`
+          insert into accountingsim_counters (period, seq) values (${v.period}, 1)
+          on conflict (period) do update set seq = accountingsim_counters.seq + 1
+          returning seq`.execute(trx);
+        const no = formatVoucherNo(Number(r.rows[0]!.seq));
+        const ins = await trx
+          .insertInto('accountingsim_vouchers')
+          .values({ id: v.id, period: v.period, voucher_no: no, body: JSON.stringify(v), posted_at: new Date().toISOString() })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .executeTakeFirst();
+        // A concurrent push of the same id won: give the number back (roll the counter back).
+        if (Number(ins.numInsertedOrUpdatedRows ?? 0) === 0) throw new Error('lost');
+      });
+    } catch (err) {
+      if (!(err instanceof Error) || err.message !== 'lost') {
+        // PostgreSQL reports the race on the primary key as a unique violation instead.
+        if (!(await this.find(v.id))) throw err;
+      }
+    }
+    const row = (await this.find(v.id))!;
+    return { id: v.id, voucherNo: row.voucher_no, period: row.period };
+  }
+
+  async voucherState(id: string): Promise<VoucherLookup> {
+    await pause(this.delayMs);
+    const r = await this.find(id);
+    return r ? { status: 'posted', voucherNo: r.voucher_no, period: r.period } : { status: 'notFound' };
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Issue 14: the accounting gateway (会计系统) that 进项转出 pushes vouchers through (and reimbursement will):
+ * the simulator checks 借贷平衡, numbers vouchers per month (记-0001 …), answers a repeat of the same voucher
+ * id with the same number, and can be told to fail; the HTTP client (ACCOUNTING_MODE=http) against a local
+ * fake accounting service; the configuration from the environment; one sync log row (system 2) per call.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SyncSystem } from '@zhyy/shared';
+import { ACCOUNTING_SIM_DOWN, accountingConfigFromEnv, accountingSimControl, AccountingMethods, createAccountingGateway, type Voucher } from '../src/integrations/accounting/index.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+let s: TestServer;
+let fake: http.Server;
+let base = '';
+const posted = new Map<string, string>();
+
+beforeAll(async () => {
+  s = await startTestServer({ demo: false });
+  fake = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.headers.authorization !== 'Bearer tok') return res.writeHead(401).end(JSON.stringify({ code: '401', message: 'bad token' }));
+      if (req.method === 'GET') {
+        const id = decodeURIComponent(req.url!.split('/').pop()!);
+        const no = posted.get(id);
+        return no ? res.end(JSON.stringify({ code: '0', data: { voucherNo: no, period: '202611' } })) : res.writeHead(404).end(JSON.stringify({ code: 'NOT_FOUND', message: '无此凭证' }));
+      }
+      const v = JSON.parse(body) as Voucher;
+      if (v.summary.includes('已结账')) return res.end(JSON.stringify({ code: 'E3001', message: '会计期间已结账，不能制单' }));
+      if (!posted.has(v.id)) posted.set(v.id, `记-${String(posted.size + 1).padStart(4, '0')}`);
+      res.end(JSON.stringify({ code: '0', message: 'ok', data: { voucherNo: posted.get(v.id), period: v.period } }));
+    });
+  });
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await s?.close();
+  fake?.close();
+});
+
+const voucher = (over: Partial<Voucher> = {}, amount = 12_345): Voucher => ({
+  id: randomUUID(), date: '2026-11-20', period: '202611', summary: '进项转出：发票12345678（异常凭证，免税项目）', maker: '张会计', sourceType: 'incomeTransferOut', sourceNo: '12345678',
+  entries: [
+    { dc: 'debit', accountCode: '6401', accountName: '主营业务成本', amount },
+    { dc: 'credit', accountCode: '22210103', accountName: '应交税费—应交增值税（进项税额转出）', amount },
+  ],
+  ...over,
+});
+const logs = (ref: string) =>
+  s.db.kysely.selectFrom('sync_logs').innerJoin('sync_log_refs as f', 'f.sync_log_id', 'sync_logs.id').selectAll('sync_logs').where('f.ref', '=', ref).orderBy('sync_logs.created_at').execute();
+
+describe('configuration', () => {
+  it('defaults to the simulator; http needs the URL and token', () => {
+    expect(accountingConfigFromEnv({})).toEqual({ mode: 'simulator', delayMs: 0 });
+    expect(() => accountingConfigFromEnv({ ACCOUNTING_MODE: 'http' })).toThrow('ACCOUNTING_MODE=http needs ACCOUNTING_URL, ACCOUNTING_TOKEN');
+    expect(() => accountingConfigFromEnv({ ACCOUNTING_MODE: 'ftp' })).toThrow('ACCOUNTING_MODE must be simulator or http');
+    expect(accountingConfigFromEnv({ ACCOUNTING_MODE: 'http', ACCOUNTING_URL: 'http://x', ACCOUNTING_TOKEN: 't', ACCOUNTING_TIMEOUT_MS: '3000' })).toEqual({ mode: 'http', url: 'http://x', token: 't', timeoutMs: 3000 });
+  });
+});
+
+describe('simulator', () => {
+  const gw = () => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator' });
+
+  it('numbers vouchers per month, answers a repeat with the same number, and logs each call', async () => {
+    const a = voucher({ period: '203001' });
+    const b = voucher({ period: '203001' });
+    const c = voucher({ period: '203002' });
+    expect((await gw().pushVoucher(a)).voucherNo).toBe('记-0001');
+    expect((await gw().pushVoucher(b)).voucherNo).toBe('记-0002');
+    expect((await gw().pushVoucher(c)).voucherNo).toBe('记-0001');
+    const again = await Promise.all([gw().pushVoucher(a), gw().pushVoucher(a)]);
+    expect(again.map((x) => x.voucherNo)).toEqual(['记-0001', '记-0001']);
+    expect(await gw().voucherState(b.id)).toEqual({ status: 'posted', voucherNo: '记-0002', period: '203001' });
+    expect(await gw().voucherState(randomUUID())).toEqual({ status: 'notFound' });
+    const rows = await logs(a.id);
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.system === SyncSystem.accounting && r.type === AccountingMethods.push && r.status === 0)).toBe(true);
+    expect(rows[0]!.memo).toContain('凭证号 203001 记-0001');
+  });
+
+  it('concurrent pushes of new vouchers get distinct numbers without gaps', async () => {
+    const vs = Array.from({ length: 6 }, () => voucher({ period: '203105' }));
+    const nos = (await Promise.all(vs.map((v) => gw().pushVoucher(v)))).map((a) => a.voucherNo).sort();
+    expect(nos).toEqual(['记-0001', '记-0002', '记-0003', '记-0004', '记-0005', '记-0006']);
+  });
+
+  it('refuses an unbalanced voucher, and fails when told to (logged as failures)', async () => {
+    const bad = voucher({ entries: [{ dc: 'debit', accountCode: '6401', accountName: '主营业务成本', amount: 100 }, { dc: 'credit', accountCode: '22210103', accountName: '进项税额转出', amount: 99 }] });
+    await expect(gw().pushVoucher(bad)).rejects.toThrow('会计系统拒绝凭证：借贷不平衡（借方1.00元，贷方0.99元）');
+    accountingSimControl.failNext(1);
+    const v = voucher({ period: '203201' });
+    await expect(gw().pushVoucher(v)).rejects.toThrow(ACCOUNTING_SIM_DOWN);
+    expect((await gw().pushVoucher(v)).voucherNo).toBe('记-0001');
+    const rows = await logs(v.id);
+    expect(rows.map((r) => r.status).sort()).toEqual([0, 1]);
+    expect((await logs(bad.id))[0]!.status).toBe(1);
+  });
+});
+
+describe('HTTP client', () => {
+  const gw = (token = 'tok') => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'http', url: base, token, timeoutMs: 2000 });
+
+  it('pushes with the bearer token; a repeat of the same id answers the same number; looks a voucher up', async () => {
+    const v = voucher();
+    const a = await gw().pushVoucher(v);
+    expect(a).toEqual({ id: v.id, voucherNo: posted.get(v.id), period: '202611' });
+    expect((await gw().pushVoucher(v)).voucherNo).toBe(a.voucherNo);
+    expect(await gw().voucherState(v.id)).toEqual({ status: 'posted', voucherNo: a.voucherNo, period: '202611' });
+    expect(await gw().voucherState(randomUUID())).toEqual({ status: 'notFound' });
+    expect((await logs(v.id)).length).toBe(3);
+  });
+
+  it("shows the accounting side's refusal, a bad token and an unreachable server in Chinese", async () => {
+    await expect(gw().pushVoucher(voucher({ summary: '期间已结账' }))).rejects.toThrow('会计期间已结账，不能制单');
+    await expect(gw('wrong').pushVoucher(voucher())).rejects.toThrow('会计系统拒绝了接口凭据，请核对ACCOUNTING_TOKEN');
+    const down = createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'http', url: 'http://127.0.0.1:1', token: 'tok', timeoutMs: 2000 });
+    await expect(down.pushVoucher(voucher())).rejects.toThrow('无法连接会计系统，请稍后重试');
+  });
+});
