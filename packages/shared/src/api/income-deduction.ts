@@ -64,6 +64,8 @@ export interface TickPeriodInfo {
   /** ISO UTC, for the countdown; deadlineText as the bureau prints it (Asia/Shanghai). */
   deadline: string;
   deadlineText: string;
+  /** The tax service's time when it answered (ISO UTC): the countdown runs on it, not on the browser's clock. */
+  serviceNow: string;
   windowFrom: string;
   windowTo: string;
   statState: number;

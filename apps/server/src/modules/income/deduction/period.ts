@@ -31,9 +31,10 @@ export async function openPeriod(req: FastifyRequest, gw: TaxGateway): Promise<T
 /** The period header: the service's period, whether it is open (or why not), its sums, the setting 先入账后勾选. */
 export async function periodInfo(db: Db, gw: TaxGateway, req: FastifyRequest, scope: TickScope, bookedOnly: () => Promise<boolean>): Promise<TickPeriodInfo> {
   const p = await gw.tickPeriod({ userId: currentUser(req).id });
-  const closed = closedReason(p, gw.now().getTime());
+  const serviceNow = gw.now();
+  const closed = closedReason(p, serviceNow.getTime());
   const sums = await periodSums(db, p.period, scope, p);
-  return { period: p.period, deadline: p.deadline, deadlineText: deadlineText(p.deadline), windowFrom: p.windowFrom, windowTo: p.windowTo, statState: p.statState, open: !closed, closedReason: closed, ...sums, tickBookedOnly: await bookedOnly() };
+  return { period: p.period, deadline: p.deadline, deadlineText: deadlineText(p.deadline), serviceNow: serviceNow.toISOString(), windowFrom: p.windowFrom, windowTo: p.windowTo, statState: p.statState, open: !closed, closedReason: closed, ...sums, tickBookedOnly: await bookedOnly() };
 }
 
 /** The period for a list (the window); a list does not need it fresh to the second, so it is kept a minute. */

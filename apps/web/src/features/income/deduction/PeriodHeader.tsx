@@ -34,8 +34,13 @@ export function closedReasonOf(info: TickPeriodInfo | undefined, now: number): s
   return '';
 }
 
-export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, onBookedOnly, savingSetting }: {
+/** How far the tax service's clock is ahead of the browser's (ms), from its answer and when it arrived. */
+export const serviceSkew = (info: TickPeriodInfo | undefined, receivedAt: number): number => (info?.serviceNow && receivedAt ? Date.parse(info.serviceNow) - receivedAt : 0);
+
+export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, onBookedOnly, savingSetting, skewMs = 0 }: {
   info?: TickPeriodInfo;
+  /** serviceSkew: the countdown runs on the tax service's clock. */
+  skewMs?: number;
   loading: boolean;
   failed: boolean;
   closedReason: string;
@@ -43,7 +48,7 @@ export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, 
   onBookedOnly: (v: boolean) => void;
   savingSetting: boolean;
 }) {
-  const now = useNow();
+  const now = useNow() + skewMs;
   if (!info) {
     return (
       <Card size="small" data-testid="tick-period">

@@ -33,7 +33,7 @@ const PAGE: CandidatePage = {
   totals: { count: 88, amountExcl: 12_345_678, tax: 1_604_938, amountIncl: 13_950_616, effectiveTax: 765_432 },
 };
 const period = (over: Partial<TickPeriodInfo> = {}): TickPeriodInfo => ({
-  period: '202611', deadline: new Date(Date.now() + 2 * 86400_000 + 3600_000).toISOString(), deadlineText: '2026-12-15 23:59:59', windowFrom: '2026-06-01', windowTo: '2026-11-30',
+  period: '202611', deadline: new Date(Date.now() + 2 * 86400_000 + 3600_000).toISOString(), deadlineText: '2026-12-15 23:59:59', serviceNow: new Date().toISOString(), windowFrom: '2026-06-01', windowTo: '2026-11-30',
   statState: 0, open: true, closedReason: '', ticked: { count: 12, tax: 345_600, effectiveTax: 300_000 }, candidates: { count: 88, tax: 1_604_938 }, tickBookedOnly: false, ...over,
 });
 
@@ -165,6 +165,17 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('tick-period').textContent).toContain('已确认');
     selectRow('26322000000012345678');
     for (const id of ['tick-deduct', 'tick-nondeduct', 'tick-undo', 'tick-import']) expect((screen.getByTestId(id) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('the countdown runs on the tax service clock: a deadline past by the browser clock is still open by the service clock', async () => {
+    const serviceNow = Date.now() - 20 * 86400_000;
+    calls.period.mockResolvedValue(period({ serviceNow: new Date(serviceNow).toISOString(), deadline: new Date(serviceNow + 2 * 86400_000 + 3600_000).toISOString() }));
+    renderPage(<DeductionTick />);
+    await screen.findByText('26322000000012345678');
+    await waitFor(() => expect(screen.getByTestId('tick-countdown').textContent).toMatch(/^剩余 2 天 0\d:\d\d:\d\d$/));
+    expect(screen.queryByTestId('tick-closed')).toBeNull();
+    selectRow('26322000000012345678');
+    expect((screen.getByTestId('tick-deduct') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('the countdown reads days and hh:mm:ss, null once past', () => {

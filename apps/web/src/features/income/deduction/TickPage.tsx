@@ -21,7 +21,7 @@ import { AbnormalFlags, IncomeKindTag, InvoiceStateTag } from '../widgets';
 import { TICK_KEY, tickApi, type TickScope } from './api';
 import { ConfirmDialog, RefusalDialog } from './TickDialogs';
 import { TickImport } from './TickImport';
-import { closedReasonOf, PeriodHeader, useNow } from './PeriodHeader';
+import { closedReasonOf, PeriodHeader, serviceSkew, useNow } from './PeriodHeader';
 import '../../../components/listPage.css';
 import '../../invoice/ledger/ledger.css';
 
@@ -65,7 +65,8 @@ export function TickPage({ scope }: { scope: TickScope }) {
   const settingQ = useQuery({ queryKey: [...TICK_KEY, 'setting'], queryFn: () => tickApi.setting() });
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({ queryKey: [...TICK_KEY, scope, params], queryFn: () => tickApi.page(scope, params), placeholderData: keepPreviousData });
-  const closedReason = closedReasonOf(periodQ.data, now);
+  const skewMs = serviceSkew(periodQ.data, periodQ.dataUpdatedAt);
+  const closedReason = closedReasonOf(periodQ.data, now + skewMs);
   const closed = !periodQ.data || !!closedReason;
 
   const saveSetting = useMutation({
@@ -191,7 +192,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
   return (
     <div className="list-page" data-testid={`tick-${scope}`}>
       <PeriodHeader
-        info={periodQ.data} loading={periodQ.isFetching} failed={periodQ.isError} closedReason={closedReason}
+        info={periodQ.data} skewMs={skewMs} loading={periodQ.isFetching} failed={periodQ.isError} closedReason={closedReason}
         bookedOnly={settingQ.data?.tickBookedOnly} onBookedOnly={(v) => saveSetting.mutate(v)} savingSetting={saveSetting.isPending}
       />
       <Card className="list-page-filters" size="small">
