@@ -21,6 +21,7 @@ import { SyncLogService } from './platform/synclog.js';
 import { UserRecords } from './platform/user-records.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { onlineRoutes } from './modules/online/routes.js';
+import { messageRoutes } from './modules/messages/routes.js';
 import { publicRoutes } from './modules/public/routes.js';
 import { syslogRoutes } from './modules/syslog/routes.js';
 import { systemRoutes } from './modules/system/routes.js';
@@ -32,7 +33,7 @@ import { incomePoolRoutes } from './modules/income/routes.js';
 import { simulatorWanted, sisterSimulatorRoutes } from './integrations/sister/simulator.js';
 
 /** The business areas, each registering its own routes. Later areas add theirs here. */
-const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes];
+const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes];
 
 export type RouteModule = (app: FastifyInstance) => Promise<void>;
 

@@ -17,3 +17,4 @@ export * from './income-transport.js';
 export * from './income-statistics.js';
 export * from './income-booking.js';
 export * from './income-abnormal.js';
+export * from './messages.js';

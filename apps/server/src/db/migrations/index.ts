@@ -33,6 +33,7 @@ import * as m0028 from '../../modules/income/statistics/migration.js';
 import * as m0029 from '../../modules/income/abnormal/migration.js';
 import * as m0030 from '../../integrations/accounting/migration.js';
 import * as m0031 from '../../modules/income/booking/migration.js';
+import * as m0032 from '../../modules/messages/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0029_income_abnormal': m0029,
   '0030_accountingsim': m0030,
   '0031_income_booking': m0031,
+  '0032_user_messages': m0032,
 };

@@ -16,6 +16,7 @@ import { notFound, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { buyerWarnings, company } from '../checks.js';
 import { addEvent } from '../events.js';
+import { notifyUser } from '../../messages/service.js';
 import type { Ticking } from '../deduction/service.js';
 import type { IncomeInvoiceTable } from '../tables.js';
 import type { IncomeAbnormalCaseTable } from './tables.js';
@@ -122,6 +123,19 @@ export async function flagDocument(db: Db, c: Pick<IncomeAbnormalCaseTable, 'id'
   if (Number(u.numUpdatedRows) > 0) {
     const who = notified ? (await db.selectFrom('users').select('name').where('id', '=', notified).executeTakeFirst())?.name : '';
     await addEvent(db, c.invoice_id, 'abnormal', `发票${IncomeAbnormalFlag.label(c.flag)}：已标记${doc}${who ? `，已通知${who}` : ''}`, '');
+    if (notified) await notifyOwner(db, notified, c, doc);
   }
   return doc;
+}
+
+/** The owner's message (站内消息) for a flagged document: names the invoice and what to do, links to its detail. */
+async function notifyOwner(db: Db, userId: string, c: Pick<IncomeAbnormalCaseTable, 'invoice_id' | 'flag'>, doc: string): Promise<void> {
+  const inv = await db.selectFrom('income_invoices').select(['invoice_no', 'invoice_code']).where('id', '=', c.invoice_id).executeTakeFirst();
+  const label = IncomeAbnormalFlag.label(c.flag);
+  const no = inv ? [inv.invoice_code, inv.invoice_no].filter(Boolean).join(' ') : '';
+  await notifyUser(db, userId, {
+    title: `发票${label}：${doc}`,
+    content: `${doc}所附发票${no ? ` ${no} ` : ''}状态为「${label}」，该单据已被标记。请核对单据，更换发票或联系财务处理。`,
+    link: `/income/invoicePool/detail/${c.invoice_id}`,
+  });
 }
