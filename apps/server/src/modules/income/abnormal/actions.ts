@@ -110,9 +110,10 @@ export async function untickCase(db: Db, req: FastifyRequest, caseId: string, ti
  * Flags the document a dead invoice backs (a usage lock: 报销单/签收单/合同, or a signing in force) on the
  * case and notifies its owner: the case names the document and the person notified, the invoice's
  * history says so, and the case is the owner's (the worklist filtered by owner is their inbox). Called
- * when a 作废/红冲/红字确认中 case is raised; '' when the invoice backs no document.
+ * when a 作废/红冲/红字确认中 case is raised; '' when the invoice backs no document. The person notified gets a
+ * 站内消息 (messages/service.ts notifyUser) linking to the invoice, unless `notify` is false (migration 0029's backfill).
  */
-export async function flagDocument(db: Db, c: Pick<IncomeAbnormalCaseTable, 'id' | 'invoice_id' | 'flag' | 'owner_id'>): Promise<string> {
+export async function flagDocument(db: Db, c: Pick<IncomeAbnormalCaseTable, 'id' | 'invoice_id' | 'flag' | 'owner_id'>, notify = true): Promise<string> {
   if (!DEAD_FLAGS.includes(c.flag)) return '';
   const lock = await db.selectFrom('income_locks').select(['use_kind', 'doc_no']).where('invoice_id', '=', c.invoice_id).where('state', 'in', ['locked', 'closed']).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   const sign = await db.selectFrom('income_signings').select(['doc_type', 'doc_no', 'user_id', 'user_name']).where('invoice_id', '=', c.invoice_id).where('state', 'in', ['applying', 'signed']).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
@@ -123,16 +124,16 @@ export async function flagDocument(db: Db, c: Pick<IncomeAbnormalCaseTable, 'id'
   if (Number(u.numUpdatedRows) > 0) {
     const who = notified ? (await db.selectFrom('users').select('name').where('id', '=', notified).executeTakeFirst())?.name : '';
     await addEvent(db, c.invoice_id, 'abnormal', `发票${IncomeAbnormalFlag.label(c.flag)}：已标记${doc}${who ? `，已通知${who}` : ''}`, '');
-    if (notified) await notifyOwner(db, notified, c, doc);
+    if (notified && notify) await notifyOwner(db, notified, c, doc);
   }
   return doc;
 }
 
 /** The owner's message (站内消息) for a flagged document: names the invoice and what to do, links to its detail. */
 async function notifyOwner(db: Db, userId: string, c: Pick<IncomeAbnormalCaseTable, 'invoice_id' | 'flag'>, doc: string): Promise<void> {
-  const inv = await db.selectFrom('income_invoices').select(['invoice_no', 'invoice_code']).where('id', '=', c.invoice_id).executeTakeFirst();
+  const inv = await db.selectFrom('income_invoices').select(['invoice_no', 'invoice_code', 'digital_no']).where('id', '=', c.invoice_id).executeTakeFirst();
   const label = IncomeAbnormalFlag.label(c.flag);
-  const no = inv ? [inv.invoice_code, inv.invoice_no].filter(Boolean).join(' ') : '';
+  const no = inv ? inv.digital_no || [inv.invoice_code, inv.invoice_no].filter(Boolean).join(' ') : '';
   await notifyUser(db, userId, {
     title: `发票${label}：${doc}`,
     content: `${doc}所附发票${no ? ` ${no} ` : ''}状态为「${label}」，该单据已被标记。请核对单据，更换发票或联系财务处理。`,
