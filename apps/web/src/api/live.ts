@@ -1,5 +1,5 @@
 /** The counts behind the badges and the presence heartbeat: every failure here is silent (SPEC section 8). */
-import type { HeartBeatResult } from '@zhyy/shared';
+import type { HeartBeatResult, MessageUnreadCount } from '@zhyy/shared';
 import { api, oaApi, pmsApi, workflowApi } from './clients';
 
 export interface WorkflowTodoItem {
@@ -31,3 +31,6 @@ export const fetchCostTodo = () => api.post<{ toAudit?: number }>('/cost-order/c
 export const fetchOaTodo = (loginName: string) => oaApi.get<number>(`/todo-num/${encodeURIComponent(loginName)}`, silent);
 export const fetchPmsTodo = (loginName: string) => pmsApi.get<number>(`/todo-num/${encodeURIComponent(loginName)}`, silent);
 export const heartBeat = () => api.post<HeartBeatResult>('/useronline/heartBeat', {}, silent);
+
+/** The signed-in user's unread 站内消息 (the navbar bell). */
+export const fetchUnreadMessages = () => api.post<MessageUnreadCount>('/messages/unread-count', {}, silent);

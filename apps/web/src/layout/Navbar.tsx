@@ -6,6 +6,7 @@ import { PRODUCT_TITLE } from '@zhyy/shared';
 import { useAppStore } from '../stores/app';
 import { useSession } from '../stores/session';
 import { useSettings } from '../stores/settings';
+import { MessageBell } from './MessageBell';
 import { OnlineCount } from './OnlineCount';
 import { SisterLinks } from './SisterLinks';
 import { TopMenu } from './TopMenu';
@@ -14,7 +15,7 @@ import { useLogout } from './useSessionActions';
 // The dialog (its form and the password rules) is downloaded only when the initial password must be changed.
 const InitialPasswordDialog = lazy(() => import('./InitialPasswordDialog').then((m) => ({ default: m.InitialPasswordDialog })));
 
-/** The top bar: logo and title, module menu, sister-system links, online count, user, logout. */
+/** The top bar: logo and title, module menu, sister-system links, online count, messages (bell), user, logout. */
 export function Navbar() {
   const { sidebarOpened, mobileSidebarOpen, toggleSidebar, device } = useAppStore();
   const name = useSession((s) => s.name);
@@ -42,6 +43,7 @@ export function Navbar() {
       <div className="navbar-right">
         <SisterLinks compact={mobile} />
         <OnlineCount />
+        <MessageBell />
         <Tooltip title="页面风格设置">
           <Button type="text" aria-label="页面风格设置" icon={<SettingOutlined />} onClick={() => openDrawer(true)} />
         </Tooltip>

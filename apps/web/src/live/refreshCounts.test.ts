@@ -8,6 +8,7 @@ const api = {
   fetchCostTodo: vi.fn(),
   fetchOaTodo: vi.fn(),
   fetchPmsTodo: vi.fn(),
+  fetchUnreadMessages: vi.fn(),
 };
 vi.mock('../api/live', () => api);
 let config = { oaApiBaseUrl: '', pmsApiBaseUrl: '' };
@@ -21,6 +22,7 @@ describe('count refresh (SPEC section 7 "Refresh")', () => {
   beforeEach(() => {
     useBadges.getState().reset();
     Object.values(api).forEach((f) => f.mockReset());
+    api.fetchUnreadMessages.mockResolvedValue({ unread: 0 });
     config = { oaApiBaseUrl: '', pmsApiBaseUrl: '' };
   });
 
@@ -31,11 +33,12 @@ describe('count refresh (SPEC section 7 "Refresh")', () => {
     api.fetchCostTodo.mockResolvedValue({ toAudit: 5 });
     api.fetchOaTodo.mockResolvedValue(12);
     api.fetchPmsTodo.mockResolvedValue(1);
+    api.fetchUnreadMessages.mockResolvedValue({ unread: 120 });
     const h = handlers();
     await refreshCounts('demo1', ['admin'], h);
     const s = useBadges.getState();
     expect(s.counts).toMatchObject({ Todolist_EmpWorks: 3, Todolist_Runing: 2, requestBillingCount: 4, toAudit: 5 });
-    expect(s).toMatchObject({ oaTodo: 12, pmsTodo: 1, workflowAvailable: true });
+    expect(s).toMatchObject({ oaTodo: 12, pmsTodo: 1, unreadMessages: 120, workflowAvailable: true });
     expect(h.onTodoItems).toHaveBeenCalledWith([{ WorkID: 1, Title: 'x' }]);
     expect(h.onInvoiceCounts).toHaveBeenCalledWith(6);
     expect(api.fetchOaTodo).toHaveBeenCalledWith('demo1');

@@ -2,7 +2,7 @@
 import { accessibleRoutes, type BadgeKey } from '@zhyy/shared';
 import { publicConfig } from '../api/config';
 import { isUnreachable } from '../api/errors';
-import { fetchCostTodo, fetchInvoiceCounts, fetchOaTodo, fetchPmsTodo, fetchWorkflowTodo, type WorkflowTodoItem } from '../api/live';
+import { fetchCostTodo, fetchInvoiceCounts, fetchOaTodo, fetchPmsTodo, fetchUnreadMessages, fetchWorkflowTodo, type WorkflowTodoItem } from '../api/live';
 import { useBadges } from '../stores/badges';
 
 const INVOICE_KEYS: readonly BadgeKey[] = [
@@ -55,5 +55,7 @@ export async function refreshCounts(loginName: string, roles: readonly string[],
     sources.cost ? fetchCostTodo().then((r) => badges.setCounts({ toAudit: r?.toAudit }), quiet) : null,
     cfg.oaApiBaseUrl && loginName ? fetchOaTodo(loginName).then((n) => badges.setSister('oa', n), quiet) : null,
     cfg.pmsApiBaseUrl && loginName ? fetchPmsTodo(loginName).then((n) => badges.setSister('pms', n), quiet) : null,
+    // Every signed-in user's own 站内消息 (the navbar bell).
+    fetchUnreadMessages().then((r) => badges.setUnreadMessages(r?.unread), quiet),
   ]);
 }

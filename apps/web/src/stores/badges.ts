@@ -28,11 +28,14 @@ export interface BadgeState {
   oaTodo: number;
   pmsTodo: number;
   onlineCount: number;
+  /** The user's unread 站内消息 (the navbar bell). */
+  unreadMessages: number;
   /** null until the first answer; false while the workflow service cannot be reached. */
   workflowAvailable: boolean | null;
   setCounts(partial: object): void;
   setSister(which: 'oa' | 'pms', count: unknown): void;
   setOnlineCount(count: unknown): void;
+  setUnreadMessages(count: unknown): void;
   setWorkflowAvailable(on: boolean): void;
   reset(): void;
 }
@@ -53,6 +56,7 @@ export const useBadges = create<BadgeState>()((set) => ({
   oaTodo: 0,
   pmsTodo: 0,
   onlineCount: 0,
+  unreadMessages: 0,
   workflowAvailable: null,
   setCounts: (partial) =>
     set((s) => {
@@ -64,6 +68,7 @@ export const useBadges = create<BadgeState>()((set) => ({
     }),
   setSister: (which, count) => set(which === 'oa' ? { oaTodo: toCount(count) } : { pmsTodo: toCount(count) }),
   setOnlineCount: (count) => set({ onlineCount: toCount(count) }),
+  setUnreadMessages: (count) => set({ unreadMessages: toCount(count) }),
   setWorkflowAvailable: (workflowAvailable) => set({ workflowAvailable }),
-  reset: () => set({ counts: { ...EMPTY_COUNTS }, oaTodo: 0, pmsTodo: 0, onlineCount: 0, workflowAvailable: null }),
+  reset: () => set({ counts: { ...EMPTY_COUNTS }, oaTodo: 0, pmsTodo: 0, onlineCount: 0, unreadMessages: 0, workflowAvailable: null }),
 }));

@@ -1,0 +1,125 @@
+/**
+ * The navbar bell: the user's unread 站内消息 as a badge (navbar rule: 9+, hidden at 0), kept fresh by the
+ * shell's count refresh (live/refreshCounts.ts). Opening it lists the latest messages (unread first);
+ * clicking one marks it read and opens its link when it is an app path. Content is plain text.
+ */
+import { BellOutlined } from '@ant-design/icons';
+import { Badge, Button, Empty, List, Popover, Spin, Typography } from 'antd';
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { isAppPath, navbarBadgeText, type UserMessage } from '@zhyy/shared';
+import { fetchUnreadMessages } from '../api/live';
+import { messagesApi } from '../api/messages';
+import { useBadges } from '../stores/badges';
+import { formatTime } from '../components/download';
+
+const LATEST = 20;
+
+export function MessageBell() {
+  const unread = useBadges((s) => s.unreadMessages);
+  const setUnread = useBadges((s) => s.setUnreadMessages);
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [items, setItems] = useState<UserMessage[]>([]);
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const [r, c] = await Promise.all([messagesApi.list({ pageIndex: 1, pageSize: LATEST }), fetchUnreadMessages()]);
+      setItems(r.items);
+      setUnread(c?.unread);
+    } catch {
+      // the client has shown the error
+    } finally {
+      setLoading(false);
+    }
+  }, [setUnread]);
+
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (next) void load();
+  };
+
+  const openMessage = async (m: UserMessage) => {
+    if (!m.readAt) {
+      try {
+        await messagesApi.read(m.id);
+      } catch {
+        return;
+      }
+      setItems((list) => list.map((x) => (x.id === m.id ? { ...x, readAt: new Date().toISOString() } : x)));
+      setUnread(Math.max(0, useBadges.getState().unreadMessages - 1));
+    }
+    if (m.link && isAppPath(m.link)) {
+      setOpen(false);
+      void navigate(m.link);
+    }
+  };
+
+  const readAll = async () => {
+    try {
+      await messagesApi.readAll();
+    } catch {
+      return;
+    }
+    const at = new Date().toISOString();
+    setItems((list) => list.map((x) => (x.readAt ? x : { ...x, readAt: at })));
+    setUnread(0);
+  };
+
+  const content = (
+    <div className="message-bell-panel" data-testid="message-panel">
+      <div className="message-bell-head">
+        <Typography.Text strong>站内消息</Typography.Text>
+        <Button type="link" size="small" disabled={unread === 0 && items.every((m) => m.readAt)} onClick={() => void readAll()}>
+          全部已读
+        </Button>
+      </div>
+      <Spin spinning={loading}>
+        {items.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无消息" />
+        ) : (
+          <List
+            size="small"
+            dataSource={items}
+            renderItem={(m) => (
+              <List.Item
+                key={m.id}
+                data-testid="message-item"
+                className={m.readAt ? 'message-item message-read' : 'message-item message-unread'}
+                onClick={() => void openMessage(m)}
+                style={{ cursor: 'pointer' }}
+              >
+                <List.Item.Meta
+                  title={
+                    <span>
+                      {m.readAt ? null : <Badge status="error" />} {m.title}
+                    </span>
+                  }
+                  description={
+                    <>
+                      <div className="message-content">{m.content}</div>
+                      <Typography.Text type="secondary">{formatTime(m.createdAt)}</Typography.Text>
+                    </>
+                  }
+                />
+              </List.Item>
+            )}
+          />
+        )}
+      </Spin>
+    </div>
+  );
+
+  const text = navbarBadgeText(unread);
+  return (
+    <Popover content={content} trigger="click" placement="bottomRight" open={open} onOpenChange={onOpenChange} destroyOnHidden>
+      <Button type="text" aria-label={text ? `站内消息，${unread}条未读` : '站内消息'} data-testid="message-bell">
+        <Badge count={text} size="small" data-testid="message-badge">
+          <BellOutlined />
+        </Badge>
+      </Button>
+    </Popover>
+  );
+}
