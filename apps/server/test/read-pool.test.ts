@@ -32,6 +32,18 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The export's row ids, every batch read on this thread (the task itself, not through the pool). */
+async function exportIdsInPlace(db: Db, f: LedgerExportQuery): Promise<string[]> {
+  const ids: string[] = [];
+  let after = null;
+  for (;;) {
+    const { rows, last } = (await runTask('ledger.exportBatch', db.kysely, [f, after, 100])) as { rows: { id: string }[]; last: unknown };
+    ids.push(...rows.map((r) => r.id));
+    if (rows.length < 100) return ids;
+    after = last;
+  }
+}
+
 const filters: LedgerFilter[] = [
   {} as LedgerFilter,
   { buyerName: '有限公司' } as LedgerFilter,
@@ -56,14 +68,7 @@ describe.skipIf(!sqlite)('reads off the request thread', () => {
     const f = { buyerName: '公司', sort: { field: 'issueDate', order: 'ascend' } } as LedgerExportQuery;
     const viaWorker: string[] = [];
     for await (const b of ledgerBatches(db.kysely, f, 100)) viaWorker.push(...b.map((r) => r.id));
-    const inPlace: string[] = [];
-    let after = null;
-    for (;;) {
-      const { rows, last } = (await runTask('ledger.exportBatch', db.kysely, [f, after, 100])) as { rows: { id: string }[]; last: unknown };
-      inPlace.push(...rows.map((r) => r.id));
-      if (rows.length < 100) break;
-      after = last;
-    }
+    const inPlace = await exportIdsInPlace(db, f);
     expect(viaWorker.length).toBeGreaterThan(300);
     expect(viaWorker).toEqual(inPlace);
     expect(new Set(viaWorker).size).toBe(viaWorker.length);
@@ -93,14 +98,7 @@ describe.skipIf(sqlite)('PostgreSQL: an export read in a worker with its own con
     const viaWorker: string[] = [];
     for await (const b of ledgerBatches(db.kysely, f, 100)) viaWorker.push(...b.map((r) => r.id));
     expect(db.reads!.started).toBe(1);
-    const inPlace: string[] = [];
-    let after = null;
-    for (;;) {
-      const { rows, last } = (await runTask('ledger.exportBatch', db.kysely, [f, after, 100])) as { rows: { id: string }[]; last: unknown };
-      inPlace.push(...rows.map((r) => r.id));
-      if (rows.length < 100) break;
-      after = last;
-    }
+    const inPlace = await exportIdsInPlace(db, f);
     expect(viaWorker.length).toBeGreaterThan(500);
     expect(viaWorker).toEqual(inPlace);
   });
