@@ -91,17 +91,20 @@ const sampler = setInterval(() => {
   heapPeak = Math.max(heapPeak, m.heapTotal + m.external);
 }, 20);
 const t = performance.now();
+const cpu0 = process.cpuUsage();
 const res = await fetch(`http://127.0.0.1:${port}/api/invoice/export`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-token': token }, body: JSON.stringify({ issueFrom: from }) });
 let bytes = 0;
 for await (const chunk of res.body) bytes += chunk.length;
 const seconds = (performance.now() - t) / 1000;
+const cpu = process.cpuUsage(cpu0);
 clearInterval(sampler);
-console.log(`\nexport: ${rows} rows (issue days from ${from}), ${(bytes / 1048576).toFixed(1)} MiB xlsx in ${seconds.toFixed(1)} s (${Math.round(rows / seconds)} rows/s); RSS ${(base / 1048576).toFixed(0)} MiB before, peak ${(peak / 1048576).toFixed(0)} MiB (+${((peak - base) / 1048576).toFixed(0)} MiB; this thread's heap and external memory at most ${(heapPeak / 1048576).toFixed(0)} MiB)`);
+console.log(`\nexport: ${rows} rows (issue days from ${from}), ${(bytes / 1048576).toFixed(1)} MiB xlsx in ${seconds.toFixed(1)} s, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s on all threads (${Math.round(rows / seconds)} rows/s); RSS ${(base / 1048576).toFixed(0)} MiB before, peak ${(peak / 1048576).toFixed(0)} MiB (+${((peak - base) / 1048576).toFixed(0)} MiB; this thread's heap and external memory at most ${(heapPeak / 1048576).toFixed(0)} MiB)`);
 
 // The same rows, read beforehand, written by ExcelJS's streaming writer alone (same columns' count, no database).
 const all = [];
 for await (const b of ledgerBatches(k, { issueFrom: from })) all.push(...b);
 const t2 = performance.now();
+const cpu2 = process.cpuUsage();
 const sink = new Writable({ write: (_c, _e, cb) => cb() });
 const through = new PassThrough();
 through.pipe(sink);
@@ -111,6 +114,7 @@ for (const r of all) ws.addRow([r.issueDate, r.kind, r.colour, r.status, r.sourc
 ws.commit();
 await wb.commit();
 const plain = (performance.now() - t2) / 1000;
-console.log(`ExcelJS alone on the same ${all.length} rows: ${plain.toFixed(1)} s; the export takes ×${(seconds / plain).toFixed(2)} of it`);
+const plainCpu = process.cpuUsage(cpu2);
+console.log(`ExcelJS alone on the same ${all.length} rows: ${plain.toFixed(1)} s (CPU ${((plainCpu.user + plainCpu.system) / 1e6).toFixed(1)} s); the export takes ×${(seconds / plain).toFixed(2)} of it`);
 await app.close();
 await db.close();
