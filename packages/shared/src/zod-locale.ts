@@ -51,7 +51,7 @@ export const FIELD_LABELS: Record<string, string> = {
   deductReason: '不抵扣原因', effectiveTax: '有效税额', confirmed: '确认', filter: '筛选条件', tickState: '勾选状态', file: '文件',
   action: '操作', result: '结果', tickBookedOnly: '先入账后勾选', userName: '操作人', tickPeriod: '税款所属期', batchId: '批次',
   flag: '异常类型', ownerId: '负责人', mine: '只看本人', ageMin: '最少天数', ageMax: '最多天数', caseId: '异常记录', value: '更正后的值',
-  idempotencyKey: '请求标识',
+  idempotencyKey: '请求标识', unreadOnly: '只看未读',
 };
 
 /**
