@@ -4,14 +4,13 @@
  * 重置 restores the initial ones. The query key is the area's own, so a change elsewhere can
  * invalidate it.
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Space, Table, type TableColumnsType, type TableProps } from 'antd';
+import { Card, Form, Space, Table, type TableColumnsType, type TableProps } from 'antd';
 import { useState, type ReactNode } from 'react';
 import type { PageResult } from '@zhyy/shared';
 import type { ListParams } from '../api/system';
 import { ExportButton } from './ExportButton';
-import { pageFromTable, sortFromTable, tableLocale, tablePagination, type TableSort } from './listTable';
+import { pageFromTable, sortFromTable, tableLocale, tablePagination, type TableSort, FilterButtons } from './listTable';
 import { tableScrollX } from './tableWidth';
 import './listPage.css';
 import { refetchWhileSettling } from './settlePoll';
@@ -70,16 +69,7 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
       <Card className="list-page-filters" size="small">
         <Form form={form} name={`list-${props.queryKey.join('-')}`} layout="inline" initialValues={props.initialFilters} onFinish={apply} className="list-page-form">
           {props.filters}
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                查询
-              </Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>
-                重置
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={reset} />
           <div className="list-page-actions">
             <Space wrap>
               {props.actions}

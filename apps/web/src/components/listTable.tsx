@@ -1,9 +1,11 @@
 /**
  * The plumbing every server-paginated, sortable list table repeats (ListPage, the ledgers, the income pool and
  * ticking screens): the pagination with its sizes and 共 n 条/张 text, antd's sorter mapped to the request's
- * `{ field, order }`, the empty and error texts, and the label cell of a 合计 summary row.
+ * `{ field, order }`, the empty and error texts, the label cell of a 合计 summary row, and the filter form's
+ * 查询 / 重置 buttons.
  */
-import { Empty, Table, Typography, type TablePaginationConfig, type TableProps } from 'antd';
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Empty, Form, Space, Table, Typography, type TablePaginationConfig, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 
 /** The sort a list sends to the server; none means the server's own order. */
@@ -52,5 +54,17 @@ export function SummaryLabel({ colSpan, index = 0, secondary, children }: { colS
         <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>{children}</Typography.Text>
       )}
     </Table.Summary.Cell>
+  );
+}
+
+/** The filter form's 查询 (submits the form) and 重置 buttons, as the last item of an inline form. */
+export function FilterButtons({ onReset }: { onReset: () => void }) {
+  return (
+    <Form.Item>
+      <Space>
+        <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
+        <Button icon={<ReloadOutlined />} onClick={onReset}>重置</Button>
+      </Space>
+    </Form.Item>
   );
 }

@@ -4,16 +4,15 @@
  * the whole filtered set with progress. The 发票签收 pages show their waiting invoices in it too: another
  * list call (`list`), no export, their own detail page and row selection (`selection`).
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Space, Table, type TableColumnsType } from 'antd';
+import { Card, Form, Space, Table, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { IncomeSource, type PoolPage, type PoolRow } from '@zhyy/shared';
 import { incomeApi, POOL_CALLS, type PoolScope } from '../../api/income';
 import type { ListParams } from '../../api/system';
 import { tableScrollX } from '../../components/tableWidth';
-import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../components/listTable';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../components/listTable';
 import { Money } from '../common/Money';
 import { ExportProgress } from '../invoice/ledger/ExportProgress';
 import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
@@ -93,12 +92,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
       <Card className="list-page-filters" size="small">
         <Form form={form} name={formName ?? `income-pool-${scope}`} layout="inline" onFinish={apply} className="list-page-form">
           <PoolFilters scope={scope} />
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
           <div className="list-page-actions">
             <Space wrap>
               {actions}

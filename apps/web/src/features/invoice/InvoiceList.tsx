@@ -2,9 +2,8 @@
  * The working list of the issuing, retry and cancellation screens: tabs, a filter bar, a
  * server-paginated table with row selection, totals of the filtered set, and the invoice drawer.
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Input, Select, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
+import { Card, Form, Input, Select, Space, Table, Tabs, Typography, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { InvoiceKind, formatFen, type InvoiceRow } from '@zhyy/shared';
 import type { InvoicePage } from '../../api/invoice';
@@ -13,7 +12,7 @@ import { formatTime } from '../../components/download';
 import { InvoiceDrawer } from './InvoiceDrawer';
 import { INVOICE_KEY, KindTag, Money, StatusTag } from './widgets';
 import { tableScrollX } from '../../components/tableWidth';
-import { sortFromTable, tableLocale, tablePagination, type TableSort } from '../../components/listTable';
+import { sortFromTable, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../components/listTable';
 
 export interface InvoiceListProps {
   name: string;
@@ -61,12 +60,7 @@ export function InvoiceList(props: InvoiceListProps) {
         <Form form={form} layout="inline" name={`invoice-${props.name}`} onFinish={(v) => { setFilters(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== ''))); setPage((p) => ({ ...p, pageIndex: 1 })); }}>
           <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="购买方、订单号、发票号码" style={{ width: 220 }} maxLength={100} /></Form.Item>
           <Form.Item name="kind" label="发票种类"><Select allowClear placeholder="全部" style={{ width: 190 }} options={InvoiceKind.options.map((o) => ({ value: o.value, label: o.label }))} /></Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); setFilters({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); setFilters({}); }} />
         </Form>
       </Card>
       <Card size="small" className="list-page-table">

@@ -4,11 +4,11 @@
  * its dialog), the answer as a message, and the export of the filtered cases. `state` is the tab: 待处理
  * (open, oldest first) or 已处理 (resolved, with how and by whom).
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Checkbox, Empty, Form, Input, InputNumber, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { AbnormalAction, IncomeAbnormalFlag, TransferOutReason, type AbnormalCaseRow } from '@zhyy/shared';
+import { FilterButtons, pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { formatTime } from '../../../components/download';
 import { feedback } from '../../../ui/feedback';
@@ -105,12 +105,7 @@ export function CaseList({ state }: { state: 'open' | 'resolved' }) {
             </Space.Compact>
           </Form.Item>
           <Form.Item name="mine" valuePropName="checked"><Checkbox>只看我负责的</Checkbox></Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
           <div className="list-page-actions">
             <ExportProgress path={ABNORMAL_EXPORT} body={exportBody} rows={q.data?.total ?? 0} fileName={state === 'open' ? '异常待处理' : '异常已处理'} disabled={!q.data?.total} />
           </div>
@@ -125,9 +120,9 @@ export function CaseList({ state }: { state: 'open' | 'resolved' }) {
           dataSource={q.data?.items ?? []}
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns) }}
-          locale={{ emptyText: q.isError ? <Empty description="加载失败，请稍后重试" /> : <Empty description={state === 'open' ? '没有待处理的异常' : '没有已处理的异常'} /> }}
-          pagination={{ current: page.pageIndex, pageSize: page.pageSize, total: q.data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], showTotal: (n) => `共 ${n} 条` }}
-          onChange={(p) => setPage({ pageIndex: p.current ?? 1, pageSize: p.pageSize ?? page.pageSize })}
+          locale={tableLocale(q.isError, state === 'open' ? '没有待处理的异常' : '没有已处理的异常')}
+          pagination={tablePagination(page, q.data?.total ?? 0)}
+          onChange={(p) => setPage(pageFromTable(p, page))}
         />
       </Card>
       {dialog ? <CaseDialog action={dialog.action} row={dialog.row} onClose={() => setDialog(null)} onDone={(a) => done(a.message)} /> : null}

@@ -2,14 +2,13 @@
  * 勾选日志 (/income/invoice/log), issue 14: every tick and undo of every invoice, newest first; filters
  * 操作人, 操作日期, 发票号码, 用途, 操作, 结果, 批次; 导出Excel streams the filtered log (log-export).
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, type TableColumnsType } from 'antd';
+import { Card, DatePicker, Form, Input, Select, Table, Tag, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { NonDeductReason, TickAction, TickResult, TickUsage, type TickLogRow } from '@zhyy/shared';
 import { tableScrollX } from '../../../components/tableWidth';
-import { pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
+import { pageFromTable, tableLocale, tablePagination, FilterButtons } from '../../../components/listTable';
 import { formatTime } from '../../../components/download';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
@@ -79,12 +78,7 @@ export default function TickLog() {
           <Form.Item name="action" label="操作"><Select allowClear placeholder="全部" style={{ width: 120 }} options={opts(TickAction.options)} /></Form.Item>
           <Form.Item name="result" label="结果"><Select allowClear placeholder="全部" style={{ width: 100 }} options={opts(TickResult.options)} /></Form.Item>
           <Form.Item name="batchId" label="批次"><Input allowClear maxLength={40} placeholder="批次号" style={{ width: 200 }} /></Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
           <div className="list-page-actions">
             <ExportProgress path={TICK_LOG_EXPORT} body={filters} rows={q.data?.total ?? 0} fileName="勾选日志" disabled={!q.data?.total} />
           </div>

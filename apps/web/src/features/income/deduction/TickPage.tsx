@@ -5,14 +5,14 @@
  * default), 不抵扣勾选 with a reason, 出口退税 / 代办退税, 撤销勾选, 导入勾选. A batch with 疑点 invoices
  * asks first and is resent with confirmed: true; refusals are listed (nothing was ticked).
  */
-import { ReloadOutlined, SearchOutlined, UndoOutlined } from '@ant-design/icons';
+import { UndoOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Form, Input, InputNumber, Modal, Radio, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { NonDeductReason, TickState, TickUsage, type CandidateRow, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
 import { tableScrollX } from '../../../components/tableWidth';
-import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
 import { PoolFilters } from '../PoolFilters';
@@ -207,12 +207,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
           <Form.Item name="tickPeriod" label="所属期" rules={[{ pattern: /^\d{6}$/, message: '所属期格式为YYYYMM' }]}>
             <Input allowClear placeholder="YYYYMM" maxLength={6} style={{ width: 100 }} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
           <div className="list-page-actions">
             <Space wrap>
               <Checkbox checked={allFiltered} disabled={!q.data?.total} onChange={(e) => setAllFiltered(e.target.checked)} data-testid="tick-all-filtered">

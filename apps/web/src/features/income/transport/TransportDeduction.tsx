@@ -5,16 +5,15 @@
  * the server's totals of the filtered set in a 合计 row, the tax by kind and over the last twelve periods
  * as bar charts, and the streamed Excel export of the filtered set.
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, DatePicker, Empty, Form, Input, Row, Select, Space, Statistic, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Card, Col, DatePicker, Empty, Form, Input, Row, Select, Statistic, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { formatFen, IncomeUseKind, TransportKind, TransportReason, type TransportRow } from '@zhyy/shared';
 import { EChart } from '../../../components/EChart';
 import { tableScrollX } from '../../../components/tableWidth';
-import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { shanghaiNow } from '../../../utils/time';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
@@ -105,12 +104,7 @@ export default function TransportDeduction() {
           <Form.Item name="reason" label="不可抵扣原因">
             <Select allowClear placeholder="全部" style={{ width: 170 }} options={TransportReason.values.map((k) => ({ value: k, label: TransportReason.label(k) }))} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
           <div className="list-page-actions">
             <ExportProgress path={TRANSPORT_CALLS.export} body={{ period, ...filters, ...(sort ? { sort } : {}) }} rows={d?.total ?? 0} fileName={`旅客运输计算抵扣${period}`} disabled={!d?.total} />
           </div>

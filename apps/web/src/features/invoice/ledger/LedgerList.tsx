@@ -2,9 +2,8 @@
  * 销项发票台账: every issued invoice with filters, sortable columns, server paging, the totals of the
  * filtered set (a summary row), Excel export of the whole filtered set with progress, and print.
  */
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Card, Form, Space, Table, type TableColumnsType } from 'antd';
+import { Card, Form, Space, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { SourceKind, type LedgerRow } from '@zhyy/shared';
@@ -16,7 +15,7 @@ import { LedgerFilters } from './LedgerFilters';
 import { PrintButton } from './PrintModal';
 import { canChangeLedger, detailPath, LEDGER_KEY, toLedgerRequest, uploadPath, type LedgerFormValues } from './request';
 import { tableScrollX } from '../../../components/tableWidth';
-import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import '../../../components/listPage.css';
 import './ledger.css';
 
@@ -66,12 +65,7 @@ export default function LedgerList() {
       <Card className="list-page-filters" size="small">
         <Form form={form} name="invoice-ledger" layout="inline" onFinish={apply} className="list-page-form">
           <LedgerFilters />
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>查询</Button>
-              <Button icon={<ReloadOutlined />} onClick={() => { form.resetFields(); apply({}); }}>重置</Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
           <div className="list-page-actions">
             <Space wrap>
               <PrintButton body={body} disabled={!q.data?.total} />
