@@ -6,6 +6,7 @@
  * an unknown id answers HTTP 404 or code 'NOT_FOUND'. Any other code is a refusal whose message is kept
  * as the failure reason. The token is never logged.
  */
+import { exchangeJson } from '../json-exchange.js';
 import { AccountingError, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
 
 export interface AccountingHttpOptions {
@@ -26,28 +27,13 @@ export class AccountingHttpClient {
     private readonly fetchFn: typeof fetch = fetch,
   ) {}
 
-  private async send(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<{ status: number; reply: Reply }> {
-    let res: Response;
-    try {
-      res = await this.fetchFn(`${this.o.url.replace(/\/+$/, '')}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.o.token}` },
-        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-        signal: AbortSignal.timeout(this.o.timeoutMs),
-      });
-    } catch (e) {
-      const timeout = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-      throw new AccountingError(timeout ? `会计系统${this.o.timeoutMs / 1000}秒内未应答，请稍后重试` : '无法连接会计系统，请稍后重试', 'TRANSPORT', undefined, 502);
-    }
-    const text = await res.text();
-    let reply: Reply;
-    try {
-      reply = JSON.parse(text) as Reply;
-    } catch {
-      throw new AccountingError(`会计系统应答无法识别（HTTP ${res.status}）`, 'TRANSPORT', text.slice(0, 500), 502);
-    }
-    if (res.status === 401 || res.status === 403) throw new AccountingError('会计系统拒绝了接口凭据，请核对ACCOUNTING_TOKEN', 'AUTH', reply, 502);
-    return { status: res.status, reply };
+  private send(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<{ status: number; reply: Reply }> {
+    return exchangeJson<Reply>({
+      fetchFn: this.fetchFn, url: `${this.o.url.replace(/\/+$/, '')}${path}`, method, headers: { authorization: `Bearer ${this.o.token}` },
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+      timeoutMs: this.o.timeoutMs, system: '会计系统', credentials: 'ACCOUNTING_TOKEN',
+      fail: (message, code, response, status) => new AccountingError(message, code, response, status),
+    });
   }
 
   async pushVoucher(v: Voucher): Promise<VoucherAnswer> {

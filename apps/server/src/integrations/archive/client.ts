@@ -7,6 +7,7 @@
  * voucherId } | { status: 'notFiled' } | { status: 'unknown' }`. The secret is never logged.
  */
 import { createHmac } from 'node:crypto';
+import { exchangeJson } from '../json-exchange.js';
 import { ArchiveError, type ArchiveAnswer, type ArchiveLookup, type ArchiveQuery, type ArchiveRequest, type ArchiveRevokeRequest } from './types.js';
 
 export interface ArchiveHttpOptions {
@@ -32,26 +33,11 @@ export class ArchiveHttpClient {
     const body = JSON.stringify(payload);
     const ts = String(Math.floor(Date.now() / 1000));
     const sign = createHmac('sha256', this.o.appSecret).update(`${ts}\n${body}`).digest('hex');
-    let res: Response;
-    try {
-      res = await this.fetchFn(`${this.o.baseUrl.replace(/\/+$/, '')}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-app-key': this.o.appKey, 'x-timestamp': ts, 'x-sign': sign },
-        body,
-        signal: AbortSignal.timeout(this.o.timeoutMs),
-      });
-    } catch (e) {
-      const timeout = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-      throw new ArchiveError(timeout ? `档案系统${this.o.timeoutMs / 1000}秒内未应答，请稍后重试` : '无法连接档案系统，请稍后重试', 'TRANSPORT', undefined, 502);
-    }
-    const text = await res.text();
-    let reply: Reply;
-    try {
-      reply = JSON.parse(text) as Reply;
-    } catch {
-      throw new ArchiveError(`档案系统应答无法识别（HTTP ${res.status}）`, 'TRANSPORT', text.slice(0, 500), 502);
-    }
-    if (res.status === 401 || res.status === 403) throw new ArchiveError('档案系统拒绝了接口凭据，请核对ARCHIVE_APP_KEY和ARCHIVE_APP_SECRET', 'AUTH', reply, 502);
+    const { reply } = await exchangeJson<Reply>({
+      fetchFn: this.fetchFn, url: `${this.o.baseUrl.replace(/\/+$/, '')}${path}`, method: 'POST', headers: { 'x-app-key': this.o.appKey, 'x-timestamp': ts, 'x-sign': sign }, body,
+      timeoutMs: this.o.timeoutMs, system: '档案系统', credentials: 'ARCHIVE_APP_KEY和ARCHIVE_APP_SECRET',
+      fail: (message, code, response, status) => new ArchiveError(message, code, response, status),
+    });
     if (String(reply.code) !== '0') throw new ArchiveError(reply.message || `档案系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
     return reply;
   }
