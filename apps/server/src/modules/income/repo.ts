@@ -1,7 +1,7 @@
 /**
  * Reading the pool: one page (offset, in a stable order: the sort column then id) with the total and
  * the sums of the filtered set, every row of a filter in keyset batches (the export), one invoice
- * with everything about it, and the abnormal count (the badge abnormalInvoicePoolCount).
+ * with everything about it.
  */
 import { SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import { sql, type Kysely } from 'kysely';
@@ -66,12 +66,6 @@ export async function* poolBatches(db: Kysely<Database>, f: PoolFilter, scope: S
     after = { v: last[col] as string | number, id: last.id };
   }
 }
-
-/**
- * The abnormal worklist's count (the badge abnormalInvoicePoolCount and the role-13 reminder): the
- * invoices with an open case (abnormal/queries.ts); resolving a case clears it from the count.
- */
-export { openCaseCountQuery as abnormalCountQuery, openCaseCount as abnormalCount } from './abnormal/queries.js';
 
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {
   const r = await base(db).selectAll('p').where('p.id', '=', id).executeTakeFirst();

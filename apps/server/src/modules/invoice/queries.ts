@@ -23,7 +23,7 @@ import { contains, offsetOf, sortOf } from '../../platform/listing.js';
 import { base } from './lists.js';
 import { toInvoiceRow, toLineRow, type InvoiceListRecord } from './mapping.js';
 import { BILLING, CANCELLATION, RED, RETRY } from './paths.js';
-import { abnormalCountQuery } from '../income/repo.js';
+import { openCaseCountQuery } from '../income/abnormal/queries.js';
 import { POOL } from '../income/paths.js';
 import { ENTRY } from '../income/signing/access.js';
 import { signCountQuery } from '../income/summary.js';
@@ -78,7 +78,7 @@ export async function badgeCounts(db: Kysely<Database>, roles: readonly string[]
     counts.redConfirmApplyCount = red().where('direction', '=', 'seller').where('state', 'in', [RedConfirmState.draft, RedConfirmState.applyFailed]);
     counts.redConfirmToConfirmCount = red().where('direction', '=', 'buyer').where('state', '=', RedConfirmState.buyerAwaitingSeller);
   }
-  if (canAccessAny([...roles], REQ.pool)) counts.abnormalInvoicePoolCount = abnormalCountQuery(db);
+  if (canAccessAny([...roles], REQ.pool)) counts.abnormalInvoicePoolCount = openCaseCountQuery(db);
   if (canAccessAny([...roles], REQ.sign)) counts.invoiceEntrySignCount = signCountQuery(db);
   return { ...ZERO, ...(await countsAtOnce(db, counts)) };
 }
