@@ -48,10 +48,25 @@ export const FIELD_LABELS: Record<string, string> = {
   invoiceIds: '发票', docType: '单据类型', toProjectId: '目标项目', taskId: '采集任务',
   period: '所属期', fromPeriod: '开始所属期', toPeriod: '结束所属期', transportKind: '票据种类', passengerName: '旅客姓名',
   deductible: '是否可抵扣',
+  // 报销入账 (issue 15, accounting)
+  billIds: '报销单', billId: '报销单', billNo: '报销单号', applicant: '申请人', costCentreCode: '成本中心编码', costCentreName: '成本中心名称',
+  summary: '摘要', subjectCode: '会计科目编码', subjectName: '会计科目名称', voucherNo: '凭证号',
   deductReason: '不抵扣原因', effectiveTax: '有效税额', confirmed: '确认', filter: '筛选条件', tickState: '勾选状态', file: '文件',
   action: '操作', result: '结果', tickBookedOnly: '先入账后勾选', userName: '操作人', tickPeriod: '税款所属期', batchId: '批次',
   flag: '异常类型', ownerId: '负责人', mine: '只看本人', ageMin: '最少天数', ageMax: '最多天数', caseId: '异常记录', value: '更正后的值',
   idempotencyKey: '请求标识', unreadOnly: '只看未读',
+  // 费用报销台账报表 (reimbursement-ledger.ts)
+  project: '项目', flowState: '审批状态', reimbState: '报销状态', categoryCode: '费用类别',
+  submittedFrom: '提交开始日期', submittedTo: '提交结束日期', approvedFrom: '审批通过开始日期', approvedTo: '审批通过结束日期',
+  voucherFrom: '凭证开始日期', voucherTo: '凭证结束日期', withLines: '导出明细', deptIds: '部门', month: '月份', by: '汇总方式',
+  travelKind: '差旅标准类型', defaultTaxRate: '默认税率', enabled: '是否启用',
+  centreCode: '成本中心编码', centreName: '成本中心名称', grade: '职级', cityTier: '城市分类', hotelPerNight: '住宿标准',
+  seatClasses: '席别', allowancePerDay: '补助标准', city: '城市', tier: '城市分类', invoiceAgeDays: '发票期限', mode: '接口模式',
+  timeoutMs: '超时',
+  expenseDate: '发生日期', nights: '天数', seatClass: '座席', projectName: '项目名称',
+  contractNo: '合同编号', periodFrom: '费用期间开始', periodTo: '费用期间结束', payeeName: '收款人', payeeBank: '收款银行',
+  payeeAccount: '收款账号', saveAsDefault: '保存为默认收款信息',
+  lineId: '费用明细', approvedAmount: '核定金额',
 };
 
 /**

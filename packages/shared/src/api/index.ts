@@ -18,3 +18,8 @@ export * from './income-statistics.js';
 export * from './income-booking.js';
 export * from './income-abnormal.js';
 export * from './messages.js';
+export * from './reimbursement.js';
+export * from './reimbursement-apply.js';
+export * from './reimbursement-accounting.js';
+export * from './reimbursement-ledger.js';
+export * from './reimbursement-settings.js';

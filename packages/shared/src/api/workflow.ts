@@ -223,6 +223,8 @@ export interface WorkDetail {
   CreatedAt: string;
   FinishedAt: string | null;
   RecordType: string | null;
+  /** The business record the instance was started for (e.g. the reimbursement bill's id). */
+  RecordId: string | null;
   form: FieldDef[];
   nodes: NodeDef[];
   values: Record<string, unknown>;

@@ -1,0 +1,46 @@
+/** Issue 15: the bill arithmetic and the line checks the server stores and the editor shows. */
+import { describe, expect, it } from 'vitest';
+import { billSums, daysBetween, hasBlock, lineChecks, reimbRateLabel, taxOfIncluded, type LineCheckFacts } from '../src/reimbursement-rules.js';
+
+const base: LineCheckFacts = { amount: 10_900, travelKind: '', nights: null, seatClass: '', today: '2026-11-23', invoiceAgeDays: 365 };
+const inv = { number: '1', total: 10_900, issueDate: '2026-11-01', buyerMismatch: false, deadState: '' };
+const std = { hotelPerNight: 50_000, seatClasses: ['二等座', '经济舱'], allowancePerDay: 10_000, label: '员工一类城市' };
+
+describe('bill arithmetic', () => {
+  it('tax included: amount ÷ (1 + rate) × rate, half-up to 分', () => {
+    expect(taxOfIncluded(10_900, '0.09')).toBe(900);
+    expect(taxOfIncluded(10_000, '0.13')).toBe(1_150);
+    expect(taxOfIncluded(10_000, '0')).toBe(0);
+    expect(taxOfIncluded(10_000, 'abc')).toBe(0);
+    expect(reimbRateLabel('0.06')).toBe('6%');
+  });
+  it('sums: the approved amount is the claim where nobody reduced it', () => {
+    expect(billSums([{ amount: 100, approvedAmount: null, tax: 5, deductibleTax: 3 }, { amount: 200, approvedAmount: 150, tax: 10, deductibleTax: 0 }])).toEqual({ amount: 300, approvedAmount: 250, tax: 15, deductibleTax: 3, lineCount: 2 });
+    expect(billSums([])).toEqual({ amount: 0, approvedAmount: 0, tax: 0, deductibleTax: 0, lineCount: 0 });
+    expect(daysBetween('2025-11-23', '2026-11-23')).toBe(365);
+  });
+});
+
+describe('line checks', () => {
+  it('blocks: the invoice below the line, buyer not ours, a dead invoice, an invoice on another bill', () => {
+    expect(lineChecks({ ...base, invoice: inv })).toEqual([]);
+    expect(lineChecks({ ...base, amount: 10_901, invoice: inv })).toEqual([{ code: 'invoiceShort', level: 'block', message: '发票金额 109.00 元小于报销金额 109.01 元' }]);
+    expect(lineChecks({ ...base, invoice: { ...inv, buyerMismatch: true } }).map((c) => c.code)).toEqual(['buyerNotOurs']);
+    expect(lineChecks({ ...base, invoice: { ...inv, deadState: '作废' } })[0]).toMatchObject({ code: 'invoiceDead', message: '发票作废，不能报销' });
+    const dup = lineChecks({ ...base, invoice: inv, duplicateInvoiceBill: 'BX2026110001' });
+    expect(dup).toEqual([{ code: 'duplicateInvoice', level: 'block', message: '该发票已在报销单 BX2026110001 中报销' }]);
+    expect(hasBlock(dup)).toBe(true);
+  });
+  it('warns: age past the setting, standards over, a possible duplicate claim', () => {
+    expect(lineChecks({ ...base, invoice: { ...inv, issueDate: '2025-11-23' } })).toEqual([]);
+    expect(lineChecks({ ...base, invoice: { ...inv, issueDate: '2025-11-22' } }).map((c) => c.code)).toEqual(['invoiceTooOld']);
+    expect(lineChecks({ ...base, travelKind: 'hotel', nights: 2, amount: 100_000, standard: std })).toEqual([]);
+    expect(lineChecks({ ...base, travelKind: 'hotel', nights: 2, amount: 100_001, standard: std })[0]).toMatchObject({ code: 'hotelOverStandard', level: 'warn' });
+    expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '二等座', standard: std })).toEqual([]);
+    expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '商务座', standard: std })[0]).toMatchObject({ code: 'seatOverStandard', level: 'warn' });
+    expect(lineChecks({ ...base, travelKind: 'allowance', nights: 3, amount: 30_001, standard: std })[0]).toMatchObject({ code: 'allowanceOverStandard', level: 'warn' });
+    const w = lineChecks({ ...base, duplicateClaimBill: 'BX2026110002' });
+    expect(w).toEqual([{ code: 'duplicateClaim', level: 'warn', message: '与报销单 BX2026110002 的费用类别、日期和金额相同，疑似重复报销' }]);
+    expect(hasBlock(w)).toBe(false);
+  });
+});
