@@ -30,10 +30,11 @@ import { invoiceRoutes } from './modules/invoice/routes.js';
 import { invoiceApportionmentRoutes } from './modules/invoice/apportionment/index.js';
 import { invoiceLedgerRoutes } from './modules/invoice/ledger/routes.js';
 import { incomePoolRoutes } from './modules/income/routes.js';
+import { reimbursementRoutes } from './modules/reimbursement/routes.js';
 import { simulatorWanted, sisterSimulatorRoutes } from './integrations/sister/simulator.js';
 
 /** The business areas, each registering its own routes. Later areas add theirs here. */
-const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes];
+const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes, reimbursementRoutes];
 
 export type RouteModule = (app: FastifyInstance) => Promise<void>;
 

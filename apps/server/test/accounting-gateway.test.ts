@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncSystem } from '@zhyy/shared';
-import { ACCOUNTING_SIM_DOWN, accountingConfigFromEnv, accountingSimControl, AccountingMethods, createAccountingGateway, type Voucher } from '../src/integrations/accounting/index.js';
+import { ACCOUNTING_SIM_DOWN, accountingConfigFromEnv, accountingSimControl, AccountingMethods, createAccountingGateway, simPeriodClosed, type Voucher } from '../src/integrations/accounting/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -25,6 +25,10 @@ beforeAll(async () => {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.headers.authorization !== 'Bearer tok') return res.writeHead(401).end(JSON.stringify({ code: '401', message: 'bad token' }));
+      if (req.method === 'GET' && req.url!.includes('/periods/')) {
+        const p = decodeURIComponent(req.url!.split('/').pop()!);
+        return res.end(JSON.stringify({ code: '0', data: { period: p, closed: p < '202610' } }));
+      }
       if (req.method === 'GET') {
         const id = decodeURIComponent(req.url!.split('/').pop()!);
         const no = posted.get(id);
@@ -57,7 +61,10 @@ const logs = (ref: string) =>
 
 describe('configuration', () => {
   it('defaults to the simulator; http needs the URL and token', () => {
-    expect(accountingConfigFromEnv({})).toEqual({ mode: 'simulator', delayMs: 0 });
+    // The simulator answers after a short delay, as i8 does (none under tests).
+    expect(accountingConfigFromEnv({})).toEqual({ mode: 'simulator', delayMs: 800 });
+    expect(accountingConfigFromEnv({ NODE_ENV: 'test' })).toEqual({ mode: 'simulator', delayMs: 0 });
+    expect(accountingConfigFromEnv({ ACCOUNTING_SIM_DELAY_MS: '50' })).toEqual({ mode: 'simulator', delayMs: 50 });
     expect(() => accountingConfigFromEnv({ ACCOUNTING_MODE: 'http' })).toThrow('ACCOUNTING_MODE=http needs ACCOUNTING_URL, ACCOUNTING_TOKEN');
     expect(() => accountingConfigFromEnv({ ACCOUNTING_MODE: 'ftp' })).toThrow('ACCOUNTING_MODE must be simulator or http');
     expect(accountingConfigFromEnv({ ACCOUNTING_MODE: 'http', ACCOUNTING_URL: 'http://x', ACCOUNTING_TOKEN: 't', ACCOUNTING_TIMEOUT_MS: '3000' })).toEqual({ mode: 'http', url: 'http://x', token: 't', timeoutMs: 3000 });
@@ -103,6 +110,48 @@ describe('simulator', () => {
   });
 });
 
+describe('simulator: closed periods and the accountant deleting a voucher', () => {
+  const gw = () => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator' });
+
+  it('by the demo rule a month is closed once the month after it has ended; the control overrides it', async () => {
+    const now = new Date('2026-11-23T04:00:00Z');
+    expect(simPeriodClosed('202611', now)).toBe(false);
+    expect(simPeriodClosed('202610', now)).toBe(false);
+    expect(simPeriodClosed('202609', now)).toBe(true);
+    expect(simPeriodClosed('202512', new Date('2026-01-05T04:00:00Z'))).toBe(false);
+    expect(simPeriodClosed('202511', new Date('2026-01-05T04:00:00Z'))).toBe(true);
+    accountingSimControl.closePeriod('202611');
+    expect(simPeriodClosed('202611', now)).toBe(true);
+    expect(await gw().periodState('202611')).toEqual({ period: '202611', closed: true });
+    accountingSimControl.reset();
+    expect(simPeriodClosed('202611', now)).toBe(false);
+  });
+
+  it('no voucher is made in a closed period (a repeat of one already made still answers)', async () => {
+    const v = voucher({ period: '203301' });
+    const made = await gw().pushVoucher(v);
+    accountingSimControl.closePeriod('203301');
+    try {
+      await expect(gw().pushVoucher(voucher({ period: '203301' }))).rejects.toThrow('会计系统拒绝凭证：会计期间 2033年01月 已结账，不能制单');
+      expect((await gw().pushVoucher(v)).voucherNo).toBe(made.voucherNo);
+      await expect(gw().simulator!.deleteVoucher(v.id)).rejects.toThrow(`会计期间 2033年01月 已结账，不能删除凭证 ${made.voucherNo}`);
+    } finally {
+      accountingSimControl.reset();
+    }
+  });
+
+  it('the accountant deletes a voucher: it is unknown afterwards; logged', async () => {
+    const v = voucher({ period: '203401' });
+    const made = await gw().pushVoucher(v);
+    expect(await gw().simulator!.deleteVoucher(v.id)).toEqual({ deleted: true, voucherNo: made.voucherNo, period: '203401' });
+    expect(await gw().voucherState(v.id)).toEqual({ status: 'notFound' });
+    expect((await gw().simulator!.deleteVoucher(v.id)).deleted).toBe(false);
+    expect((await logs(v.id)).map((r) => r.type)).toContain(AccountingMethods.simDelete);
+    // The number is not given again.
+    expect((await gw().pushVoucher(voucher({ period: '203401' }))).voucherNo).toBe('记-0002');
+  });
+});
+
 describe('HTTP client', () => {
   const gw = (token = 'tok') => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'http', url: base, token, timeoutMs: 2000 });
 
@@ -114,6 +163,13 @@ describe('HTTP client', () => {
     expect(await gw().voucherState(v.id)).toEqual({ status: 'posted', voucherNo: a.voucherNo, period: '202611' });
     expect(await gw().voucherState(randomUUID())).toEqual({ status: 'notFound' });
     expect((await logs(v.id)).length).toBe(3);
+  });
+
+  it('asks whether a period is closed; has no simulated accountant', async () => {
+    expect(await gw().periodState('202609')).toEqual({ period: '202609', closed: true });
+    expect(await gw().periodState('202611')).toEqual({ period: '202611', closed: false });
+    expect(gw().simulator).toBeUndefined();
+    expect((await logs('202609')).map((r) => r.type)).toContain(AccountingMethods.period);
   });
 
   it("shows the accounting side's refusal, a bad token and an unreachable server in Chinese", async () => {

@@ -15,7 +15,7 @@ let s: TestServer;
 let t13: string;
 let t14: string;
 beforeAll(async () => {
-  s = await startTestServer({ demoOptions: { incomePerDay: INCOME_DEMO_PER_DAY } });
+  s = await startTestServer({ demoOptions: { incomePerDay: INCOME_DEMO_PER_DAY, reimbPerMonth: 0 } });
   await s.app.incomeJob.stop();
   [t13, t14] = [await s.login('demo13'), await s.login('demo14')];
 });

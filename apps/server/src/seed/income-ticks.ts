@@ -25,8 +25,11 @@ export interface TickDemo {
   logs: TickLogTable[];
 }
 
-/** Sets the tick facts on `invoices` (every row gets all of them) and answers the simulator's rows and the log. */
-export function tickDemo(invoices: IncomeInvoiceTable[], now: Date, users: DemoUser[]): TickDemo {
+/**
+ * Sets the tick facts on `invoices` (every row gets all of them) and answers the simulator's rows and the
+ * log. `logTable` keeps the log's row ids apart when another seeder (the reimbursements' own invoices) ticks too.
+ */
+export function tickDemo(invoices: IncomeInvoiceTable[], now: Date, users: DemoUser[], logTable = T_LOG): TickDemo {
   const period = currentPeriod(now, (p) => ({ deadline: defaultDeadline(p), statState: 0 }));
   const clerk = users.find((u) => u.roles.includes('13')) ?? users[0]!;
   const out: TickDemo = { known: [], ticks: [], logs: [] };
@@ -63,7 +66,7 @@ export function tickDemo(invoices: IncomeInvoiceTable[], now: Date, users: DemoU
     out.ticks.push({ invoice_key: key, usage, reason, effective_tax: eff, period: tickPeriod, ticked_at: at });
     if (tickPeriod === period) {
       out.logs.push({
-        id: incomeRowId(T_LOG, out.logs.length + 1), batch_id: incomeRowId(T_LOG, 0x800000 + Math.floor(out.logs.length / 5)), invoice_id: r.id, invoice_number: key, kind: r.kind,
+        id: incomeRowId(logTable, out.logs.length + 1), batch_id: incomeRowId(logTable, 0x800000 + Math.floor(out.logs.length / 5)), invoice_id: r.id, invoice_number: key, kind: r.kind,
         issue_date: r.issue_date, seller_name: r.seller_name, action: 'tick', vat_usage: usage, deduct_reason: reason, tax: Number(r.tax), effective_tax: eff, period: tickPeriod,
         result: 1, message: '勾选成功', user_id: clerk.id, user_name: clerk.name, created_at: at,
       });

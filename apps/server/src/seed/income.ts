@@ -11,7 +11,7 @@
  *   order, with each month's counter row (income_archive_counters) at its last number, so a signing in
  *   the demo continues the sequence.
  * - Recent ones wait (unsigned, available); a few failed at the archive side (a failed signing record,
- *   the lock released) and wait to be signed again; some are held by reimbursements in progress.
+ *   the lock released) and wait to be signed again.
  * - A handful are abnormal: voided, red-reversed (全额, 部分), red confirmation pending, 失控, 异常凭证,
  *   疑点, buyer not ours, a duplicate paper copy, a verification mismatch.
  *
@@ -155,21 +155,20 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
   const lockRow = (p: Pending, key: 'bx' | 'failed' | 'sign', useKind: string, docNo: string, state: 'locked' | 'closed' | 'released', ms: number, endMs: number | null) =>
     out.locks.push({ id: rowId(T.lock, p.i * 4 + { bx: 0, failed: 1, sign: 2 }[key]), invoice_id: p.row.id, use_kind: useKind, doc_no: docNo, state, active: state === 'released' ? null : 1, created_at: iso(ms), ended_at: endMs === null ? null : iso(endMs) });
 
-  // Held by reimbursements in progress (tickets, fuel, hotels of the last weeks), not yet signed.
+  // The reimbursement numbers typed at signing (paper bills, before the platform's own 费用报销).
   const bx = new Map<string, number>();
   const bxNo = (ms: number) => {
     const m = shanghaiMonth(new Date(ms));
     bx.set(m, (bx.get(m) ?? 0) + 1);
     return `BX${m}-${pad(bx.get(m)!, 4)}`;
   };
+  // Kept out of signing: tickets, fuel and hotels of the last weeks, which the demo reimbursements
+  // (seed/reimbursement.ts) would hold. They stay available here: a lock names a real bill, and the
+  // reimbursement seed makes its own invoices. The draws stay, so the rest of the pool is unchanged.
   for (let k = 0; k < Math.max(5, Math.round((40 * perDay) / INCOME_DEMO_PER_DAY)); k++) {
     const p = pick((q) => q.back > 3 && q.back <= 40 && ['rail', 'air', 'road', 'fuel', 'hotel', 'toll'].includes(q.supplier.category) && q.row.invoice_state === S.normal);
     if (!p) break;
-    const ms = Math.min(nowMs - 120_000, p.arrivedMs + rng.int(1, 3) * DAY_MS);
-    const docNo = bxNo(ms);
-    Object.assign(p.row, { usage: IncomeUsage.locked, use_kind: 'reimbursement', doc_no: docNo });
-    lockRow(p, 'bx', 'reimbursement', docNo, 'locked', ms, null);
-    event(p, 'bx', 'lock', `被${IncomeUseKind.label('reimbursement')} ${docNo} 占用`, '', ms);
+    rng.int(1, 3);
   }
 
   // Signing: the older the invoice, the likelier it is signed; a few attempts failed at the archive side.

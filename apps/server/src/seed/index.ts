@@ -17,6 +17,7 @@ import { insertTemplates, seedWorkflow } from './workflow.js';
 import { insertTaxCodes, seedInvoices } from './invoice.js';
 import { seedInvoiceApportionment } from './invoice-apportionment.js';
 import { seedIncome } from './income.js';
+import { seedReimbursement } from './reimbursement.js';
 
 export const DEMO_PASSWORD = 'demo123';
 const DEMO_SEED = 20261121;
@@ -28,11 +29,15 @@ export interface SeedContext {
   users: DemoUser[];
   /** Incoming invoices a day of the demo pool (seed/income.ts; default 60, 21,600 over twelve months). */
   incomePerDay?: number;
+  /** Reimbursement bills a month (seed/reimbursement.ts; default 700, 8,400 over twelve months). */
+  reimbPerMonth?: number;
 }
 
 export interface DemoOptions {
   /** Test servers draw the same demo pool at a lower daily volume (see docs/income.md, "Demo seed"). */
   incomePerDay?: number;
+  /** Test servers draw fewer reimbursement bills a month (docs/reimbursement.md, "Demo data"). */
+  reimbPerMonth?: number;
 }
 
 export interface Seeder {
@@ -48,6 +53,7 @@ export const SEEDERS: Seeder[] = [
   { name: 'invoice', run: seedInvoices },
   { name: 'invoice-apportionment', run: seedInvoiceApportionment },
   { name: 'income', run: seedIncome },
+  { name: 'reimbursement', run: seedReimbursement },
 ];
 
 // Every demo account shares one password, so they share one argon2id hash (computed once per process).
@@ -64,7 +70,8 @@ async function insertDemo(k: Kysely<Database>, hash: string, now: Date, opts: De
   const rng = new Rng(DEMO_SEED);
   const users = buildDemoUsers(rng);
   await insertCompany(k, users, hash, now.toISOString());
-  for (const s of SEEDERS) await s.run({ db: k, rng, now, users, ...(opts.incomePerDay === undefined ? {} : { incomePerDay: opts.incomePerDay }) });
+  const volumes = { ...(opts.incomePerDay === undefined ? {} : { incomePerDay: opts.incomePerDay }), ...(opts.reimbPerMonth === undefined ? {} : { reimbPerMonth: opts.reimbPerMonth }) };
+  for (const s of SEEDERS) await s.run({ db: k, rng, now, users, ...volumes });
   await k.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
   return users;
 }

@@ -180,7 +180,8 @@ export function templateSeeds(users: readonly DemoUser[]): TemplateSeed[] {
             sumColumn: 'amount',
             sumInto: 'amount',
             columns: [
-              { key: 'category', label: '费用类别', type: 'select', required: true, options: ['差旅费', '交通费', '餐费', '办公用品', '通讯费', '业务招待费', '其他'] },
+              // The categories come from 报销设置 (reimb_categories): the bill's lines name them.
+              { key: 'category', label: '费用类别', type: 'text', required: true, maxLength: 50 },
               { key: 'date', label: '发生日期', type: 'date', required: true },
               { key: 'description', label: '说明', type: 'text', maxLength: 100 },
               { key: 'amount', label: '金额', type: 'money', required: true, min: 1 },

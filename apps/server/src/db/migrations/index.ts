@@ -34,6 +34,7 @@ import * as m0029 from '../../modules/income/abnormal/migration.js';
 import * as m0030 from '../../integrations/accounting/migration.js';
 import * as m0031 from '../../modules/income/booking/migration.js';
 import * as m0032 from '../../modules/messages/migration.js';
+import * as m0033 from '../../modules/reimbursement/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0030_accountingsim': m0030,
   '0031_income_booking': m0031,
   '0032_user_messages': m0032,
+  '0033_reimbursement': m0033,
 };

@@ -3,11 +3,12 @@
  * first joint test: `POST {url}/vouchers` with the voucher as JSON (our `id` is the idempotency key: the
  * same id again answers the voucher already posted) and `GET {url}/vouchers/{id}`; header
  * `Authorization: Bearer {token}`. Answers `{ code: '0', message, data: { voucherNo, period } }`; a GET of
- * an unknown id answers HTTP 404 or code 'NOT_FOUND'. Any other code is a refusal whose message is kept
- * as the failure reason. The token is never logged.
+ * an unknown id answers HTTP 404 or code 'NOT_FOUND'. `GET {url}/periods/{YYYYMM}` answers
+ * `{ code: '0', data: { period, closed } }` (closed true once the month is 结账). Any other code is a refusal
+ * whose message is kept as the failure reason. The token is never logged.
  */
 import { exchangeJson } from '../json-exchange.js';
-import { AccountingError, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
+import { AccountingError, type PeriodState, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
 
 export interface AccountingHttpOptions {
   url: string;
@@ -18,7 +19,7 @@ export interface AccountingHttpOptions {
 interface Reply {
   code?: string | number;
   message?: string;
-  data?: { voucherNo?: string; period?: string };
+  data?: { voucherNo?: string; period?: string; closed?: boolean };
 }
 
 export class AccountingHttpClient {
@@ -49,5 +50,12 @@ export class AccountingHttpClient {
     if (String(reply.code) !== '0') throw new AccountingError(reply.message || `会计系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
     if (!reply.data?.voucherNo) throw new AccountingError('会计系统未返回凭证号', 'INVALID', reply, 502);
     return { status: 'posted', voucherNo: reply.data.voucherNo, period: reply.data.period ?? '' };
+  }
+
+  async periodState(period: string): Promise<PeriodState> {
+    const { reply } = await this.send('GET', `/periods/${encodeURIComponent(period)}`);
+    if (String(reply.code) !== '0') throw new AccountingError(reply.message || `会计系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
+    if (typeof reply.data?.closed !== 'boolean') throw new AccountingError('会计系统未返回会计期间状态', 'INVALID', reply, 502);
+    return { period, closed: reply.data.closed };
   }
 }

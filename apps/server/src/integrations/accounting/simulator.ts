@@ -4,10 +4,16 @@
  * id with the number it already gave. It keeps its vouchers in its own tables (0030_accountingsim), so
  * a restart keeps them. Failure is testable: a summary containing 测试失败 is refused, and `failNext(n)`
  * makes the next n pushes fail as if the system could not be reached (tests).
+ *
+ * Like Newgrand i8 it also closes accounting periods (月末结账): by the demo rule a month is closed once the
+ * month after it has ended (on 2026-11-23 the periods 202611 and 202610 are open, 202609 and earlier
+ * closed); `accountingSimControl.closePeriod / openPeriod` override the rule (tests). No voucher is made or
+ * deleted in a closed period. An accountant may delete a voucher (`deleteVoucher`, the revoke page's
+ * 模拟会计系统操作 in simulator mode): the id is then unknown again (voucherState answers notFound).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
-import { AccountingError, voucherProblem, type AccountingGateway, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
+import { AccountingError, periodText, voucherProblem, type AccountingGateway, type PeriodState, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
 
 export const ACCOUNTING_FAIL_TRIGGER = '测试失败';
 export const ACCOUNTING_SIM_REFUSAL = '会计系统拒绝凭证：科目未启用（模拟失败）';
@@ -22,18 +28,42 @@ const pause = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : 
 export const formatVoucherNo = (seq: number) => `记-${String(seq).padStart(4, '0')}`;
 
 /** Shared by every simulator instance of the process (tests reach it through `accountingSimControl`). */
-const control = { failures: 0 };
+const control = { failures: 0, periods: new Map<string, boolean>() };
 export const accountingSimControl = {
   /** The next `n` pushes fail (transport failure). */
   failNext(n: number) {
     control.failures = n;
   },
+  /** 结账: the period (YYYYMM) is closed whatever the demo rule says. */
+  closePeriod(period: string) {
+    control.periods.set(period, true);
+  },
+  /** 反结账: the period is open whatever the demo rule says. */
+  openPeriod(period: string) {
+    control.periods.set(period, false);
+  },
   reset() {
     control.failures = 0;
+    control.periods.clear();
   },
 };
 
-export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher' | 'voucherState'> {
+/** YYYYMM of the month `back` months before `now`'s month (Asia/Shanghai). */
+function monthBefore(now: Date, back: number): string {
+  const d = new Date(now.getTime() + 8 * 3_600_000);
+  const m = d.getUTCFullYear() * 12 + d.getUTCMonth() - back;
+  return `${Math.floor(m / 12)}${String((m % 12) + 1).padStart(2, '0')}`;
+}
+
+/** The demo rule: a period is closed once the month after it has ended (the current and the previous month are open). */
+export function simPeriodClosed(period: string, now: Date = new Date()): boolean {
+  const set = control.periods.get(period);
+  if (set !== undefined) return set;
+  return period < monthBefore(now, 1);
+}
+export const periodClosedMessage = (period: string, what: string) => `会计期间 ${periodText(period)} 已结账，${what}`;
+
+export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher' | 'voucherState' | 'periodState'> {
   private readonly sdb: Kysely<SimTables>;
 
   constructor(
@@ -58,6 +88,7 @@ export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher
     const problem = voucherProblem(v);
     if (problem) throw new AccountingError(`会计系统拒绝凭证：${problem}`, 'UNBALANCED');
     if (v.summary.includes(ACCOUNTING_FAIL_TRIGGER)) throw new AccountingError(ACCOUNTING_SIM_REFUSAL, 'REFUSED');
+    if (simPeriodClosed(v.period)) throw new AccountingError(`会计系统拒绝凭证：${periodClosedMessage(v.period, '不能制单')}`, 'PERIOD_CLOSED');
     try {
       await this.sdb.transaction().execute(async (trx) => {
         const r = await sql<{ seq: number | string }>`
@@ -87,5 +118,19 @@ export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher
     await pause(this.delayMs);
     const r = await this.find(id);
     return r ? { status: 'posted', voucherNo: r.voucher_no, period: r.period } : { status: 'notFound' };
+  }
+
+  async periodState(period: string): Promise<PeriodState> {
+    await pause(this.delayMs);
+    return { period, closed: simPeriodClosed(period) };
+  }
+
+  /** The accountant deletes the voucher (not in a closed period); the number is not given again. */
+  async deleteVoucher(id: string): Promise<{ deleted: boolean; voucherNo: string; period: string }> {
+    const r = await this.find(id);
+    if (!r) return { deleted: false, voucherNo: '', period: '' };
+    if (simPeriodClosed(r.period)) throw new AccountingError(periodClosedMessage(r.period, `不能删除凭证 ${r.voucher_no}`), 'PERIOD_CLOSED');
+    const d = await this.sdb.deleteFrom('accountingsim_vouchers').where('id', '=', id).executeTakeFirst();
+    return { deleted: Number(d.numDeletedRows) > 0, voucherNo: r.voucher_no, period: r.period };
   }
 }

@@ -16,6 +16,8 @@ export interface VoucherEntry {
   amount: number;
   /** The line's own summary (defaults to the header's). */
   summary?: string;
+  /** 辅助核算: the cost centre the amount belongs to (reimbursement: the bill's department's). */
+  costCentre?: { code: string; name: string };
 }
 
 export interface Voucher {
@@ -44,8 +46,22 @@ export interface VoucherAnswer {
 
 export type VoucherLookup = { status: 'posted'; voucherNo: string; period: string } | { status: 'notFound' };
 
+/** An accounting period (YYYYMM) and whether it is closed (已结账: no voucher may be made, changed or deleted in it). */
+export interface PeriodState {
+  period: string;
+  closed: boolean;
+}
+
+/** What an accountant does in the simulated accounting system (ACCOUNTING_MODE=simulator only; demos and tests). */
+export interface SimulatedAccountant {
+  /** Deletes our voucher `id` as an accountant would in i8; false when there is none. */
+  deleteVoucher(id: string, ctx?: AccountingCallContext): Promise<{ deleted: boolean; voucherNo: string; period: string }>;
+}
+
 export interface AccountingCallContext {
   userId?: string | null;
+  /** More business keys to index the sync log row by (e.g. the bill a period look-up is for). */
+  refs?: readonly string[];
 }
 
 export interface AccountingGateway {
@@ -54,6 +70,10 @@ export interface AccountingGateway {
   pushVoucher(voucher: Voucher, ctx?: AccountingCallContext): Promise<VoucherAnswer>;
   /** Whether the accounting side holds our voucher `id`. */
   voucherState(id: string, ctx?: AccountingCallContext): Promise<VoucherLookup>;
+  /** Whether the accounting period `period` (YYYYMM) is closed. */
+  periodState(period: string, ctx?: AccountingCallContext): Promise<PeriodState>;
+  /** The simulated accountant: present only in simulator mode. */
+  readonly simulator?: SimulatedAccountant;
 }
 
 /** A refusal or failed exchange with the accounting system: its Chinese message is shown and kept. */
@@ -79,7 +99,10 @@ export interface AccountingConfig {
 }
 
 /** Sync log types (system 2, the accounting system) of the exchanges. */
-export const AccountingMethods = { push: 'accountingPushVoucher', state: 'accountingVoucherState' } as const;
+export const AccountingMethods = { push: 'accountingPushVoucher', state: 'accountingVoucherState', period: 'accountingPeriodState', simDelete: 'accountingSimDeleteVoucher' } as const;
+
+/** 2026年05月 for 202605. */
+export const periodText = (period: string) => (/^\d{6}$/.test(period) ? `${period.slice(0, 4)}年${period.slice(4)}月` : period);
 
 /** Why a voucher is not well formed ('' when it is): at least one 借 and one 贷, positive 分, 借贷相等. */
 export function voucherProblem(v: Voucher): string {

@@ -81,3 +81,26 @@ async function end(trx: Kysely<Database>, invoiceId: string, use: Use, to: 'rele
 export const release = (invoiceId: string, use: Use, trx: Kysely<Database>, userName = '') => end(trx, invoiceId, use, 'released', userName);
 /** The use is final (reimbursed and booked, archived against a contract). */
 export const close = (invoiceId: string, use: Use, trx: Kysely<Database>, userName = '') => end(trx, invoiceId, use, 'closed', userName);
+
+/**
+ * The use is undone after it was final (a reimbursement bill's voucher deleted and the bill revoked): closed →
+ * locked for the same document, by the same guarded UPDATE; the document holds the invoice again.
+ */
+export async function reopen(invoiceId: string, use: Use, trx: Kysely<Database>, userName = ''): Promise<void> {
+  const now = nowIso();
+  const r = await trx
+    .updateTable('income_invoices')
+    .set({ usage: U.locked, updated_at: now })
+    .where('id', '=', invoiceId)
+    .where('usage', '=', U.closed)
+    .where('use_kind', '=', use.kind)
+    .where('doc_no', '=', use.docNo)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) {
+    const row = await trx.selectFrom('income_invoices').select(['usage', 'use_kind', 'doc_no']).where('id', '=', invoiceId).executeTakeFirst();
+    if (!row) throw notFound('发票不存在');
+    throw refuse(`该发票未随${IncomeUseKind.label(use.kind)} ${use.docNo} 完成使用，不能恢复占用`, 409);
+  }
+  await trx.updateTable('income_locks').set({ state: 'locked', ended_at: null }).where('invoice_id', '=', invoiceId).where('active', '=', 1).execute();
+  await addEvent(trx, invoiceId, 'lock', `${IncomeUseKind.label(use.kind)} ${use.docNo} 撤销入账，发票恢复占用`, userName);
+}

@@ -19,7 +19,7 @@ import {
 import { countsAtOnce, type CountQuery } from '../../db/counts.js';
 import type { Database } from '../../db/schema.js';
 import { notFound } from '../../platform/envelope.js';
-import { contains, offsetOf, sortOf } from '../../platform/listing.js';
+import { syncExchanges } from '../../platform/synclog-list.js';
 import { base } from './lists.js';
 import { toInvoiceRow, toLineRow, type InvoiceListRecord } from './mapping.js';
 import { BILLING, CANCELLATION, RED, RETRY } from './paths.js';
@@ -27,6 +27,8 @@ import { openCaseCountQuery } from '../income/abnormal/queries.js';
 import { POOL } from '../income/paths.js';
 import { ENTRY } from '../income/signing/access.js';
 import { signCountQuery } from '../income/summary.js';
+import { reimbApplyCountQuery } from '../reimbursement/accounting/queries.js';
+import { PAGE as REIMB } from '../reimbursement/paths.js';
 
 const S = InvoiceStatus;
 
@@ -59,7 +61,7 @@ const ZERO: BillingCancellationCounts = {
   requestBillingCount: 0, cancellationCount: 0, requestDigitalElectricInvoiceCount: 0, redConfirmApplyCount: 0, redConfirmToConfirmCount: 0,
   invoiceRetryCreationCount: 0, reimbursementApplyCount: 0, invoiceEntrySignCount: 0, abnormalInvoicePoolCount: 0,
 };
-const REQ = { billing: requirementForPages([BILLING]), retry: requirementForPages([RETRY]), red: requirementForPages([RED]), cancel: requirementForPages([CANCELLATION]), pool: requirementForPages([POOL.abnormal]), sign: requirementForPages([ENTRY.sign]) };
+const REQ = { billing: requirementForPages([BILLING]), retry: requirementForPages([RETRY]), red: requirementForPages([RED]), cancel: requirementForPages([CANCELLATION]), pool: requirementForPages([POOL.abnormal]), sign: requirementForPages([ENTRY.sign]), reimb: requirementForPages([REIMB.apply]) };
 
 /** The nine counts of SPEC section 3, each only for callers who may open the page it belongs to. */
 export async function badgeCounts(db: Kysely<Database>, roles: readonly string[]): Promise<BillingCancellationCounts> {
@@ -80,11 +82,10 @@ export async function badgeCounts(db: Kysely<Database>, roles: readonly string[]
   }
   if (canAccessAny([...roles], REQ.pool)) counts.abnormalInvoicePoolCount = openCaseCountQuery(db);
   if (canAccessAny([...roles], REQ.sign)) counts.invoiceEntrySignCount = signCountQuery(db);
+  if (canAccessAny([...roles], REQ.reimb)) counts.reimbursementApplyCount = reimbApplyCountQuery(db);
   return { ...ZERO, ...(await countsAtOnce(db, counts)) };
 }
 
-
-const SYNC_SORTS = { createdAt: 's.created_at', status: 's.status', durationMs: 's.duration_ms' } as const;
 
 /** The tax system's rows of the integrated sync log; "by invoice" means by its order or serial number (sync_log_refs). */
 export async function invoiceSyncLogs(db: Kysely<Database>, q: InvoiceSyncLogQuery): Promise<PageResult<InvoiceSyncLogRow>> {
@@ -99,22 +100,9 @@ export async function invoiceSyncLogs(db: Kysely<Database>, q: InvoiceSyncLogQue
     keys = inv ? [inv.order_no, ...(inv.serial_no ? [inv.serial_no] : [])] : [q.orderNo ?? '\u0000'];
     invoiceId = inv?.id ?? null;
   }
-  let b = db.selectFrom('sync_logs as s').leftJoin('users as u', 'u.id', 's.user_id').where('s.system', '=', SyncSystem.tax);
   // The gateway indexes each exchange by the business keys it concerns (sync_log_refs): no body search.
-  if (keys.length) b = b.where('s.id', 'in', db.selectFrom('sync_log_refs').select('sync_log_id').where('ref', 'in', keys));
-  if (q.method) b = b.where((eb) => contains(eb.ref('s.type'), q.method!));
-  if (q.status !== undefined) b = b.where('s.status', '=', q.status);
-  if (q.from) b = b.where('s.created_at', '>=', q.from);
-  if (q.to) b = b.where('s.created_at', '<', q.to);
-  const s = sortOf(q.sort, SYNC_SORTS, { column: 's.created_at', order: 'desc' });
-  const [rows, n] = await Promise.all([
-    b.select(['s.id', 's.type', 's.status', 's.memo', 's.duration_ms', 's.created_at', 'u.name as user_name']).orderBy(s.column, s.order).orderBy('s.id', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
-    b.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    items: rows.map((r) => ({ id: r.id, type: r.type, status: r.status, memo: r.memo, durationMs: r.duration_ms, userName: r.user_name ?? '系统', createdAt: r.created_at, invoiceId, orderNo: keys[0] ?? '' })),
-    total: Number(n.n),
-  };
+  const page = await syncExchanges(db, SyncSystem.tax, keys.length ? keys : null, q);
+  return { items: page.items.map((r) => ({ ...r, invoiceId, orderNo: keys[0] ?? '' })), total: page.total };
 }
 
 export async function invoiceSyncLogDetail(db: Kysely<Database>, id: string): Promise<InvoiceSyncLogDetail> {

@@ -91,6 +91,7 @@ export class WorkflowDetails {
       CreatedAt: inst.created_at,
       FinishedAt: inst.finished_at,
       RecordType: inst.record_type,
+      RecordId: inst.record_id,
       form: def.form,
       nodes: def.nodes,
       values: JSON.parse(inst.form_data) as Record<string, unknown>,

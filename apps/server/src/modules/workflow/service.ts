@@ -19,7 +19,7 @@ import {
 } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
 import type { AuthUser } from '../../platform/context.js';
-import { forbidden } from '../../platform/envelope.js';
+import { forbidden, refuse } from '../../platform/envelope.js';
 import { WorkflowCatalog } from './catalog.js';
 import { WorkflowDetails } from './detail.js';
 import type { Actor, Moved } from './engine-core.js';
@@ -71,16 +71,31 @@ export class WorkflowService {
     });
   }
 
+  /**
+   * 费用报销审批 (FY01) runs for a reimbursement bill only: it is started and resubmitted from the bill
+   * (我的报销), never as a bare form from 发起申请 or by sending the returned form from 我的待办.
+   */
+  private async billOnly(trx: Kysely<Database>, body: { workId?: number; flowNo?: string }, sending: boolean): Promise<void> {
+    const k = wf(trx);
+    if (!body.workId) {
+      const t = await k.selectFrom('wf_templates').select('record_type').where('flow_no', '=', body.flowNo ?? '').where('is_current', '=', 1).executeTakeFirst();
+      if (t?.record_type === 'reimbursement') throw refuse('费用报销请在「我的报销」中填写报销单并提交');
+      return;
+    }
+    const i = await k.selectFrom('wf_instances').select(['record_type', 'node_id', 'state']).where('work_id', '=', body.workId).executeTakeFirst();
+    if (i?.record_type === 'reimbursement' && (!sending || i.node_id === START_NODE_ID)) throw refuse('请在「我的报销」中修改报销单后重新提交');
+  }
+
   saveDraft(req: FastifyRequest, user: AuthUser, body: SaveDraftBody) {
-    return this.logged(req, OperationLogType.add, (trx) => this.engine.saveDraft(actorOf(user), body, trx), (r) => `保存流程草稿：${body.flowNo}（流程号 ${r.workId}）`);
+    return this.logged(req, OperationLogType.add, async (trx) => (await this.billOnly(trx, body, false), this.engine.saveDraft(actorOf(user), body, trx)), (r) => `保存流程草稿：${body.flowNo}（流程号 ${r.workId}）`);
   }
 
   start(req: FastifyRequest, user: AuthUser, body: StartBody) {
-    return this.logged(req, OperationLogType.add, (trx) => this.engine.start(actorOf(user), body, trx), (r) => `发起流程：${body.flowNo}（流程号 ${r.workId}）`);
+    return this.logged(req, OperationLogType.add, async (trx) => (await this.billOnly(trx, body, false), this.engine.start(actorOf(user), body, trx)), (r) => `发起流程：${body.flowNo}（流程号 ${r.workId}）`);
   }
 
   send(req: FastifyRequest, user: AuthUser, body: SendBody) {
-    return this.logged(req, OperationLogType.edit, (trx) => this.engine.send(actorOf(user), body, trx), () => `审批同意（流程号 ${body.workId}）`);
+    return this.logged(req, OperationLogType.edit, async (trx) => (await this.billOnly(trx, body, true), this.engine.send(actorOf(user), body, trx)), () => `审批同意（流程号 ${body.workId}）`);
   }
 
   returnTo(req: FastifyRequest, user: AuthUser, body: ReturnBody) {

@@ -16,6 +16,7 @@ import { flagsOf, isAbnormal } from '../filters.js';
 import { flagDocument } from './actions.js';
 import '../signing/tables.js';
 import './tables.js';
+import '../../reimbursement/tables.js';
 
 type Db = Kysely<Database>;
 
@@ -33,8 +34,18 @@ export async function defaultOwner(db: Db): Promise<string | null> {
   return r?.id ?? null;
 }
 
-/** The owner of the document the invoice backs (its signing in force), else null. */
+/** The owner of the document the invoice backs (a reimbursement bill holding it, or its signing in force), else null. */
 export async function documentOwner(db: Db, invoiceId: string): Promise<string | null> {
+  // Locked or closed by a reimbursement bill: its applicant (费用报销, issue 15).
+  const bill = await db
+    .selectFrom('income_invoices as i')
+    .innerJoin('reimb_bills as b', 'b.bill_no', 'i.doc_no')
+    .select('b.applicant_id')
+    .where('i.id', '=', invoiceId)
+    .where('i.use_kind', '=', 'reimbursement')
+    .where('i.usage', '!=', 0)
+    .executeTakeFirst();
+  if (bill) return bill.applicant_id;
   const s = await db
     .selectFrom('income_signings')
     .select('user_id')

@@ -1,0 +1,146 @@
+/**
+ * Reading for 报销入账: the 一键报销 list (approved bills in 0 未报销 or 2 报销失败, with totals), the
+ * badge count, the pushed bills 新增撤销 picks from, the revocation records (list and export) and the
+ * accounting sync log (platform/synclog-list.ts, system 2 filtered by the bill number).
+ */
+import type { Kysely } from 'kysely';
+import {
+  ReimbFlowState,
+  ReimbState,
+  SyncSystem,
+  type PageResult,
+  type ReimbApplyPage,
+  type ReimbApplyQuery,
+  type ReimbPushedQuery,
+  type ReimbPushedRow,
+  type ReimbRevocationRow,
+  type ReimbRevokeExportQuery,
+  type ReimbRevokeQuery,
+  type ReimbSyncLogDetail,
+  type ReimbSyncLogQuery,
+  type ReimbSyncLogRow,
+} from '@zhyy/shared';
+import type { CountQuery } from '../../../db/counts.js';
+import type { Database } from '../../../db/schema.js';
+import { notFound } from '../../../platform/envelope.js';
+import { contains, offsetOf, sortOf } from '../../../platform/listing.js';
+import { syncExchange, syncExchanges, syncRefsOf } from '../../../platform/synclog-list.js';
+import { shanghaiDayStartIso } from '../../../platform/time.js';
+import '../tables.js';
+
+type Db = Kysely<Database>;
+const PUSHABLE = [ReimbState.unReimburse, ReimbState.failed];
+
+/** The badge 一键报销: approved bills waiting for the push (0 未报销 or 2 报销失败). */
+export const reimbApplyCountQuery = (db: Db): CountQuery =>
+  db.selectFrom('reimb_bills').select((eb) => eb.fn.countAll<number>().as('n')).where('flow_state', '=', ReimbFlowState.approved).where('reimb_state', 'in', PUSHABLE);
+
+function applyBase(db: Db, q: Omit<ReimbApplyQuery, 'pageIndex' | 'pageSize' | 'sort'>) {
+  let b = db.selectFrom('reimb_bills as b').where('b.flow_state', '=', ReimbFlowState.approved).where('b.reimb_state', 'in', q.state === undefined ? PUSHABLE : [q.state]);
+  if (q.billNo) b = b.where((eb) => contains(eb.ref('b.bill_no'), q.billNo!));
+  if (q.applicant) b = b.where((eb) => contains(eb.ref('b.applicant_name'), q.applicant!));
+  if (q.deptId) b = b.where('b.dept_id', '=', q.deptId);
+  if (q.from) b = b.where('b.approved_at', '>=', shanghaiDayStartIso(q.from));
+  if (q.to) b = b.where('b.approved_at', '<', shanghaiDayStartIso(q.to, 1));
+  return b;
+}
+
+const APPLY_SORTS = { billNo: 'b.bill_no', approvedAt: 'b.approved_at', approvedAmount: 'b.approved_amount', amount: 'b.amount', applicantName: 'b.applicant_name' } as const;
+
+export async function applyPage(db: Db, q: ReimbApplyQuery): Promise<ReimbApplyPage> {
+  const b = applyBase(db, q);
+  const s = sortOf(q.sort, APPLY_SORTS, { column: 'b.approved_at', order: 'desc' });
+  const [rows, sums] = await Promise.all([
+    b.selectAll('b').orderBy(s.column, s.order).orderBy('b.bill_no', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
+    b
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.coalesce(eb.fn.sum<number>('b.amount'), eb.val(0)).as('amount'),
+        eb.fn.coalesce(eb.fn.sum<number>('b.approved_amount'), eb.val(0)).as('approved'),
+        eb.fn.coalesce(eb.fn.sum<number>('b.deductible_tax'), eb.val(0)).as('tax'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id, billNo: r.bill_no, applicantName: r.applicant_name, deptName: r.dept_name, projectName: r.project_name, reason: r.reason,
+      amount: Number(r.amount), approvedAmount: Number(r.approved_amount), deductibleTax: Number(r.deductible_tax), lineCount: r.line_count,
+      reimbState: Number(r.reimb_state), pushMessage: r.push_message, approvedAt: r.approved_at, costCentreName: r.cost_centre_name,
+    })),
+    total: Number(sums.n),
+    totals: { amount: Number(sums.amount), approvedAmount: Number(sums.approved), deductibleTax: Number(sums.tax) },
+  };
+}
+
+/** 新增撤销: the bills in 1 已报销, by bill number or applicant. */
+export async function pushedPage(db: Db, q: ReimbPushedQuery): Promise<PageResult<ReimbPushedRow>> {
+  let b = db.selectFrom('reimb_bills as b').where('b.reimb_state', '=', ReimbState.success);
+  if (q.keyword) b = b.where((eb) => eb.or([contains(eb.ref('b.bill_no'), q.keyword!), contains(eb.ref('b.applicant_name'), q.keyword!), contains(eb.ref('b.voucher_no'), q.keyword!)]));
+  const [rows, n] = await Promise.all([
+    b.selectAll('b').orderBy('b.pushed_at', 'desc').orderBy('b.bill_no', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
+    b.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      id: r.id, billNo: r.bill_no, applicantName: r.applicant_name, deptName: r.dept_name, reason: r.reason, approvedAmount: Number(r.approved_amount),
+      voucherNo: r.voucher_no, voucherPeriod: r.voucher_period, voucherDate: r.voucher_date, pushedAt: r.pushed_at, pushedBy: r.pushed_by,
+    })),
+    total: Number(n.n),
+  };
+}
+
+function revocationBase(db: Db, q: ReimbRevokeExportQuery) {
+  let b = db.selectFrom('reimb_revocations as r').leftJoin('reimb_bills as b', 'b.id', 'r.bill_id');
+  if (q.billNo) b = b.where((eb) => contains(eb.ref('r.bill_no'), q.billNo!));
+  if (q.voucherNo) b = b.where((eb) => contains(eb.ref('r.voucher_no'), q.voucherNo!));
+  if (q.state !== undefined) b = b.where('r.state', '=', q.state);
+  if (q.from) b = b.where('r.created_at', '>=', shanghaiDayStartIso(q.from));
+  if (q.to) b = b.where('r.created_at', '<', shanghaiDayStartIso(q.to, 1));
+  return b;
+}
+
+const REVOKE_SORTS = { createdAt: 'r.created_at', billNo: 'r.bill_no', state: 'r.state' } as const;
+const revocationColumns = ['r.id', 'r.bill_id', 'r.bill_no', 'r.voucher_no', 'r.voucher_period', 'r.reason', 'r.state', 'r.message', 'r.requested_by_name', 'r.created_at', 'b.applicant_name', 'b.approved_amount'] as const;
+type RevocationRecord = { id: string; bill_id: string; bill_no: string; voucher_no: string; voucher_period: string; reason: string; state: number; message: string; requested_by_name: string; created_at: string; applicant_name: string | null; approved_amount: number | null };
+const toRevocation = (r: RevocationRecord): ReimbRevocationRow => ({
+  id: r.id, billId: r.bill_id, billNo: r.bill_no, applicantName: r.applicant_name ?? '', approvedAmount: Number(r.approved_amount ?? 0), voucherNo: r.voucher_no, voucherPeriod: r.voucher_period,
+  reason: r.reason, state: r.state, message: r.message, requestedByName: r.requested_by_name, createdAt: r.created_at,
+});
+
+export async function revocationPage(db: Db, q: ReimbRevokeQuery): Promise<PageResult<ReimbRevocationRow>> {
+  const b = revocationBase(db, q);
+  const s = sortOf(q.sort, REVOKE_SORTS, { column: 'r.created_at', order: 'desc' });
+  const [rows, n] = await Promise.all([
+    b.select([...revocationColumns]).orderBy(s.column, s.order).orderBy('r.id', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
+    b.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map((r) => toRevocation(r as RevocationRecord)), total: Number(n.n) };
+}
+
+export async function revocationCount(db: Db, q: ReimbRevokeExportQuery): Promise<number> {
+  const n = await revocationBase(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(n.n);
+}
+
+/** The export's rows, 500 at a time. */
+export async function* revocationBatches(db: Db, q: ReimbRevokeExportQuery): AsyncGenerator<ReimbRevocationRow[]> {
+  for (let offset = 0; ; offset += 500) {
+    const rows = await revocationBase(db, q).select([...revocationColumns]).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(500).offset(offset).execute();
+    if (rows.length) yield rows.map((r) => toRevocation(r as RevocationRecord));
+    if (rows.length < 500) return;
+  }
+}
+
+/** The accounting system's exchanges; by bill means by the bill number (our voucher id, sync_log_refs). */
+export async function reimbSyncLogs(db: Db, q: ReimbSyncLogQuery): Promise<PageResult<ReimbSyncLogRow>> {
+  const page = await syncExchanges(db, SyncSystem.accounting, q.billNo ? [q.billNo] : null, q);
+  const refs = await syncRefsOf(db, page.items.map((r) => r.id));
+  return { items: page.items.map((r) => ({ ...r, refs: refs.get(r.id) ?? [] })), total: page.total };
+}
+
+export async function reimbSyncLogDetail(db: Db, id: string): Promise<ReimbSyncLogDetail> {
+  const r = await syncExchange(db, SyncSystem.accounting, id);
+  if (!r) throw notFound('同步记录不存在');
+  const refs = await syncRefsOf(db, [id]);
+  return { id: r.id, type: r.type, status: r.status, memo: r.memo, durationMs: r.duration_ms, userName: r.user_name ?? '系统', createdAt: r.created_at, refs: refs.get(id) ?? [], request: r.request, response: r.response };
+}

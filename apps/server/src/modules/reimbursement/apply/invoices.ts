@@ -1,0 +1,147 @@
+/**
+ * The invoices behind a bill's lines (issue 15): which pool invoices a person may pick (their own
+ * uploads, their passenger tickets), what a line shows of its invoice, and the usage lock of the pool
+ * (income/locks.ts, use kind 'reimbursement', document = the bill number) taken and released for the whole
+ * bill in the caller's transaction (accounting/service.ts closes and reopens them on a push and a revoke).
+ */
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { IncomeInvoiceState, IncomeUsage, ticketDeduction, type ReimbCandidate, type ReimbInvoiceInfo, type TransportKindCode } from '@zhyy/shared';
+import type { Database } from '../../../db/schema.js';
+import { lock, release } from '../../income/locks.js';
+import '../../income/tables.js';
+import '../../income/transport/tables.js';
+import '../tables.js';
+
+type Db = Kysely<Database>;
+
+export const REIMB_USE = 'reimbursement' as const;
+const use = (billNo: string) => ({ kind: REIMB_USE, docNo: billNo });
+export const DEAD_STATES: number[] = [IncomeInvoiceState.voided, IncomeInvoiceState.red, IncomeInvoiceState.fullRed];
+/** Special VAT invoices whose tax is recoverable as printed (专票, 电子专票, 数电专票, 数电纸质专票). */
+const SPECIAL_KINDS = ['01', '08', '81', '85'];
+
+export const displayNumber = (i: { digital_no: string; invoice_code: string; invoice_no: string }) => i.digital_no || `${i.invoice_code}${i.invoice_code ? ' ' : ''}${i.invoice_no}`;
+
+/** The invoices the bill holds now (locked by its number). */
+async function heldBy(trx: Db, billNo: string): Promise<string[]> {
+  const rows = await trx.selectFrom('income_invoices').select('id').where('use_kind', '=', REIMB_USE).where('doc_no', '=', billNo).where('usage', '=', IncomeUsage.locked).execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Makes the bill hold exactly `invoiceIds`: releases what it holds besides them and locks them (a
+ * no-op for those it holds already). An invoice another document holds refuses the whole save with
+ * 该发票已用于报销单 BX… (the lock's message).
+ */
+export async function syncBillLocks(trx: Db, billNo: string, invoiceIds: readonly string[], userName: string): Promise<void> {
+  const want = new Set(invoiceIds);
+  for (const id of await heldBy(trx, billNo)) if (!want.has(id)) await release(id, use(billNo), trx, userName);
+  for (const id of [...want].sort()) await lock(id, use(billNo), trx, userName);
+}
+
+/** Withdrawn, returned or deleted: every invoice the bill holds goes back to the pool. */
+export async function releaseBillInvoices(trx: Db, billNo: string, userName = ''): Promise<number> {
+  const ids = await heldBy(trx, billNo);
+  for (const id of ids) await release(id, use(billNo), trx, userName);
+  return ids.length;
+}
+
+/** Whether a person may pick an invoice: they uploaded it (or one of its files), or it is their passenger ticket. */
+export function mineCondition(userId: string, userName: string) {
+  return sql<boolean>`(i.created_by = ${userId}
+    or exists (select 1 from income_files f where f.invoice_id = i.id and f.created_by = ${userId})
+    or exists (select 1 from income_transport t where t.invoice_id = i.id and t.passenger_name = ${userName}))`;
+}
+
+const invoiceColumns = [
+  'i.id', 'i.kind', 'i.invoice_code', 'i.invoice_no', 'i.digital_no', 'i.issue_date', 'i.seller_name', 'i.seller_tax_no', 'i.buyer_name', 'i.amount_excl', 'i.tax',
+  'i.amount_incl', 'i.invoice_state', 'i.risk_level', 'i.buyer_mismatch', 'i.usage', 'i.use_kind', 'i.doc_no', 'i.created_by',
+  't.transport_kind', 't.passenger_name', 't.international', 't.basis',
+] as const;
+
+function baseQuery(db: Db) {
+  return db.selectFrom('income_invoices as i').leftJoin('income_transport as t', 't.invoice_id', 'i.id').select([...invoiceColumns]);
+}
+type InvoiceRow = Awaited<ReturnType<ReturnType<typeof baseQuery>['executeTakeFirstOrThrow']>>;
+
+/** A passenger ticket's deductible tax by the shared transport formulas (reimbursed: it backs this line). */
+export function transportTax(r: InvoiceRow): number | null {
+  if (!r.transport_kind) return null;
+  return ticketDeduction({
+    kind: r.transport_kind as TransportKindCode,
+    basis: Number(r.basis ?? 0),
+    passengerName: r.passenger_name ?? '',
+    international: Number(r.international ?? 0) === 1,
+    reimbursed: true,
+    invoiceState: r.invoice_state,
+    riskLevel: r.risk_level,
+  }).tax;
+}
+
+/** The recoverable tax of a line backed by an invoice: a ticket by the formulas, a special invoice its tax (at most the line's). */
+export function deductibleOf(r: InvoiceRow | undefined, lineTax: number): number {
+  if (!r) return 0;
+  const t = transportTax(r);
+  if (t !== null) return t;
+  if (SPECIAL_KINDS.includes(r.kind)) return Math.min(lineTax, Number(r.tax));
+  return 0;
+}
+
+export async function invoiceRows(db: Db, ids: readonly string[]): Promise<Map<string, InvoiceRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await baseQuery(db).where('i.id', 'in', [...ids]).execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function invoiceInfos(db: Db, ids: readonly string[]): Promise<Map<string, ReimbInvoiceInfo>> {
+  const rows = await invoiceRows(db, ids);
+  const files = ids.length ? await db.selectFrom('income_files').select(['id', 'invoice_id', 'name', 'format']).where('invoice_id', 'in', [...ids]).orderBy('created_at').execute() : [];
+  const out = new Map<string, ReimbInvoiceInfo>();
+  for (const r of rows.values()) out.set(r.id, infoOf(r, files.filter((f) => f.invoice_id === r.id)));
+  return out;
+}
+
+function infoOf(r: InvoiceRow, files: Array<{ id: string; name: string; format: string }>): ReimbInvoiceInfo {
+  return {
+    id: r.id,
+    number: displayNumber(r),
+    kind: r.kind,
+    issueDate: r.issue_date,
+    sellerName: r.seller_name,
+    buyerName: r.buyer_name,
+    amountExcl: Number(r.amount_excl),
+    tax: Number(r.tax),
+    amountIncl: Number(r.amount_incl),
+    invoiceState: r.invoice_state,
+    buyerMismatch: r.buyer_mismatch === 1,
+    usage: r.usage,
+    docNo: r.doc_no,
+    passengerName: r.passenger_name ?? '',
+    transportTax: transportTax(r),
+    files: files.map((f) => ({ id: f.id, name: f.name, format: f.format })),
+  };
+}
+
+/**
+ * The pool invoices a person may put on a bill: their own uploads and the passenger tickets in their
+ * name, usable (available, or held by this same bill), not dead.
+ */
+export async function candidates(db: Db, user: { id: string; name: string }, billNo: string | null, keyword?: string): Promise<ReimbCandidate[]> {
+  let q = baseQuery(db)
+    .where(mineCondition(user.id, user.name))
+    .where('i.invoice_state', 'not in', DEAD_STATES)
+    .where((eb) =>
+      billNo
+        ? eb.or([eb('i.usage', '=', IncomeUsage.available), eb.and([eb('i.usage', '=', IncomeUsage.locked), eb('i.use_kind', '=', REIMB_USE), eb('i.doc_no', '=', billNo)])])
+        : eb('i.usage', '=', IncomeUsage.available),
+    );
+  if (keyword) {
+    const k = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([sql<boolean>`i.digital_no like ${k} escape '\\'`, sql<boolean>`i.invoice_no like ${k} escape '\\'`, sql<boolean>`i.seller_name like ${k} escape '\\'`]));
+  }
+  const rows = await q.orderBy('i.issue_date', 'desc').orderBy('i.id').limit(200).execute();
+  const ids = rows.map((r) => r.id);
+  const files = ids.length ? await db.selectFrom('income_files').select(['id', 'invoice_id', 'name', 'format']).where('invoice_id', 'in', ids).execute() : [];
+  return rows.map((r) => ({ ...infoOf(r, files.filter((f) => f.invoice_id === r.id)), origin: r.passenger_name === user.name && r.transport_kind ? '我的客票' : '我上传的' }));
+}

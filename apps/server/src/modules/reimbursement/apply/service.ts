@@ -1,0 +1,442 @@
+/**
+ * Applying (issue 15): the bill (BX{yyyyMM}{seq}) with its header, lines and attachments, saved as a
+ * draft by its applicant, submitted into 费用报销审批 (FY01), withdrawn, deleted; the approval's
+ * outcomes; 核定 by the current handler. The bill's sums are always computed here from its lines.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import {
+  OperationLogType,
+  REIMB_MAX_ATTACHMENTS,
+  ReimbFlowState,
+  ReimbState,
+  billSums,
+  isSuperUser,
+  taxOfIncluded,
+  type ReimbApproveLineBody,
+  type ReimbAttachmentUploadBody,
+  type ReimbSaveBody,
+} from '@zhyy/shared';
+import type { Database } from '../../../db/schema.js';
+import type { AuthUser } from '../../../platform/context.js';
+import { forbidden, notFound, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { shanghaiDay } from '../../../platform/listing.js';
+import { nowIso } from '../../../platform/time.js';
+import { checkUpload } from '../../../platform/userFiles.js';
+import { notifyUser } from '../../messages/service.js';
+import type { OutcomeEvent } from '../../workflow/outcomes.js';
+import { categoryOf, costCentreOf, profileOf } from '../settings/read.js';
+import type { ReimbBillTable } from '../tables.js';
+import { checkLines } from './checks.js';
+import { deductibleOf, invoiceRows, mineCondition, releaseBillInvoices, syncBillLocks } from './invoices.js';
+
+type Db = Kysely<Database>;
+
+export const RECORD_TYPE = 'reimbursement';
+export const FLOW_NO = 'FY01';
+const EDITABLE: number[] = [ReimbFlowState.draft, ReimbFlowState.returned];
+const yuan = (fen: number) => (fen / 100).toFixed(2);
+export const myDetailLink = (id: string) => `/my/reimbursement/detail/${id}`;
+/** Roles that read every bill (费用会计 12, 财务负责人 16, administrator 1). */
+export const BILL_READER_ROLES = ['1', '12', '16'];
+
+/** The next bill number of the Asia/Shanghai month: one atomic upsert of the month's counter. */
+export async function nextBillNo(trx: Db, at: Date = new Date()): Promise<string> {
+  const month = shanghaiDay(at).slice(0, 7).replace('-', '');
+  const r = await sql<{ seq: number | string }>`
+    insert into reimb_counters (month, seq) values (${month}, 1)
+    on conflict (month) do update set seq = reimb_counters.seq + 1
+    returning seq`.execute(trx);
+  return `BX${month}${String(Number(r.rows[0]!.seq)).padStart(4, '0')}`;
+}
+
+export class ApplyService {
+  private readonly pg: boolean;
+  constructor(private readonly app: FastifyInstance) {
+    this.pg = app.db.dialect === 'postgres';
+  }
+
+  private get db(): Db {
+    return this.app.db.kysely;
+  }
+
+  /** The bill row, locked for the transaction on PostgreSQL (SQLite serialises writers). */
+  async lockBill(trx: Db, id: string): Promise<ReimbBillTable> {
+    let q = trx.selectFrom('reimb_bills').selectAll().where('id', '=', id);
+    if (this.pg) q = q.forUpdate();
+    const b = await q.executeTakeFirst();
+    if (!b) throw notFound('报销单不存在');
+    return b;
+  }
+
+  private mustEdit(b: ReimbBillTable, user: AuthUser): void {
+    if (b.applicant_id !== user.id) throw refuse('只有申请人可以修改报销单', 403);
+    if (!EDITABLE.includes(b.flow_state)) throw refuse(`报销单${ReimbFlowState.label(b.flow_state)}，不能修改`);
+  }
+
+  /** Saves a draft (new, or the applicant's 草稿 / 已退回 bill): header, lines, invoice locks and sums. */
+  async save(req: FastifyRequest, user: AuthUser, body: ReimbSaveBody): Promise<{ id: string; billNo: string }> {
+    return this.db.transaction().execute(async (trx) => {
+      let bill: ReimbBillTable | null = null;
+      if (body.id) {
+        bill = await this.lockBill(trx, body.id);
+        this.mustEdit(bill, user);
+      }
+      const now = nowIso();
+      // The payee: as given, else my default.
+      let payee = { name: body.payeeName, bank: body.payeeBank, account: body.payeeAccount.replace(/\s+/g, '') };
+      if (!payee.name && !payee.bank && !payee.account) {
+        const p = await profileOf(trx, user.id);
+        if (p) payee = { name: p.payee_name, bank: p.payee_bank, account: p.payee_account };
+      }
+      if (body.saveAsDefault) await this.saveProfile(trx, user.id, { payeeName: payee.name, payeeBank: payee.bank, payeeAccount: payee.account });
+      let projectName = body.projectName;
+      if (body.projectId) {
+        const p = await trx.selectFrom('projects').select('name').where('id', '=', body.projectId).executeTakeFirst();
+        if (!p) throw refuse('所选项目不存在');
+        projectName = p.name;
+      }
+      const header = {
+        project_id: body.projectId,
+        project_name: projectName,
+        contract_no: body.contractNo,
+        period_from: body.periodFrom,
+        period_to: body.periodTo,
+        reason: body.reason,
+        payee_name: payee.name,
+        payee_bank: payee.bank,
+        payee_account: payee.account,
+        updated_at: now,
+      };
+      let id: string;
+      let billNo: string;
+      if (bill) {
+        id = bill.id;
+        billNo = bill.bill_no;
+        await trx.updateTable('reimb_bills').set(header).where('id', '=', id).execute();
+      } else {
+        id = newId();
+        billNo = await nextBillNo(trx);
+        const u = await trx.selectFrom('users as u').leftJoin('departments as d', 'd.id', 'u.dept_id').select(['u.dept_id', 'd.name as dept']).where('u.id', '=', user.id).executeTakeFirst();
+        const centre = await costCentreOf(trx, u?.dept_id ?? null);
+        await trx
+          .insertInto('reimb_bills')
+          .values({
+            ...header,
+            id,
+            bill_no: billNo,
+            applicant_id: user.id,
+            applicant_name: user.name,
+            dept_id: u?.dept_id ?? null,
+            dept_name: u?.dept ?? '',
+            flow_state: ReimbFlowState.draft,
+            work_id: null,
+            reimb_state: null,
+            amount: 0,
+            approved_amount: 0,
+            tax: 0,
+            deductible_tax: 0,
+            line_count: 0,
+            acct_summary: '',
+            cost_centre_code: centre?.centre_code ?? '',
+            cost_centre_name: centre?.centre_name ?? '',
+            voucher_id: '',
+            voucher_no: '',
+            voucher_period: '',
+            voucher_date: '',
+            push_message: '',
+            push_claimed_until: null,
+            pushed_at: null,
+            pushed_by: '',
+            submitted_at: null,
+            approved_at: null,
+            created_at: now,
+          })
+          .execute();
+      }
+      await this.writeLines(trx, { id, billNo, applicantId: bill?.applicant_id ?? user.id, previous: bill ? await this.lineInvoices(trx, id) : [] }, body.lines, user);
+      await this.app.oplog.record(req, bill ? OperationLogType.edit : OperationLogType.add, `${bill ? '修改' : '新建'}报销单 ${billNo}（${body.lines.length} 行）`, trx);
+      return { id, billNo };
+    });
+  }
+
+  private async lineInvoices(trx: Db, billId: string): Promise<string[]> {
+    return (await trx.selectFrom('reimb_lines').select('invoice_id').where('bill_id', '=', billId).execute()).flatMap((r) => (r.invoice_id ? [r.invoice_id] : []));
+  }
+
+  /** Replaces the bill's lines: category, tax and deductible tax computed, invoices locked, checks stored, sums kept. */
+  private async writeLines(trx: Db, bill: { id: string; billNo: string; applicantId: string; previous: string[] }, lines: ReimbSaveBody['lines'], user: AuthUser): Promise<void> {
+    const invoiceIds = lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : []));
+    const seen = new Set<string>();
+    lines.forEach((l, i) => {
+      if (!l.invoiceId) return;
+      if (seen.has(l.invoiceId)) throw refuse(`第${i + 1}行：同一张发票不能用于多行费用明细`);
+      seen.add(l.invoiceId);
+    });
+    // Only my own invoices (or those this bill already holds) may back a line.
+    const fresh = invoiceIds.filter((x) => !bill.previous.includes(x));
+    if (fresh.length) {
+      const mine = await trx.selectFrom('income_invoices as i').select('i.id').where('i.id', 'in', fresh).where(mineCondition(user.id, user.name)).execute();
+      const ok = new Set(mine.map((m) => m.id));
+      const bad = fresh.findIndex((x) => !ok.has(x));
+      if (bad >= 0) {
+        const exists = await trx.selectFrom('income_invoices').select('id').where('id', '=', fresh[bad]!).executeTakeFirst();
+        throw exists ? refuse('只能选择本人上传的发票或本人的客票') : notFound('发票不存在');
+      }
+    }
+    await syncBillLocks(trx, bill.billNo, invoiceIds, user.name);
+    const cats = new Map<string, NonNullable<Awaited<ReturnType<typeof categoryOf>>>>();
+    for (const [i, l] of lines.entries()) {
+      if (cats.has(l.categoryCode)) continue;
+      const c = await categoryOf(trx, l.categoryCode);
+      if (!c || c.enabled !== 1) throw refuse(`第${i + 1}行：费用类别不存在或已停用`);
+      cats.set(l.categoryCode, c);
+    }
+    const invoices = await invoiceRows(trx, invoiceIds);
+    const checks = await checkLines(
+      trx,
+      { id: bill.id, applicantId: bill.applicantId },
+      lines.map((l) => ({ ...l, travelKind: cats.get(l.categoryCode)!.travel_kind })),
+    );
+    await trx.deleteFrom('reimb_lines').where('bill_id', '=', bill.id).execute();
+    const rows = lines.map((l, i) => {
+      const c = cats.get(l.categoryCode)!;
+      const rate = l.taxRate || c.default_tax_rate;
+      const tax = taxOfIncluded(l.amount, rate);
+      const inv = l.invoiceId ? invoices.get(l.invoiceId) : undefined;
+      return {
+        id: newId(),
+        bill_id: bill.id,
+        line_no: i + 1,
+        category_code: c.code,
+        category_name: c.name,
+        expense_date: l.expenseDate,
+        description: l.description,
+        city: l.city,
+        nights: l.nights,
+        seat_class: l.seatClass,
+        amount: l.amount,
+        tax_rate: rate,
+        tax,
+        approved_amount: null,
+        approve_note: '',
+        approved_by: '',
+        deductible_tax: deductibleOf(inv, tax),
+        invoice_id: l.invoiceId,
+        invoice_number: inv ? (inv.digital_no || `${inv.invoice_code}${inv.invoice_no}`) : '',
+        subject_code: c.subject_code,
+        subject_name: c.subject_name,
+        checks: JSON.stringify(checks[i] ?? []),
+      };
+    });
+    if (rows.length) await trx.insertInto('reimb_lines').values(rows).execute();
+    await this.resum(trx, bill.id);
+  }
+
+  /** Recomputes the bill's sums from its lines (never typed). */
+  async resum(trx: Db, billId: string): Promise<void> {
+    const lines = await trx.selectFrom('reimb_lines').select(['amount', 'approved_amount', 'tax', 'deductible_tax']).where('bill_id', '=', billId).execute();
+    const s = billSums(lines.map((l) => ({ amount: Number(l.amount), approvedAmount: l.approved_amount === null ? null : Number(l.approved_amount), tax: Number(l.tax), deductibleTax: Number(l.deductible_tax) })));
+    await trx
+      .updateTable('reimb_bills')
+      .set({ amount: s.amount, approved_amount: s.approvedAmount, tax: s.tax, deductible_tax: s.deductibleTax, line_count: s.lineCount, updated_at: nowIso() })
+      .where('id', '=', billId)
+      .execute();
+  }
+
+  /** Submits (or resubmits) the bill into 费用报销审批: checks again, re-locks its invoices, starts or continues FY01 in the same transaction. */
+  async submit(req: FastifyRequest, user: AuthUser, id: string): Promise<{ workId: number; nodeName: string; handlers: string[] }> {
+    return this.db.transaction().execute(async (trx) => {
+      const b = await this.lockBill(trx, id);
+      this.mustEdit(b, user);
+      const lines = await trx.selectFrom('reimb_lines as l').leftJoin('reimb_categories as c', 'c.code', 'l.category_code').selectAll('l').select('c.travel_kind').where('l.bill_id', '=', id).orderBy('l.line_no').execute();
+      if (lines.length === 0) throw refuse('请至少填写一行费用明细');
+      if (!b.payee_name || !b.payee_account) throw refuse('请填写收款人及收款账号');
+      // Resubmitting re-locks: refused with the bill that took an invoice meanwhile.
+      await syncBillLocks(trx, b.bill_no, lines.flatMap((l) => (l.invoice_id ? [l.invoice_id] : [])), user.name);
+      const checks = await checkLines(
+        trx,
+        { id, applicantId: b.applicant_id },
+        lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id })),
+      );
+      for (const [i, l] of lines.entries()) {
+        await trx.updateTable('reimb_lines').set({ checks: JSON.stringify(checks[i]) }).where('id', '=', l.id).execute();
+        const block = checks[i]!.find((c) => c.level === 'block');
+        if (block) throw refuse(`第${l.line_no}行：${block.message}`);
+      }
+      const now = nowIso();
+      await trx.updateTable('reimb_bills').set({ flow_state: ReimbFlowState.approving, reimb_state: null, submitted_at: now, approved_at: null, updated_at: now }).where('id', '=', id).execute();
+      const moved = await this.app.workflow.submitForRecord({
+        flowNo: FLOW_NO,
+        recordType: RECORD_TYPE,
+        recordId: id,
+        title: `${b.applicant_name}的费用报销 ${b.bill_no}（${yuan(Number(b.amount))}元）`,
+        starterId: user.id,
+        form: {
+          reason: b.reason,
+          period: [b.period_from, b.period_to],
+          project: b.project_name,
+          payee: b.payee_name,
+          bankAccount: b.payee_account,
+          lines: lines.map((l) => ({ category: l.category_name, date: l.expense_date, description: l.description.slice(0, 100), amount: Number(l.amount) })),
+          amount: Number(b.amount),
+          files: [],
+        },
+        trx,
+      });
+      await trx.updateTable('reimb_bills').set({ work_id: moved.workId }).where('id', '=', id).execute();
+      await this.app.oplog.record(req, OperationLogType.edit, `提交报销单 ${b.bill_no}（${yuan(Number(b.amount))}元）审批`, trx);
+      return { workId: moved.workId, nodeName: moved.nodeName, handlers: moved.handlers };
+    });
+  }
+
+  /** The applicant takes the bill back before anyone acted (the workflow's withdraw); its invoices are released. */
+  async withdraw(req: FastifyRequest, user: AuthUser, id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const b = await this.lockBill(trx, id);
+      if (b.applicant_id !== user.id) throw refuse('只有申请人可以撤回报销单', 403);
+      if (b.flow_state !== ReimbFlowState.approving) throw refuse(`报销单${ReimbFlowState.label(b.flow_state)}，不能撤回`);
+      await this.app.workflow.withdrawForRecord(RECORD_TYPE, id, user.id, trx);
+      await this.app.oplog.record(req, OperationLogType.edit, `撤回报销单 ${b.bill_no}`, trx);
+    });
+  }
+
+  /** Deletes the applicant's draft: its invoices go back to the pool, its withdrawn approval draft is deleted too. */
+  async remove(req: FastifyRequest, user: AuthUser, id: string): Promise<string> {
+    return this.db.transaction().execute(async (trx) => {
+      const b = await this.lockBill(trx, id);
+      if (b.applicant_id !== user.id) throw refuse('只有申请人可以删除报销单', 403);
+      if (b.flow_state !== ReimbFlowState.draft) throw refuse(`报销单${ReimbFlowState.label(b.flow_state)}，只能删除草稿`);
+      await releaseBillInvoices(trx, b.bill_no, user.name);
+      await this.app.workflow.discardForRecord(RECORD_TYPE, id, user.id, trx);
+      await trx.deleteFrom('reimb_bills').where('id', '=', id).execute();
+      await this.app.oplog.record(req, OperationLogType.delete, `删除报销单草稿 ${b.bill_no}`, trx);
+      return b.bill_no;
+    });
+  }
+
+  /** What became of the bill's approval (inside the workflow action's transaction). */
+  async onOutcome(e: OutcomeEvent): Promise<void> {
+    const trx = e.trx;
+    const b = await trx.selectFrom('reimb_bills').selectAll().where('id', '=', e.recordId).executeTakeFirst();
+    if (!b) return;
+    if (e.kind === 'complete') {
+      await trx.updateTable('reimb_bills').set({ flow_state: ReimbFlowState.approved, reimb_state: ReimbState.unReimburse, approved_at: e.at, updated_at: e.at }).where('id', '=', b.id).execute();
+      await notifyUser(trx, b.applicant_id, { title: `报销单 ${b.bill_no} 已审批通过`, content: `您的报销单 ${b.bill_no}（核定金额 ${yuan(Number(b.approved_amount))} 元）已审批通过，等待财务报销。`, link: myDetailLink(b.id) });
+      return;
+    }
+    const to = e.kind === 'returned' ? ReimbFlowState.returned : ReimbFlowState.draft;
+    await trx.updateTable('reimb_bills').set({ flow_state: to, updated_at: e.at, ...(e.kind === 'deleted' ? { work_id: null } : {}) }).where('id', '=', b.id).execute();
+    await releaseBillInvoices(trx, b.bill_no, e.actorName);
+    if (e.kind === 'returned')
+      await notifyUser(trx, b.applicant_id, { title: `报销单 ${b.bill_no} 已退回`, content: `${e.actorName}退回了您的报销单 ${b.bill_no}${e.opinion ? `：${e.opinion}` : ''}。请修改后重新提交。`, link: myDetailLink(b.id) });
+    if (e.kind === 'deleted' && b.flow_state !== ReimbFlowState.draft)
+      await notifyUser(trx, b.applicant_id, { title: `报销单 ${b.bill_no} 的审批已被删除`, content: `报销单 ${b.bill_no} 的审批流程已被管理员删除，报销单已回到草稿。`, link: myDetailLink(b.id) });
+  }
+
+  /** 核定: a current handler of the bill's approval reduces a line's approved amount (never above the claim). */
+  async approveLine(req: FastifyRequest, user: AuthUser, body: ReimbApproveLineBody): Promise<{ approvedAmount: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const line = await trx.selectFrom('reimb_lines').selectAll().where('id', '=', body.lineId).executeTakeFirst();
+      if (!line) throw notFound('费用明细不存在');
+      const b = await this.lockBill(trx, line.bill_id);
+      if (b.flow_state !== ReimbFlowState.approving || b.work_id === null) throw refuse(`报销单${ReimbFlowState.label(b.flow_state)}，不能核定`);
+      const h = await this.app.workflow.handlerOf(b.work_id, user.id, trx);
+      if (!h.current) throw refuse('只有当前审批人可以核定金额', 403);
+      if (body.approvedAmount > Number(line.amount)) throw refuse(`核定金额不能高于报销金额 ${yuan(Number(line.amount))} 元`);
+      await trx
+        .updateTable('reimb_lines')
+        .set({ approved_amount: body.approvedAmount === Number(line.amount) ? null : body.approvedAmount, approve_note: body.note, approved_by: user.name })
+        .where('id', '=', line.id)
+        .execute();
+      await this.resum(trx, b.id);
+      await this.app.oplog.record(req, OperationLogType.edit, `核定报销单 ${b.bill_no} 第${line.line_no}行：${yuan(Number(line.amount))} 元核定为 ${yuan(body.approvedAmount)} 元（${body.note}）`, trx);
+      return { approvedAmount: body.approvedAmount };
+    });
+  }
+
+  async saveProfile(db: Db, userId: string, p: { payeeName: string; payeeBank: string; payeeAccount: string }): Promise<void> {
+    const now = nowIso();
+    const v = { payee_name: p.payeeName, payee_bank: p.payeeBank, payee_account: p.payeeAccount.replace(/\s+/g, ''), updated_at: now };
+    await db
+      .insertInto('reimb_profiles')
+      .values({ user_id: userId, grade: '', ...v })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(v))
+      .execute();
+  }
+
+  /** Whether a user may read a bill: its applicant, a handler (current or past) of its approval, or roles 1, 12, 16. */
+  async mayRead(b: ReimbBillTable, user: AuthUser): Promise<boolean> {
+    if (b.applicant_id === user.id) return true;
+    if (isSuperUser(user.roles) || user.roles.some((r) => BILL_READER_ROLES.includes(r))) return true;
+    if (b.work_id === null) return false;
+    const h = await this.app.workflow.handlerOf(b.work_id, user.id);
+    return h.current || h.past;
+  }
+
+  async readable(user: AuthUser, id: string): Promise<ReimbBillTable> {
+    const b = await this.db.selectFrom('reimb_bills').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!b) throw notFound('报销单不存在');
+    if (!(await this.mayRead(b, user))) throw forbidden();
+    return b;
+  }
+
+  async uploadAttachment(req: FastifyRequest, user: AuthUser, body: ReimbAttachmentUploadBody): Promise<{ id: string; name: string; size: number }> {
+    const bytes = Buffer.from(body.content, 'base64');
+    if (bytes.length === 0) throw refuse('文件为空');
+    if (bytes.length > 10 * 1024 * 1024) throw refuse('单个附件不能超过10MB');
+    const name = path.basename(body.name).slice(0, 200);
+    if (!name) throw refuse('文件名不能为空');
+    checkUpload(bytes, name);
+    const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
+    return this.db.transaction().execute(async (trx) => {
+      const b = await this.lockBill(trx, body.billId);
+      this.mustEdit(b, user);
+      const n = await trx.selectFrom('reimb_attachments').select((eb) => eb.fn.countAll<number>().as('n')).where('bill_id', '=', b.id).executeTakeFirstOrThrow();
+      if (Number(n.n) >= REIMB_MAX_ATTACHMENTS) throw refuse(`每张报销单最多${REIMB_MAX_ATTACHMENTS}个附件`);
+      const now = nowIso();
+      await trx.insertInto('invoice_blobs').values({ sha256, size: bytes.length, content: bytes, created_at: now }).onConflict((oc) => oc.column('sha256').doNothing()).execute();
+      const id = newId();
+      await trx.insertInto('reimb_attachments').values({ id, bill_id: b.id, name, size: bytes.length, sha256, created_by: user.id, created_at: now }).execute();
+      await this.app.oplog.record(req, OperationLogType.upload, `上传报销单 ${b.bill_no} 附件：${name}`, trx);
+      return { id, name, size: bytes.length };
+    });
+  }
+
+  async deleteAttachment(req: FastifyRequest, user: AuthUser, id: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const a = await trx.selectFrom('reimb_attachments').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!a) throw notFound('附件不存在');
+      const b = await this.lockBill(trx, a.bill_id);
+      this.mustEdit(b, user);
+      await trx.deleteFrom('reimb_attachments').where('id', '=', id).execute();
+      await this.app.oplog.record(req, OperationLogType.delete, `删除报销单 ${b.bill_no} 附件：${a.name}`, trx);
+    });
+  }
+
+  async attachmentFile(req: FastifyRequest, user: AuthUser, id: string): Promise<{ name: string; mime: string; content: Buffer }> {
+    const a = await this.db.selectFrom('reimb_attachments as a').innerJoin('invoice_blobs as f', 'f.sha256', 'a.sha256').select(['a.bill_id', 'a.name', 'f.content']).where('a.id', '=', id).executeTakeFirst();
+    if (!a) throw notFound('附件不存在');
+    const b = await this.readable(user, a.bill_id);
+    await this.app.oplog.record(req, OperationLogType.download, `下载报销单 ${b.bill_no} 附件：${a.name}`);
+    return { name: a.name, mime: 'application/octet-stream', content: Buffer.from(a.content) };
+  }
+
+  /** An invoice file of a line: for whoever may pick the invoice, or read a bill it backs. */
+  async invoiceFile(req: FastifyRequest, user: AuthUser, fileId: string): Promise<{ name: string; mime: string; content: Buffer }> {
+    const f = await this.db.selectFrom('income_files as f').innerJoin('invoice_blobs as b', 'b.sha256', 'f.sha256').select(['f.invoice_id', 'f.name', 'b.content']).where('f.id', '=', fileId).executeTakeFirst();
+    if (!f) throw notFound('文件不存在');
+    const mine = await this.db.selectFrom('income_invoices as i').select('i.id').where('i.id', '=', f.invoice_id).where(mineCondition(user.id, user.name)).executeTakeFirst();
+    let ok = !!mine;
+    if (!ok) {
+      const bills = await this.db.selectFrom('reimb_lines as l').innerJoin('reimb_bills as b', 'b.id', 'l.bill_id').selectAll('b').where('l.invoice_id', '=', f.invoice_id).execute();
+      for (const b of bills) if (!ok && (await this.mayRead(b, user))) ok = true;
+    }
+    if (!ok) throw forbidden();
+    await this.app.oplog.record(req, OperationLogType.download, `查看报销发票文件：${f.name}`);
+    return { name: f.name, mime: 'application/octet-stream', content: Buffer.from(f.content) };
+  }
+}
