@@ -51,6 +51,11 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice/invoicestatistics/temp-project-invoice': lazy(() => import('../features/invoice/statistics/TempProjectInvoice')),
   '/invoice/invoicestatistics/contract-statistics': lazy(() => import('../features/invoice/statistics/ContractStatistics')),
   '/invoice/invoicestatistics/temp-contract-invoice': lazy(() => import('../features/invoice/statistics/TempContractInvoice')),
+  '/reimbursement/nuonuo/reimbursement/apply/list': lazy(() => import('../features/reimbursement/accounting/ApplyList')),
+  '/reimbursement/edit/:id': lazy(() => import('../features/reimbursement/accounting/BillEdit')),
+  '/reimbursement/revoke/list': lazy(() => import('../features/reimbursement/accounting/RevokeList')),
+  '/reimbursement/revoke/add': lazy(() => import('../features/reimbursement/accounting/RevokeAdd')),
+  '/reimbursement/nuonuo/synclog-details': lazy(() => import('../features/reimbursement/accounting/SyncLogPage')),
   '/income/invoicePool/list': lazy(() => import('../features/income/PoolList')),
   '/income/invoicePool/detail/:id': lazy(() => import('../features/income/PoolDetail')),
   '/income/invoicePool/other': lazy(() => import('../features/income/PoolOther')),
@@ -68,8 +73,15 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/invoice/deduction/deduction/list': lazy(() => import('../features/income/deduction/DeductionTick')),
   '/invoice/tax-rebate/list': lazy(() => import('../features/income/deduction/RebateTick')),
   '/income/invoice/log': lazy(() => import('../features/income/deduction/TickLog')),
+  '/reimbursement/cost-setting': lazy(() => import('../features/reimbursement/settings/CostSettingPage')),
   '/invoice/deduction/deduction/statistic': lazy(() => import('../features/income/statistics/DeductionStatistic')),
   '/invoice/deduction/tax-rebate/statistic': lazy(() => import('../features/income/statistics/RebateStatistic')),
+  '/reimbursement/account/reimbursement-list': lazy(() => import('../features/reimbursement/ledger/LedgerList')),
+  '/reimbursement/account/summary': lazy(() => import('../features/reimbursement/ledger/SummaryPage')),
+  '/reimbursement/account/laundry': lazy(() => import('../features/reimbursement/ledger/LaundryPage')),
+  '/reimbursement/my-reimbursement-list': lazy(() => import('../features/reimbursement/apply/MyReimbursementList')),
+  '/my/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/BillPage')),
+  '/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/LedgerBillPage')),
 };
 
 export function pageFor(pattern: string): PageComponent {

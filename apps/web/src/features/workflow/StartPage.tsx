@@ -72,7 +72,8 @@ export default function StartPage() {
         <StartForm key={flowNo} flowNo={flowNo} onDone={done} onCancel={back} />
       ) : (
         <Card size="small" title="发起申请">
-          <StartCatalog onPick={(f) => setFlowNo(f.flowNo)} />
+          {/* 费用报销审批 runs for a bill: 我的报销 starts it (features/reimbursement/apply). */}
+          <StartCatalog onPick={(f) => (f.flowNo === 'FY01' ? void navigate('/my/reimbursement/detail/new') : setFlowNo(f.flowNo))} />
         </Card>
       )}
     </div>

@@ -1,7 +1,7 @@
 /** A work item opened from a list: its header, the form's values, the approval panel, the opinions and the track. */
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Drawer, Result, Skeleton, Space } from 'antd';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { FlowState } from '@zhyy/shared';
 import { wfApi } from './api';
@@ -11,6 +11,9 @@ import { formatTime } from './format';
 import { FormView } from './FormView';
 import { TrackTimeline } from './TrackTimeline';
 import { StateTag } from './widgets';
+
+/** The reimbursement bill behind an FY01 instance: lines, checks, invoices, 核定 (features/reimbursement/apply). */
+const BillApprovalPanel = lazy(() => import('../reimbursement/apply/BillApprovalPanel'));
 
 export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose: () => void }) {
   const navigate = useNavigate();
@@ -52,7 +55,7 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
               showIcon
               title="申请已退回给您，请修改后重新提交"
               action={
-                <Button size="small" type="primary" onClick={() => navigate(`/flow/start?workId=${d.WorkID}`)}>
+                <Button size="small" type="primary" onClick={() => navigate(d.RecordType === 'reimbursement' && d.RecordId ? `/my/reimbursement/detail/${d.RecordId}` : `/flow/start?workId=${d.WorkID}`)}>
                   修改并重新提交
                 </Button>
               }
@@ -61,6 +64,11 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
           <Card size="small" title="申请内容">
             <FormView fields={d.form} values={d.values} />
           </Card>
+          {d.RecordType === 'reimbursement' && d.RecordId ? (
+            <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
+              <BillApprovalPanel billId={d.RecordId} version={q.dataUpdatedAt} />
+            </Suspense>
+          ) : null}
           <ApprovalPanel detail={d} onChanged={() => void q.refetch()} />
           <Card size="small" title="各节点审批意见">
             <CheckList workId={d.WorkID} version={q.dataUpdatedAt} />

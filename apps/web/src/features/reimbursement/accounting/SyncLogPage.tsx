@@ -1,0 +1,28 @@
+/**
+ * 同步日志 (/reimbursement/nuonuo/synclog-details, roles 1, 12): every exchange with the accounting system —
+ * voucher pushes, voucher and period look-ups, the simulator's deletions — by bill number, method, status
+ * and time; bodies readable.
+ */
+import type { TableColumnsType } from 'antd';
+import type { ReimbSyncLogDetail, ReimbSyncLogRow } from '@zhyy/shared';
+import { reimbAccountingApi } from '../../../api/reimbursementAccounting';
+import { SyncExchangeLog } from '../../system/SyncExchangeLog';
+import { REIMB_ACCOUNTING_KEY } from './common';
+
+const refColumn: TableColumnsType<ReimbSyncLogRow> = [{ title: '报销单号 / 期间', dataIndex: 'refs', width: 200, render: (v: string[]) => v.join('、') || '—' }];
+
+export default function ReimbSyncLogPage() {
+  return (
+    <SyncExchangeLog<ReimbSyncLogRow, ReimbSyncLogDetail>
+      testId="reimb-synclog"
+      queryKey={[...REIMB_ACCOUNTING_KEY, 'synclog']}
+      fetch={reimbAccountingApi.syncLogs}
+      fetchDetail={reimbAccountingApi.syncLogDetail}
+      keyFilter={{ name: 'billNo', label: '报销单号', placeholder: 'BX…' }}
+      methodPlaceholder="如 accountingPushVoucher"
+      detailKey={{ label: '报销单号 / 期间', value: (d) => d.refs.join('、') }}
+      extraColumns={refColumn}
+      requestTestId="reimb-sync-request"
+    />
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The bill behind an FY01 work item, in the approval drawer of 我的待办: its lines with the checks and
+ * invoices, and for the current handler the 核定 inputs (reduce a line's approved amount with an opinion,
+ * never above the claim).
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Input, Popover, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { formatFen, type ReimbLineView } from '@zhyy/shared';
+import { reimbApi } from '../../../api/reimbursement';
+import { feedback } from '../../../ui/feedback';
+import { Money } from '../../common/Money';
+import { MoneyInput } from '../../workflow/widgets';
+import { approvedColumn, Attachments, BillHeader, lineColumns } from './BillView';
+import { REIMB_KEY } from './common';
+
+function ApproveLine({ line, onDone }: { line: ReimbLineView; onDone: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState<number | undefined>(line.approvedAmount ?? line.amount);
+  const [note, setNote] = useState(line.approveNote);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    if (amount === undefined) return void feedback().message.error('请输入核定金额');
+    if (amount > line.amount) return void feedback().message.error(`核定金额不能高于报销金额 ${formatFen(line.amount)} 元`);
+    if (!note.trim()) return void feedback().message.error('请填写核定意见');
+    setBusy(true);
+    try {
+      const a = await reimbApi.approveLine(line.id, amount, note.trim());
+      if (a.code !== 20000) return void feedback().message.error(a.message ?? '核定失败');
+      void feedback().message.success(a.message ?? '核定金额已保存');
+      setOpen(false);
+      onDone();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Popover
+      open={open}
+      onOpenChange={setOpen}
+      trigger="click"
+      title={`核定第${line.lineNo}行（报销 ${formatFen(line.amount)} 元）`}
+      content={
+        <Space direction="vertical" style={{ width: 260 }}>
+          <MoneyInput value={amount} onChange={setAmount} placeholder="核定金额（元）" />
+          <Input.TextArea value={note} onChange={(e) => setNote(e.target.value)} maxLength={200} rows={2} placeholder="核定意见（必填）" />
+          <Button type="primary" size="small" loading={busy} onClick={() => void save()}>
+            保存核定
+          </Button>
+        </Space>
+      }
+    >
+      <Button size="small" data-testid={`approve-line-${line.lineNo}`}>
+        核定
+      </Button>
+    </Popover>
+  );
+}
+
+export default function BillApprovalPanel({ billId, version }: { billId: string; version?: number }) {
+  const qc = useQueryClient();
+  const q = useQuery({ queryKey: [...REIMB_KEY, 'bill', billId, version], queryFn: () => reimbApi.get(billId), retry: false });
+  const b = q.data;
+  if (q.isError) return <Alert type="warning" showIcon title={`无法读取报销单：${(q.error as Error).message}`} />;
+  if (!b) return null;
+  const blocks = b.lines.filter((l) => l.checks.some((c) => c.level === 'block')).length;
+  const warns = b.lines.filter((l) => l.checks.some((c) => c.level === 'warn')).length;
+  const refresh = () => {
+    void q.refetch();
+    void qc.invalidateQueries({ queryKey: REIMB_KEY });
+  };
+  const extra = b.can.approve ? [{ title: '操作', key: 'op', width: 80, render: (_: unknown, r: ReimbLineView) => <ApproveLine line={r} onDone={refresh} /> }] : [];
+  return (
+    <Card size="small" title={`报销单 ${b.billNo}`} data-testid="bill-approval-panel" extra={<Typography.Text>核定合计 <Money fen={b.approvedAmount} strong /></Typography.Text>}>
+      <Space direction="vertical" size={8} style={{ width: '100%' }}>
+        <BillHeader b={b} compact />
+        {blocks || warns ? (
+          <Alert type={blocks ? 'error' : 'warning'} showIcon title={`检查发现：${blocks ? `${blocks} 行不符合报销要求；` : ''}${warns ? `${warns} 行需要关注（超标准、超期或疑似重复）` : ''}`} />
+        ) : null}
+        <Table<ReimbLineView> rowKey="id" size="small" pagination={false} columns={lineColumns([approvedColumn, ...extra])} dataSource={b.lines} scroll={{ x: 1800 }} />
+        <Attachments b={b} />
+      </Space>
+    </Card>
+  );
+}

@@ -1,0 +1,418 @@
+/**
+ * The bill editor (草稿 / 已退回, by the applicant): header, the lines table (category, date, travel
+ * details, amount, tax rate, the invoice from the pool), the checks per line (red blocks the submit,
+ * orange warns the approvers), attachments; 保存草稿 / 提交 / 删除 with confirmation. The sums are the
+ * server's; the editor shows the same arithmetic while typing (reimbursement-rules.ts).
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Checkbox, Col, DatePicker, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Table, Typography, Upload } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { billSums, formatFen, lineChecks, reimbRateLabel, taxOfIncluded, type ReimbBillDetail, type ReimbCandidate, type ReimbCheck, type ReimbInvoiceInfo } from '@zhyy/shared';
+import { reimbApi } from '../../../api/reimbursement';
+import { feedback } from '../../../ui/feedback';
+import { Money } from '../../common/Money';
+import { MoneyInput } from '../../workflow/widgets';
+import { Attachments } from './BillView';
+import { CheckTags, InvoiceCell, REIMB_KEY } from './common';
+import { InvoicePicker } from './InvoicePicker';
+
+interface LineValues {
+  categoryCode?: string;
+  expenseDate?: Dayjs;
+  description?: string;
+  city?: string;
+  nights?: number | null;
+  seatClass?: string;
+  amount?: number;
+  taxRate?: string;
+  invoiceId?: string | null;
+}
+interface Values {
+  period?: [Dayjs, Dayjs];
+  reason?: string;
+  projectName?: string;
+  contractNo?: string;
+  payeeName?: string;
+  payeeBank?: string;
+  payeeAccount?: string;
+  saveAsDefault?: boolean;
+  lines?: LineValues[];
+}
+
+const SEATS = ['二等座', '一等座', '商务座', '硬座', '硬卧', '软卧', '经济舱', '公务舱', '头等舱'];
+const RATES = ['0', '0.01', '0.03', '0.06', '0.09', '0.13'];
+const day = (d: Dayjs) => d.format('YYYY-MM-DD');
+
+export function toSaveBody(v: Values, id?: string) {
+  return {
+    ...(id ? { id } : {}),
+    periodFrom: v.period?.[0] ? day(v.period[0]) : '',
+    periodTo: v.period?.[1] ? day(v.period[1]) : '',
+    reason: v.reason ?? '',
+    projectName: v.projectName ?? '',
+    contractNo: v.contractNo ?? '',
+    payeeName: v.payeeName ?? '',
+    payeeBank: v.payeeBank ?? '',
+    payeeAccount: v.payeeAccount ?? '',
+    saveAsDefault: !!v.saveAsDefault,
+    lines: (v.lines ?? []).map((l) => ({
+      categoryCode: l.categoryCode ?? '',
+      expenseDate: l.expenseDate ? day(l.expenseDate) : '',
+      description: l.description ?? '',
+      city: l.city ?? '',
+      nights: l.nights ?? null,
+      seatClass: l.seatClass ?? '',
+      amount: l.amount ?? 0,
+      taxRate: l.taxRate ?? '',
+      invoiceId: l.invoiceId ?? null,
+    })),
+  };
+}
+
+function initialValues(b: ReimbBillDetail | undefined, payee: { payeeName: string; payeeBank: string; payeeAccount: string } | undefined): Values {
+  if (!b)
+    return {
+      period: [dayjs().startOf('month'), dayjs()],
+      payeeName: payee?.payeeName,
+      payeeBank: payee?.payeeBank,
+      payeeAccount: payee?.payeeAccount,
+      lines: [{ expenseDate: dayjs() }],
+    };
+  return {
+    period: [dayjs(b.periodFrom), dayjs(b.periodTo)],
+    reason: b.reason,
+    projectName: b.projectName,
+    contractNo: b.contractNo,
+    payeeName: b.payeeName,
+    payeeBank: b.payeeBank,
+    payeeAccount: b.payeeAccount,
+    lines: b.lines.map((l) => ({ categoryCode: l.categoryCode, expenseDate: dayjs(l.expenseDate), description: l.description, city: l.city, nights: l.nights, seatClass: l.seatClass, amount: l.amount, taxRate: l.taxRate, invoiceId: l.invoiceId })),
+  };
+}
+
+export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const options = useQuery({ queryKey: [...REIMB_KEY, 'options'], queryFn: () => reimbApi.options() });
+  const [invoices, setInvoices] = useState<Record<string, ReimbInvoiceInfo>>(() => Object.fromEntries((bill?.lines ?? []).flatMap((l) => (l.invoice ? [[l.invoice.id, l.invoice]] : []))));
+  const [picking, setPicking] = useState<number | null>(null);
+  const [busy, setBusy] = useState<'' | 'save' | 'submit' | 'delete'>('');
+  const watchedLines = Form.useWatch('lines', { form, preserve: true }) as LineValues[] | undefined;
+  const cats = useMemo(() => new Map((options.data?.categories ?? []).map((c) => [c.code, c])), [options.data]);
+  const saved = bill?.lines ?? [];
+  const id = bill?.id;
+
+  if (options.isPending) return <Card loading />;
+  const lines = watchedLines ?? [];
+  const rateOf = (l: LineValues) => l.taxRate || cats.get(l.categoryCode ?? '')?.defaultTaxRate || '0';
+  const sums = billSums(lines.map((l) => ({ amount: l.amount ?? 0, approvedAmount: null, tax: taxOfIncluded(l.amount ?? 0, rateOf(l)), deductibleTax: 0 })));
+  /** The line's findings now: the invoice checks while typing, the server's others from the last save. */
+  const checksOf = (i: number): ReimbCheck[] => {
+    const l = lines[i];
+    if (!l) return [];
+    const inv = l.invoiceId ? invoices[l.invoiceId] : undefined;
+    const live = lineChecks({
+      amount: l.amount ?? 0,
+      travelKind: '',
+      nights: null,
+      seatClass: '',
+      today: day(dayjs()),
+      invoiceAgeDays: options.data?.invoiceAgeDays ?? 365,
+      invoice: inv ? { number: inv.number, total: inv.amountIncl, issueDate: inv.issueDate, buyerMismatch: inv.buyerMismatch, deadState: [2, 3, 8].includes(inv.invoiceState) ? '状态异常' : '' } : null,
+    });
+    const server = (saved[i]?.checks ?? []).filter((c) => !live.some((x) => x.code === c.code) && !['invoiceShort', 'buyerNotOurs', 'invoiceTooOld', 'invoiceDead'].includes(c.code));
+    return [...live, ...server];
+  };
+  const blocked = lines.some((_, i) => checksOf(i).some((c) => c.level === 'block'));
+
+  const save = async (then?: 'submit') => {
+    let v: Values;
+    try {
+      await form.validateFields();
+      // Every value, also those without a field of their own (a line's invoice).
+      v = form.getFieldsValue(true) as Values;
+    } catch {
+      return;
+    }
+    setBusy(then ?? 'save');
+    try {
+      const a = await reimbApi.save(toSaveBody(v, id));
+      if (a.code !== 20000 || !a.r) return void feedback().message.error(a.message ?? '保存失败');
+      const billId = a.r.id;
+      if (then === 'submit') {
+        const s = await reimbApi.submit(billId);
+        if (s.code !== 20000) {
+          void feedback().message.error(s.message ?? '提交失败');
+          void qc.invalidateQueries({ queryKey: REIMB_KEY });
+          if (!id) navigate(`/my/reimbursement/detail/${billId}`, { replace: true });
+          return;
+        }
+        void feedback().message.success(s.message ?? '已提交');
+      } else void feedback().message.success(a.message ?? '已保存');
+      await qc.invalidateQueries({ queryKey: REIMB_KEY });
+      if (!id) navigate(`/my/reimbursement/detail/${billId}`, { replace: true });
+    } finally {
+      setBusy('');
+    }
+  };
+  const remove = async () => {
+    if (!id) return;
+    setBusy('delete');
+    try {
+      const a = await reimbApi.remove(id);
+      if (a.code !== 20000) return void feedback().message.error(a.message ?? '删除失败');
+      void feedback().message.success(a.message ?? '已删除');
+      await qc.invalidateQueries({ queryKey: REIMB_KEY });
+      navigate('/reimbursement/my-reimbursement-list');
+    } finally {
+      setBusy('');
+    }
+  };
+  const pick = (c: ReimbCandidate) => {
+    if (picking === null) return;
+    setInvoices((m) => ({ ...m, [c.id]: c }));
+    const ls = [...(form.getFieldValue('lines') as LineValues[])];
+    const l = { ...ls[picking], invoiceId: c.id };
+    if (!l.amount) l.amount = c.amountIncl;
+    ls[picking] = l;
+    form.setFieldValue('lines', ls);
+    setPicking(null);
+  };
+  const uploadAttachment = async (f: File) => {
+    if (!id) return false;
+    const content = await new Promise<string>((resolve, reject) => {
+      const r = new FileReader();
+      r.onload = () => resolve(String(r.result).replace(/^data:[^,]*,/, ''));
+      r.onerror = () => reject(new Error('读取文件失败'));
+      r.readAsDataURL(f);
+    });
+    const a = await reimbApi.uploadAttachment(id, f.name, content);
+    if (a.code !== 20000) void feedback().message.error(a.message ?? '上传失败');
+    else void feedback().message.success('上传成功');
+    await qc.invalidateQueries({ queryKey: REIMB_KEY });
+    return false;
+  };
+
+  const taken = lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : []));
+  return (
+    <Form form={form} layout="vertical" initialValues={initialValues(bill, options.data?.profile)} data-testid="bill-editor">
+      <Space direction="vertical" size={12} style={{ width: '100%' }}>
+        <Card
+          size="small"
+          title={bill ? `费用报销单 ${bill.billNo}（${bill.flowStateName}）` : '新建费用报销单'}
+          extra={
+            <Typography.Text type="secondary">
+              申请人：{options.data?.applicantName}（{options.data?.deptName}） 职级：{options.data?.profile.gradeName}
+            </Typography.Text>
+          }
+        >
+          {bill?.flowState === 2 ? <Alert type="warning" showIcon title="报销单已退回，请根据审批意见修改后重新提交" style={{ marginBottom: 12 }} /> : null}
+          <Row gutter={12}>
+            <Col xs={24} md={8}>
+              <Form.Item name="period" label="费用期间" rules={[{ required: true, message: '请选择费用期间' }]}>
+                <DatePicker.RangePicker style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item name="projectName" label="所属项目">
+                <Input maxLength={100} allowClear />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item name="contractNo" label="合同编号">
+                <Input maxLength={64} allowClear />
+              </Form.Item>
+            </Col>
+            <Col span={24}>
+              <Form.Item name="reason" label="报销事由" rules={[{ required: true, whitespace: true, message: '请填写报销事由' }]}>
+                <Input.TextArea maxLength={500} rows={2} showCount />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={6}>
+              <Form.Item name="payeeName" label="收款人">
+                <Input maxLength={50} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={8}>
+              <Form.Item name="payeeBank" label="开户行">
+                <Input maxLength={100} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={6}>
+              <Form.Item name="payeeAccount" label="收款账号" rules={[{ pattern: /^[0-9 ]*$/, message: '收款账号只能包含数字' }]}>
+                <Input maxLength={40} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={4}>
+              <Form.Item name="saveAsDefault" label=" " valuePropName="checked">
+                <Checkbox>设为我的默认收款信息</Checkbox>
+              </Form.Item>
+            </Col>
+          </Row>
+        </Card>
+        <Card size="small" title="费用明细" extra={<Typography.Text>合计 <Money fen={sums.amount} strong />（税额 <Money fen={sums.tax} />）</Typography.Text>}>
+          <Form.List name="lines">
+            {(fields, { add, remove }) => (
+              <>
+                <Table
+                  rowKey="key"
+                  size="small"
+                  pagination={false}
+                  dataSource={fields}
+                  scroll={{ x: 1700 }}
+                  locale={{ emptyText: '请添加费用明细' }}
+                  columns={[
+                    { title: '行', key: 'no', width: 44, render: (_: unknown, f) => f.name + 1 },
+                    {
+                      title: '费用类别', key: 'cat', width: 140,
+                      render: (_: unknown, f) => (
+                        <Form.Item name={[f.name, 'categoryCode']} noStyle rules={[{ required: true, message: '请选择费用类别' }]}>
+                          <Select placeholder="请选择" style={{ width: '100%' }} options={(options.data?.categories ?? []).map((c) => ({ value: c.code, label: c.name }))} />
+                        </Form.Item>
+                      ),
+                    },
+                    {
+                      title: '发生日期', key: 'date', width: 140,
+                      render: (_: unknown, f) => (
+                        <Form.Item name={[f.name, 'expenseDate']} noStyle rules={[{ required: true, message: '请选择发生日期' }]}>
+                          <DatePicker style={{ width: '100%' }} />
+                        </Form.Item>
+                      ),
+                    },
+                    {
+                      title: '说明', key: 'desc', width: 180,
+                      render: (_: unknown, f) => (
+                        <Form.Item name={[f.name, 'description']} noStyle>
+                          <Input maxLength={200} />
+                        </Form.Item>
+                      ),
+                    },
+                    {
+                      title: '城市 / 天数 / 座席', key: 'travel', width: 260,
+                      render: (_: unknown, f) => {
+                        const kind = cats.get(lines[f.name]?.categoryCode ?? '')?.travelKind ?? '';
+                        if (!kind) return <Typography.Text type="secondary">—</Typography.Text>;
+                        return (
+                          <Space.Compact style={{ width: '100%' }}>
+                            <Form.Item name={[f.name, 'city']} noStyle>
+                              <Input placeholder="城市" style={{ width: 90 }} />
+                            </Form.Item>
+                            {kind === 'transport' ? (
+                              <Form.Item name={[f.name, 'seatClass']} noStyle>
+                                <Select placeholder="座席" allowClear style={{ width: 110 }} options={SEATS.map((x) => ({ value: x, label: x }))} />
+                              </Form.Item>
+                            ) : (
+                              <Form.Item name={[f.name, 'nights']} noStyle>
+                                <InputNumber min={1} max={366} precision={0} placeholder={kind === 'hotel' ? '晚数' : '天数'} style={{ width: 90 }} />
+                              </Form.Item>
+                            )}
+                          </Space.Compact>
+                        );
+                      },
+                    },
+                    {
+                      title: '金额（含税）', key: 'amount', width: 140,
+                      render: (_: unknown, f) => (
+                        <Form.Item name={[f.name, 'amount']} noStyle rules={[{ required: true, message: '请输入金额' }]}>
+                          <MoneyInput />
+                        </Form.Item>
+                      ),
+                    },
+                    {
+                      title: '税率', key: 'rate', width: 110,
+                      render: (_: unknown, f) => (
+                        <Form.Item name={[f.name, 'taxRate']} noStyle>
+                          <Select allowClear placeholder={reimbRateLabel(cats.get(lines[f.name]?.categoryCode ?? '')?.defaultTaxRate ?? '0')} options={RATES.map((r) => ({ value: r, label: reimbRateLabel(r) }))} />
+                        </Form.Item>
+                      ),
+                    },
+                    { title: '税额', key: 'tax', width: 100, align: 'right', render: (_: unknown, f) => <Money fen={taxOfIncluded(lines[f.name]?.amount ?? 0, rateOf(lines[f.name] ?? {}))} /> },
+                    {
+                      title: '发票', key: 'invoice', width: 230,
+                      render: (_: unknown, f) => {
+                        const invId = lines[f.name]?.invoiceId;
+                        return (
+                          <Space direction="vertical" size={2}>
+                            {invId ? <InvoiceCell invoice={invoices[invId] ?? null} /> : null}
+                            <Space size={4}>
+                              <Button size="small" onClick={() => setPicking(f.name)} data-testid="pick-line-invoice">
+                                {invId ? '更换' : '选择发票'}
+                              </Button>
+                              {invId ? (
+                                <Button size="small" type="link" onClick={() => form.setFieldValue(['lines', f.name, 'invoiceId'], null)}>
+                                  移除
+                                </Button>
+                              ) : null}
+                            </Space>
+                          </Space>
+                        );
+                      },
+                    },
+                    { title: '检查', key: 'checks', width: 170, render: (_: unknown, f) => <CheckTags checks={checksOf(f.name)} /> },
+                    {
+                      title: '操作', key: 'op', width: 60, fixed: 'right',
+                      render: (_: unknown, f) => (
+                        <Button size="small" type="link" danger onClick={() => remove(f.name)}>
+                          删除
+                        </Button>
+                      ),
+                    },
+                  ]}
+                />
+                <Button type="dashed" block style={{ marginTop: 8 }} onClick={() => add({ expenseDate: dayjs() })} data-testid="add-line">
+                  添加费用明细
+                </Button>
+              </>
+            )}
+          </Form.List>
+        </Card>
+        {bill ? (
+          <Attachments
+            b={bill}
+            extra={
+              <Upload showUploadList={false} beforeUpload={(f) => { void uploadAttachment(f); return false; }}>
+                <Button size="small">上传附件</Button>
+              </Upload>
+            }
+          />
+        ) : (
+          <Typography.Text type="secondary">保存草稿后可上传附件（行程单、说明等）。</Typography.Text>
+        )}
+        {bill?.attachments.length ? (
+          <Space wrap>
+            {bill.attachments.map((a) => (
+              <Popconfirm key={a.id} title={`删除附件「${a.name}」？`} onConfirm={() => void reimbApi.deleteAttachment(a.id).then(() => qc.invalidateQueries({ queryKey: REIMB_KEY }))}>
+                <Button size="small" danger type="text">
+                  删除 {a.name}
+                </Button>
+              </Popconfirm>
+            ))}
+          </Space>
+        ) : null}
+        {blocked ? <Alert type="error" showIcon title="有费用明细未通过检查（红色标记），请修改后再提交" /> : null}
+        <Space>
+          <Button onClick={() => void save()} loading={busy === 'save'} data-testid="save-bill">
+            保存草稿
+          </Button>
+          <Popconfirm title={`提交报销单审批？报销金额 ${formatFen(sums.amount)} 元`} onConfirm={() => void save('submit')} disabled={blocked}>
+            <Button type="primary" loading={busy === 'submit'} disabled={blocked} data-testid="submit-bill">
+              提交
+            </Button>
+          </Popconfirm>
+          {bill?.can.delete ? (
+            <Popconfirm title="删除该报销单草稿？所选发票将释放" onConfirm={() => void remove()}>
+              <Button danger loading={busy === 'delete'} data-testid="delete-bill">
+                删除
+              </Button>
+            </Popconfirm>
+          ) : null}
+          <Button onClick={() => navigate('/reimbursement/my-reimbursement-list')}>返回</Button>
+        </Space>
+      </Space>
+      <InvoicePicker open={picking !== null} billId={id} taken={taken} onPick={pick} onClose={() => setPicking(null)} />
+    </Form>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Issue 15, applying: 我的报销 (filters, state tags, 合计, 新建报销), the bill's read view (lines, checks as
+ * red/orange tags, 核定 amounts, track, 撤回), the editor (lines, the invoice checks while typing, 保存草稿),
+ * and the approval panel of 我的待办 (核定 for the current handler).
+ */
+import '../../../test/dom';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { detail, options, row } from './fixtures';
+
+const calls = {
+  myList: vi.fn(), options: vi.fn(), get: vi.fn(), detail: vi.fn(), save: vi.fn(), submit: vi.fn(), withdraw: vi.fn(), remove: vi.fn(), approveLine: vi.fn(),
+  candidates: vi.fn(), recognise: vi.fn(), saveUpload: vi.fn(), invoiceFile: vi.fn(), uploadAttachment: vi.fn(), deleteAttachment: vi.fn(), downloadAttachment: vi.fn(), profile: vi.fn(),
+};
+vi.mock('../../../api/reimbursement', () => ({
+  reimbApi: new Proxy({}, { get: (_t, k: string) => (...a: unknown[]) => (calls as Record<string, (...x: unknown[]) => unknown>)[k]!(...a) }),
+}));
+configure({ asyncUtilTimeout: 15_000 });
+beforeEach(() => Object.values(calls).forEach((f) => f.mockReset()));
+
+const wrap = (ui: ReactNode, path: string, pattern: string) =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path={pattern} element={ui} />
+          <Route path="*" element={<div data-testid="elsewhere" />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+
+describe('我的报销 (issue 15)', { timeout: 60_000 }, () => {
+  it('lists my bills with state tags, money and the 合计 of the filtered set; filters go to the call in 分', async () => {
+    const { default: MyReimbursementList } = await import('./MyReimbursementList');
+    calls.myList.mockResolvedValue({ items: [row], total: 1, sums: { amount: 153_000, approvedAmount: 143_000 } });
+    wrap(<MyReimbursementList />, '/reimbursement/my-reimbursement-list', '/reimbursement/my-reimbursement-list');
+    await screen.findByText('BX2026110007');
+    expect(screen.getByTestId('my-bill-totals').textContent).toBe('合计：共 1 张，报销金额 1,530.00 元，核定金额 1,430.00 元');
+    const tr = screen.getByText('BX2026110007').closest('tr')!;
+    expect(within(tr).getByText('审批中')).toBeTruthy();
+    expect(within(tr).getByText('部门负责人审批（李经理）')).toBeTruthy();
+    const { toListRequest } = await import('./MyReimbursementList');
+    expect(toListRequest({ billNo: ' BX2026 ', amountMin: 100.5, flowState: 2 })).toMatchObject({ billNo: 'BX2026', amountMin: 10_050, flowState: 2 });
+  });
+});
+
+describe('the bill read view', { timeout: 60_000 }, () => {
+  it('shows the lines with their invoices, checks (orange warns), 核定 amounts, the track; 撤回 asks first', async () => {
+    const { default: BillPage } = await import('./BillPage');
+    calls.get.mockResolvedValue(detail);
+    calls.withdraw.mockResolvedValue({ code: 20000, message: '报销单已撤回', r: null });
+    wrap(<BillPage />, `/my/reimbursement/detail/${detail.id}`, '/my/reimbursement/detail/:id');
+    await screen.findByText('费用报销单 BX2026110007');
+    expect(calls.get).toHaveBeenCalledWith(detail.id);
+    const checks = screen.getAllByTestId('line-checks')[0]!;
+    expect(checks.textContent).toBe('交通超标准');
+    expect(checks.querySelector('[data-level="warn"]')).toBeTruthy();
+    expect(screen.getByText('超标准部分不予报销', { exact: false })).toBeTruthy();
+    expect(screen.getAllByText('ticket.pdf').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('发起').length).toBeGreaterThan(0);
+    expect(screen.getByTestId('reimb-print').textContent).toContain('费用报销单');
+    fireEvent.click(screen.getByTestId('withdraw-bill'));
+    fireEvent.click(await screen.findByRole('button', { name: /确\s*定|OK/ }));
+    await waitFor(() => expect(calls.withdraw).toHaveBeenCalledWith(detail.id));
+  });
+
+  it('the ledger page shows the accounting history', async () => {
+    const { default: LedgerBillPage } = await import('./LedgerBillPage');
+    calls.detail.mockResolvedValue({ ...detail, pushes: [{ id: 'p1', action: 'push', ok: true, voucherNo: '记-0012', message: '', userName: '王会计', createdAt: '2026-11-22T01:00:00Z' }] });
+    wrap(<LedgerBillPage />, `/reimbursement/detail/${detail.id}`, '/reimbursement/detail/:id');
+    await screen.findByText('入账记录');
+    expect(screen.getByText('记-0012')).toBeTruthy();
+    expect(calls.detail).toHaveBeenCalledWith(detail.id);
+  });
+});
+
+describe('the bill editor', { timeout: 60_000 }, () => {
+  it('a returned bill opens in the editor; an invoice below the line amount turns red and blocks 提交; 保存草稿 sends the lines', async () => {
+    const { default: BillPage } = await import('./BillPage');
+    const returned = {
+      ...detail, flowState: 2, flowStateName: '已退回', can: { edit: true, submit: true, withdraw: false, delete: false, approve: false },
+      lines: [{ ...detail.lines[0]!, categoryCode: 'T-OFFICE', amount: 120_000, checks: [] }],
+    };
+    calls.get.mockResolvedValue(returned);
+    calls.options.mockResolvedValue(options);
+    calls.save.mockResolvedValue({ code: 20000, message: '报销单 BX2026110007 已保存', r: { id: detail.id, billNo: 'BX2026110007' } });
+    wrap(<BillPage />, `/my/reimbursement/detail/${detail.id}`, '/my/reimbursement/detail/:id');
+    await screen.findByTestId('bill-editor');
+    expect(screen.getByText('报销单已退回，请根据审批意见修改后重新提交')).toBeTruthy();
+    const checks = await screen.findByTestId('line-checks');
+    expect(checks.textContent).toBe('发票金额不足');
+    expect(checks.querySelector('[data-level="block"]')).toBeTruthy();
+    expect((screen.getByTestId('submit-bill') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTestId('save-bill'));
+    await waitFor(() => expect(calls.save).toHaveBeenCalled());
+    const body = calls.save.mock.calls[0]![0];
+    expect(body).toMatchObject({ id: detail.id, reason: '项目现场出差', periodFrom: '2026-11-01', periodTo: '2026-11-20' });
+    expect(body.lines).toEqual([expect.objectContaining({ categoryCode: 'T-OFFICE', amount: 120_000, invoiceId: 'i1', expenseDate: '2026-11-03' })]);
+  });
+
+  it('a new bill starts with my default payee and one line; the server refusal is shown', async () => {
+    const { default: BillPage } = await import('./BillPage');
+    calls.options.mockResolvedValue(options);
+    wrap(<BillPage />, '/my/reimbursement/detail/new', '/my/reimbursement/detail/:id');
+    await screen.findByTestId('bill-editor');
+    expect(calls.get).not.toHaveBeenCalled();
+    expect((screen.getByDisplayValue('6222') as HTMLInputElement).value).toBe('6222');
+    expect(screen.getByText('新建费用报销单')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('add-line'));
+    await waitFor(() => expect(screen.getAllByText('选择发票').length).toBe(2));
+  });
+});
+
+describe('the approval panel in 我的待办', { timeout: 60_000 }, () => {
+  it('the current handler reduces a line with an opinion (核定), never above the claim', async () => {
+    const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
+    calls.get.mockResolvedValue({ ...detail, can: { ...detail.can, withdraw: false, approve: true } });
+    calls.approveLine.mockResolvedValue({ code: 20000, message: '核定金额已保存', r: { approvedAmount: 100_000 } });
+    wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
+    const panel = await screen.findByTestId('bill-approval-panel');
+    expect(within(panel).getByText('检查发现：1 行需要关注（超标准、超期或疑似重复）')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('approve-line-1'));
+    const input = await screen.findByPlaceholderText('核定金额（元）');
+    fireEvent.change(input, { target: { value: '1000' } });
+    fireEvent.change(screen.getByPlaceholderText('核定意见（必填）'), { target: { value: '一等座超标' } });
+    fireEvent.click(screen.getByRole('button', { name: /保存核定/ }));
+    await waitFor(() => expect(calls.approveLine).toHaveBeenCalledWith(detail.lines[0]!.id, 100_000, '一等座超标'));
+  });
+
+  it('no 核定 for a reader who is not the current handler', async () => {
+    const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
+    calls.get.mockResolvedValue(detail);
+    wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
+    await screen.findByTestId('bill-approval-panel');
+    expect(screen.queryByTestId('approve-line-1')).toBeNull();
+  });
+});
