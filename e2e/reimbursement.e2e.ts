@@ -1,0 +1,147 @@
+/**
+ * 费用报销 end to end (issue 15): an employee (demo7) applies with an invoice uploaded on the spot, the
+ * department manager (demo4) reduces the line's approved amount (核定) and approves in 我的待办, the
+ * expense accountant (demo12) and the finance head (demo16) approve the next two nodes (through the
+ * workflow's own calls: their screens are the manager's), demo12 pushes the bill in 一键报销 and sees its
+ * voucher number, and 部门月度报销汇总 shows the approved amount in the department's row of this month.
+ *
+ * Own server: the upload saves the sample invoice into the pool, which another file's test also uploads.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_VIEWPORT, launch, signIn, useBrowser, type Session } from './browser';
+
+useBrowser();
+import { startServer, type E2eServer } from './server';
+
+const SAMPLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/server/test/fixtures/income/invoice-sd.xml');
+/** The sample invoice's total is 16,916.10 元; the claim stays under 5000 元 (FY01 asks 分管领导 above it). */
+const CLAIM = '3000';
+const APPROVED = '2500';
+const REASON = `浏览器测试报销 ${Date.now()}`;
+
+let server: E2eServer;
+beforeAll(async () => {
+  server = await startServer();
+}, 120_000);
+afterAll(() => server?.stop());
+
+async function session(): Promise<Session> {
+  const b = await launch();
+  const context = await b.newContext({ baseURL: server.baseURL, viewport: DEFAULT_VIEWPORT, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+  return { context, page: await context.newPage() };
+}
+
+async function api<T>(pathName: string, body: unknown, token?: string): Promise<{ code: number; message?: string; r: T }> {
+  const res = await fetch(`${server.baseURL}${pathName}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { 'x-token': token } : {}) }, body: JSON.stringify(body) });
+  return (await res.json()) as { code: number; message?: string; r: T };
+}
+const tokenOf = async (login: string) => (await api<{ token: string }>('/api/account/login', { name: login, password: 'demo123' })).r.token;
+
+/** The Shanghai month of now, as the summary's columns name it. */
+const thisMonth = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
+
+describe('费用报销：申请、审批核定、一键报销、部门汇总', () => {
+  it('demo7 applies with an uploaded invoice, demo4 approves 2500 of 3000, demo12 pushes it and the summary shows it', async () => {
+    const employee = await session();
+    const manager = await session();
+    const finance = await session();
+    // 1. The employee: 我的报销 → 新建报销.
+    const e = employee.page;
+    await signIn(e, 'demo7');
+    await e.goto('/reimbursement/my-reimbursement-list');
+    await e.getByTestId('new-bill').click();
+    await e.waitForURL('**/my/reimbursement/detail/new');
+    const editor = e.getByTestId('bill-editor');
+    await editor.waitFor();
+    // 费用期间 defaults to this month up to today.
+    await editor.getByLabel('报销事由').fill(REASON);
+
+    // One line: 办公, 3000.00, backed by the sample invoice uploaded in the picker.
+    // A new bill starts with one empty line.
+    const rows = editor.locator('.ant-table-tbody tr.ant-table-row');
+    if ((await rows.count()) === 0) await editor.getByTestId('add-line').click();
+    await expect.poll(() => rows.count()).toBe(1);
+    const row = rows.first();
+    await row.locator('.ant-select').first().click();
+    await e.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^办公$/ }).click();
+    await row.locator('td').nth(3).locator('input').fill('办公用品采购');
+    await row.getByPlaceholder('金额（元）').fill(CLAIM);
+    await row.getByTestId('pick-line-invoice').click();
+    const picker = e.getByTestId('invoice-picker');
+    await picker.waitFor();
+    await picker.locator('input[type=file]').setInputFiles(SAMPLE);
+    const upload = picker.getByTestId('upload-form');
+    await upload.waitFor({ timeout: 30_000 });
+    await upload.getByRole('button', { name: '保存到票池并选用' }).click();
+    await picker.waitFor({ state: 'hidden' });
+    await expect.poll(() => row.innerText()).toContain('25322000000104857316');
+
+    // Save the draft (the bill takes its number), then submit into 费用报销审批.
+    await editor.getByTestId('save-bill').click();
+    await e.waitForURL(/\/my\/reimbursement\/detail\/(?!new)[\w-]+$/);
+    const billId = e.url().split('/').pop()!;
+    await e.getByTestId('submit-bill').click();
+    await e.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+    const t7 = await tokenOf('demo7');
+    await expect.poll(async () => (await api<{ flowState: number }>('/api/reimbursement/bill/get', { id: billId }, t7)).r.flowState, { timeout: 15_000 }).toBe(1);
+    await e.getByText('部门负责人审批（张伟）').first().waitFor({ timeout: 15_000 });
+    const bill = (await api<{ billNo: string; workId: number; amount: number; deptName: string }>('/api/reimbursement/bill/get', { id: billId }, t7)).r;
+    expect(bill.amount).toBe(300_000);
+    expect(bill.billNo).toMatch(/^BX\d{10}$/);
+
+    // 2. The manager: 我的待办 → the bill's panel → 核定 2500 → 同意.
+    const m = manager.page;
+    await signIn(m, 'demo4');
+    await m.goto(`/flow/todolist?workId=${bill.workId}`);
+    const panel = m.getByTestId('bill-approval-panel');
+    await panel.waitFor({ timeout: 15_000 });
+    expect(await panel.innerText()).toContain(bill.billNo);
+    await panel.getByTestId('approve-line-1').click();
+    const pop = m.locator('.ant-popover:visible');
+    await pop.getByPlaceholder('核定金额（元）').fill(APPROVED);
+    await pop.getByPlaceholder('核定意见（必填）').fill('办公用品超出预算部分不予报销');
+    await pop.getByRole('button', { name: '保存核定' }).click();
+    await expect.poll(() => panel.innerText()).toContain('2,500.00');
+    const approval = m.getByTestId('approval-panel');
+    await approval.getByRole('textbox').fill('同意，按核定金额报销');
+    await approval.getByRole('button', { name: '同意' }).click();
+    await m.getByText(/已发送至/).first().waitFor({ timeout: 15_000 });
+
+    // 3. 费用会计审核 (role 12) and 财务负责人复核 (role 16) through the workflow's send.
+    for (const login of ['demo12', 'demo16']) {
+      const sent = await api('/api/miswf/workflow/send', { workId: bill.workId, opinion: '同意' }, await tokenOf(login));
+      expect(sent.code, sent.message).toBe(20000);
+    }
+    const approved = (await api<{ flowState: number; approvedAmount: number; reimbState: number }>('/api/reimbursement/bill/get', { id: billId }, t7)).r;
+    expect(approved).toMatchObject({ flowState: 3, approvedAmount: 250_000, reimbState: 0 });
+
+    // 4. demo12: 一键报销 → push the bill → its voucher number.
+    const f = finance.page;
+    await signIn(f, 'demo12');
+    await f.goto('/reimbursement/nuonuo/reimbursement/apply/list');
+    const list = f.getByTestId('reimb-apply');
+    await list.getByTestId(`push-${bill.billNo}`).waitFor({ timeout: 15_000 });
+    await list.getByTestId(`push-${bill.billNo}`).click();
+    const confirm = f.locator('.ant-modal-confirm, .ant-popconfirm').filter({ hasText: /推送/ });
+    if (await confirm.count()) await confirm.getByRole('button', { name: /确\s*定|推\s*送|OK/ }).last().click();
+    const results = f.getByTestId('push-results');
+    await expect.poll(() => results.innerText(), { timeout: 30_000 }).toMatch(/记-\d{4}/);
+    const voucherNo = /记-\d{4}/.exec(await results.innerText())![0];
+    const pushed = (await api<{ reimbState: number; voucherNo: string }>('/api/reimbursement/bill/get', { id: billId }, t7)).r;
+    expect(pushed).toMatchObject({ reimbState: 1, voucherNo });
+
+    // 5. 部门月度报销汇总: this month's figure of demo7's department holds the 2500.00, and opens the bill.
+    await f.goto('/reimbursement/account/summary');
+    const summary = f.getByTestId('reimb-summary');
+    await summary.waitFor();
+    const deptRow = summary.locator('.ant-table-tbody tr.ant-table-row', { hasText: bill.deptName });
+    const cell = deptRow.locator(`[data-testid^="pivot-"][data-testid$="-${thisMonth()}"]`);
+    await expect.poll(() => cell.innerText(), { timeout: 15_000 }).toMatch(/\d/);
+    await cell.click();
+    const drawer = f.getByTestId('summary-drawer');
+    await drawer.getByText(bill.billNo).waitFor({ timeout: 15_000 });
+    expect(await drawer.innerText()).toContain('2,500.00');
+  });
+});
