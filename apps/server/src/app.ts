@@ -31,10 +31,11 @@ import { invoiceApportionmentRoutes } from './modules/invoice/apportionment/inde
 import { invoiceLedgerRoutes } from './modules/invoice/ledger/routes.js';
 import { incomePoolRoutes } from './modules/income/routes.js';
 import { reimbursementRoutes } from './modules/reimbursement/routes.js';
+import { costRoutes } from './modules/cost/routes.js';
 import { simulatorWanted, sisterSimulatorRoutes } from './integrations/sister/simulator.js';
 
 /** The business areas, each registering its own routes. Later areas add theirs here. */
-const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes, reimbursementRoutes];
+const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes, reimbursementRoutes, costRoutes];
 
 export type RouteModule = (app: FastifyInstance) => Promise<void>;
 

@@ -18,6 +18,7 @@ export * from './invoice.js';
 export * from './invoice-rules.js';
 export * from './transport-rules.js';
 export * from './reimbursement-rules.js';
+export * from './cost-rules.js';
 export * from './amount-input.js';
 export * from './contact-rules.js';
 export * from './invoice-types.js';

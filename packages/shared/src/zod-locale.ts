@@ -63,6 +63,7 @@ export const FIELD_LABELS: Record<string, string> = {
   centreCode: '成本中心编码', centreName: '成本中心名称', grade: '职级', cityTier: '城市分类', hotelPerNight: '住宿标准',
   seatClasses: '席别', allowancePerDay: '补助标准', city: '城市', tier: '城市分类', invoiceAgeDays: '发票期限', mode: '接口模式',
   timeoutMs: '超时',
+  monthFrom: '开始月份', monthTo: '结束月份', itemCode: '成本项编码', itemName: '成本项名称', validFrom: '生效日期', validTo: '失效日期', on: '生效于',
   expenseDate: '发生日期', nights: '天数', seatClass: '座席', projectName: '项目名称',
   contractNo: '合同编号', periodFrom: '费用期间开始', periodTo: '费用期间结束', payeeName: '收款人', payeeBank: '收款银行',
   payeeAccount: '收款账号', saveAsDefault: '保存为默认收款信息',

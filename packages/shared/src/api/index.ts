@@ -23,3 +23,4 @@ export * from './reimbursement-apply.js';
 export * from './reimbursement-accounting.js';
 export * from './reimbursement-ledger.js';
 export * from './reimbursement-settings.js';
+export * from './cost.js';

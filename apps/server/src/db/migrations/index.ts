@@ -35,6 +35,7 @@ import * as m0030 from '../../integrations/accounting/migration.js';
 import * as m0031 from '../../modules/income/booking/migration.js';
 import * as m0032 from '../../modules/messages/migration.js';
 import * as m0033 from '../../modules/reimbursement/migration.js';
+import * as m0034 from '../../modules/cost/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0031_income_booking': m0031,
   '0032_user_messages': m0032,
   '0033_reimbursement': m0033,
+  '0034_cost': m0034,
 };
