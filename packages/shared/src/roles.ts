@@ -17,6 +17,11 @@ export const PRIVILEGED_ROLES: readonly RoleCode[] = [ADMINISTRATOR, USER_ADMINI
 export const INCOME_ENTRY_WRITE_ROLES: readonly string[] = ['1', '13', '14'];
 /** Whether these roles may change signing data (the server's assertWriter; `admin` may). */
 export const canWriteIncomeEntry = (roles: readonly string[]) => roles.some((r) => r === ADMIN_ROLE || INCOME_ENTRY_WRITE_ROLES.includes(r));
+/** 成本单台账 (issue 16): the roles that enter, import, copy, re-price and sync cost orders; 18 and 19 read only. */
+export const COST_ENTRY_ROLES: readonly string[] = ['1', '16', '17'];
+export const canEnterCostOrders = (roles: readonly string[]) => roles.some((r) => r === ADMIN_ROLE || COST_ENTRY_ROLES.includes(r));
+/** Roles that see every department's orders in the audit queue (an auditor sees the departments assigned in 成本设置). */
+export const seesAllCostDepts = (roles: readonly string[]) => roles.some((r) => r === ADMIN_ROLE || r === ADMINISTRATOR);
 
 export interface RoleInfo {
   code: RoleCode;

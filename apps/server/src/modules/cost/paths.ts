@@ -1,10 +1,13 @@
 /**
  * The pages of the /cost group (SPEC section 2) and the access rule of each call: a call names the pages
  * that use it, so the route table's roles decide (ledger and summary 1, 16–19; the audit queue 1, 17,
- * 20–22; the settings 1, 17). Entering orders (1, 16, 17) is narrower than reading the ledger: see
- * `ENTRY_ROLES`.
+ * 20–22; the settings 1, 17). Entering orders (1, 16, 17: COST_ENTRY_ROLES) is narrower than reading the ledger and no page rule,
+ * so it is a check in the handler (`assertEntry`, as 发票签收's assertWriter): 403 权限不足.
  */
+import type { FastifyRequest } from 'fastify';
+import { canEnterCostOrders } from '@zhyy/shared';
 import { pages } from '../../platform/access.js';
+import { forbidden } from '../../platform/envelope.js';
 
 export const PAGE = {
   ledger: '/cost-management/account',
@@ -13,11 +16,9 @@ export const PAGE = {
   setting: '/costmanagement/setting',
 } as const;
 
-/** Roles that enter, import, copy, re-price and sync orders on the ledger page (issue 16). */
-export const ENTRY_ROLES = ['1', '16', '17'] as const;
 
 export const access = {
-  /** 成本单台账 (1, 16, 17, 18, 19): the list, detail, export; entry further limited to ENTRY_ROLES. */
+  /** 成本单台账 (1, 16, 17, 18, 19): the list, detail, export; entry further limited by assertEntry. */
   ledger: { access: pages(PAGE.ledger) },
   /** The detail is read from the ledger and the audit queue. */
   detail: { access: pages(PAGE.ledger, PAGE.examine) },
@@ -32,3 +33,8 @@ export const access = {
 };
 
 export const tags = ['成本管理'];
+
+/** Create, edit, copy, re-price, import, sync: roles 1, 16, 17 (admin); 18 and 19 read the ledger only. */
+export function assertEntry(req: FastifyRequest): void {
+  if (!canEnterCostOrders(req.user?.roles ?? [])) throw forbidden();
+}
