@@ -57,7 +57,7 @@ describe('one live order per month, department and project', () => {
     await k().insertInto('projects').values({ id: '00000000-0000-4000-8000-00000000a001', code: 'XM-T', name: '测试项目', customer: '', amount: 0, source: 0, is_temp: 0, created_at: now, updated_at: now }).execute();
     const order = (id: string, no: string, state: number) => ({
       id, order_no: no, month: '2026-10', dept_id: dept.id, dept_name: dept.name, project_id: '00000000-0000-4000-8000-00000000a001', project_code: 'XM-T', project_name: '测试项目',
-      source: 'entry', state, created_at: now, updated_at: now,
+      source: 'entry', state, invalid_reason: '', amount: 0, tax: 0, line_count: 0, remark: '', pms_ref: '', audited_by: '', audited_at: null, created_by_id: null, created_by: '', created_at: now, updated_at: now,
     });
     await k().insertInto('cost_orders').values(order('00000000-0000-4000-8000-00000000b001', 'CB2026100001', 2)).execute();
     await k().insertInto('cost_orders').values(order('00000000-0000-4000-8000-00000000b002', 'CB2026100002', 0)).execute();
