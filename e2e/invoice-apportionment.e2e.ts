@@ -26,8 +26,21 @@ describe('project-change (issue 7)', () => {
     const reason = `端到端：部分工程量属于溧水项目 ${Date.now()}`;
     await page.getByTestId('change-reason').fill(reason);
     await page.getByTestId('change-submit').click();
-    await page.getByRole('button', { name: '确认变更' }).click();
-    await page.getByText('项目变更成功').waitFor();
+    // Under load the first click can land while the dialog is still zooming in: click again until the
+    // change is done, never while the button is already submitting (a loading antd button).
+    const confirm = page.getByRole('button', { name: '确认变更' });
+    const done = page.getByText('项目变更成功');
+    await confirm.waitFor();
+    await expect
+      .poll(
+        async () => {
+          if (await done.isVisible()) return true;
+          if ((await confirm.isVisible()) && !/ant-btn-loading/.test((await confirm.getAttribute('class')) ?? '')) await confirm.click({ timeout: 2_000 }).catch(() => undefined);
+          return done.isVisible();
+        },
+        { timeout: 30_000, intervals: [500] },
+      )
+      .toBe(true);
 
     const history = page.getByTestId('change-history');
     const entry = history.locator('tbody tr').filter({ hasText: reason });

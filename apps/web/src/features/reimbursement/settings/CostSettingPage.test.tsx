@@ -7,7 +7,7 @@
 import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReimbSettingView } from '@zhyy/shared';
 import CostSettingPage from './CostSettingPage';
 
@@ -119,9 +119,18 @@ describe('报销设置', { timeout: 60_000 }, () => {
     fireEvent.change(screen.getByLabelText('接口地址'), { target: { value: 'https://i8-new.example.cn/api' } });
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(saveAccounting).toHaveBeenCalledTimes(1));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(saveAccounting.mock.calls[0]![0]).toEqual({ mode: 'http', url: 'https://i8-new.example.cn/api', token: '', timeoutMs: 15_000 });
     testAccounting.mockResolvedValue({ code: 20000, r: { ok: false, message: '连接失败：无法连接会计系统，请稍后重试' } });
     fireEvent.click(screen.getByRole('button', { name: /测试连接/ }));
     expect((await screen.findByTestId('accounting-test-result')).textContent).toContain('连接失败：无法连接会计系统，请稍后重试');
   });
+});
+
+// 保存成功 is antd's static message (no App bridge here): a root of its own that cleanup() does not
+// unmount. Its close timer would otherwise render after the test environment is gone (window is not defined).
+afterAll(async () => {
+  const { message } = await import('antd');
+  message.destroy();
+  await new Promise((r) => setTimeout(r, 50));
 });
