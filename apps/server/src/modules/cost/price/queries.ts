@@ -137,8 +137,3 @@ export async function monthsUsing(db: Db, id: string): Promise<string[]> {
   return rows.map((r) => r.month);
 }
 
-/** The windows of one item, spec and unit. */
-export function windowsOf(db: Db, k: { itemCode: string; spec: string; unit: string }) {
-  return db.selectFrom('cost_prices').select(['id', 'valid_from', 'valid_to', 'unit_price', 'tax_rate', 'item_name', 'category']).where('item_code', '=', k.itemCode).where('spec', '=', k.spec).where('unit', '=', k.unit).orderBy('valid_from').execute();
-}
-
