@@ -83,14 +83,22 @@ export const previousMonth = (month: string) => shiftMonth(month, -1);
 /** 'CB' + yyyyMM + the month's 4-digit sequence. */
 export const costOrderNo = (month: string, seq: number) => `CB${month.replace('-', '')}${String(seq).padStart(4, '0')}`;
 
+/**
+ * Exact products: decimal.js rounds every operation to 20 significant digits by default, and a
+ * 4-place quantity × 8-place price in 分 of 11 or more integer digits needs more, so the product was
+ * rounded once there and again to 分 (…779.4999999997 became …780). 64 digits hold any product of
+ * the schemas' values exactly.
+ */
+const Exact = Decimal.clone({ precision: 64, rounding: Decimal.ROUND_HALF_UP });
+
 /** Amount in 分: quantity × unit price (yuan, excluding tax) × 100, half-up. */
 export function lineAmount(quantity: string | number, unitPrice: string | number): number {
-  return new Decimal(quantity).mul(unitPrice).mul(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+  return new Exact(quantity).mul(unitPrice).mul(100).toDecimalPlaces(0, Exact.ROUND_HALF_UP).toNumber();
 }
 
 /** Tax in 分: amount × rate, half-up. */
 export function lineTax(amount: number, taxRate: string | number): number {
-  return new Decimal(amount).mul(taxRate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+  return new Exact(amount).mul(taxRate).toDecimalPlaces(0, Exact.ROUND_HALF_UP).toNumber();
 }
 
 /** An order's totals: sums of its rounded lines. */

@@ -7,10 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { priceRoutes } from './price/routes.js';
+import { settingRoutes } from './settings/routes.js';
 import './tables.js';
 
 async function costModule(app: FastifyInstance): Promise<void> {
-  void app;
+  await priceRoutes(app);
+  await settingRoutes(app);
 }
 
 export const costRoutes = fp(costModule, { name: 'cost' });
