@@ -7,10 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { orderEntryRoutes } from './order/routes.js';
 import './tables.js';
 
 async function costModule(app: FastifyInstance): Promise<void> {
   void app;
+  await orderEntryRoutes(app);
 }
 
 export const costRoutes = fp(costModule, { name: 'cost' });
