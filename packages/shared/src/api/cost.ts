@@ -140,6 +140,22 @@ export const CostIdsBody = z.object({ ids: z.array(Uuid, { error: '请选择成�
 export const CostInvalidBody = CostIdsBody.extend({ reason: reqText('作废原因', 200) });
 /** 同步项目管理系统: the month's orders pushed by the project-management system. */
 export const CostPmsSyncBody = z.object({ month: CostMonth });
+/** What save and copy-last-month answer. */
+export interface CostOrderSaved {
+  id: string;
+  orderNo: string;
+}
+/** What reprice answers: the lines whose price changed. */
+export interface CostRepriceResult extends CostOrderSaved {
+  changed: number;
+}
+/** What pms-sync answers: counts, the failures, and the outcome of every PMS order in the PMS's order. */
+export interface CostPmsSyncResult {
+  created: number;
+  skipped: number;
+  failed: Array<{ ref: string; message: string }>;
+  orders: Array<{ ref: string; outcome: 'created' | 'skipped' | 'failed'; orderId: string | null; orderNo: string; message: string }>;
+}
 export const CostSummaryQuery = z
   .object({
     monthFrom: CostMonth,

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { orderEntryRoutes } from './order/routes.js';
 import { priceRoutes } from './price/routes.js';
 import { settingRoutes } from './settings/routes.js';
 import './tables.js';
@@ -14,6 +15,7 @@ import './tables.js';
 async function costModule(app: FastifyInstance): Promise<void> {
   await priceRoutes(app);
   await settingRoutes(app);
+  await orderEntryRoutes(app);
 }
 
 export const costRoutes = fp(costModule, { name: 'cost' });
