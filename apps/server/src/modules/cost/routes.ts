@@ -7,10 +7,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { auditRoutes } from './audit/routes.js';
+import { summaryRoutes } from './summary/routes.js';
 import './tables.js';
 
 async function costModule(app: FastifyInstance): Promise<void> {
-  void app;
+  await auditRoutes(app);
+  await summaryRoutes(app);
 }
 
 export const costRoutes = fp(costModule, { name: 'cost' });
