@@ -257,6 +257,7 @@ export interface CostSummaryCell {
   deptId: string;
   deptName: string;
   projectId: string;
+  projectCode: string;
   projectName: string;
   category: string;
   amount: number;

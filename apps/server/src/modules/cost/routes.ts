@@ -7,15 +7,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { auditRoutes } from './audit/routes.js';
 import { orderEntryRoutes } from './order/routes.js';
 import { priceRoutes } from './price/routes.js';
 import { settingRoutes } from './settings/routes.js';
+import { summaryRoutes } from './summary/routes.js';
 import './tables.js';
 
 async function costModule(app: FastifyInstance): Promise<void> {
   await priceRoutes(app);
   await settingRoutes(app);
   await orderEntryRoutes(app);
+  await auditRoutes(app);
+  await summaryRoutes(app);
 }
 
 export const costRoutes = fp(costModule, { name: 'cost' });

@@ -1,0 +1,62 @@
+/**
+ * 月度成本汇总 (issue 16; roles 1, 16–19): /api/cost-order/summary (the cells month × department ×
+ * project × category, the trend, the composition and the totals) and /api/cost-order/export-cost-summary
+ * (the cells as rows, a 合计 row). The drill-down to orders is the ledger's list filtered by month,
+ * department and project.
+ */
+import type { FastifyInstance } from 'fastify';
+import { CostCategory, CostSummaryQuery, monthLabel, type CostSummaryCell } from '@zhyy/shared';
+import { typed } from '../../../platform/route.js';
+import { ok } from '../../../platform/envelope.js';
+import type { XlsxColumn } from '../../../platform/xlsx.js';
+import { exportXlsx } from '../../syslog/fileExports.js';
+import { access, tags } from '../paths.js';
+import { costSummary } from './repo.js';
+
+const yuan = (fen: number) => Math.round(fen) / 100;
+
+export const SUMMARY_COLUMNS: XlsxColumn<CostSummaryCell>[] = [
+  { header: '月份', width: 9, value: (r) => r.month },
+  { header: '部门', width: 16, value: (r) => r.deptName },
+  { header: '项目编码', width: 14, value: (r) => r.projectCode },
+  { header: '项目名称', width: 26, value: (r) => r.projectName },
+  { header: '费用类别', width: 12, value: (r) => (r.deptId ? CostCategory.label(r.category) : '') },
+  { header: '成本单数', width: 9, value: (r) => r.orderCount },
+  { header: '不含税金额（元）', width: 15, value: (r) => yuan(r.amount) },
+  { header: '税额（元）', width: 13, value: (r) => yuan(r.tax) },
+  { header: '价税合计（元）', width: 15, value: (r) => yuan(r.amount + r.tax) },
+];
+
+export async function summaryRoutes(app: FastifyInstance): Promise<void> {
+  const r = typed(app);
+  const db = () => app.db.kysely;
+  const P = '/api/cost-order';
+
+  r.post(`${P}/summary`, { schema: { body: CostSummaryQuery, summary: '月度成本汇总：待审核与已审核成本单（不含已作废）按月份×部门×项目×费用类别的金额，月度趋势、类别构成与合计', tags }, config: access.summary }, async (req) =>
+    ok(await costSummary(db(), req.body)),
+  );
+
+  r.post(`${P}/export-cost-summary`, { schema: { body: CostSummaryQuery, summary: '导出月度成本汇总（Excel，每格一行，末行合计）', tags }, config: access.summary }, async (req, reply) => {
+    const q = req.body;
+    const v = await costSummary(db(), q);
+    const last: CostSummaryCell = { month: '合计', deptId: '', deptName: '', projectId: '', projectCode: '', projectName: '', category: '', amount: v.totals.amount, tax: v.totals.tax, orderCount: v.totals.orderCount };
+    const [dept, project] = await Promise.all([
+      q.deptId ? db().selectFrom('departments').select('name').where('id', '=', q.deptId).executeTakeFirst() : undefined,
+      q.projectId ? db().selectFrom('projects').select(['code', 'name']).where('id', '=', q.projectId).executeTakeFirst() : undefined,
+    ]);
+    const what = [
+      `${monthLabel(q.monthFrom)} 至 ${monthLabel(q.monthTo)}`,
+      q.deptId ? `部门 ${dept?.name ?? q.deptId}` : '',
+      q.projectId ? `项目 ${project ? `${project.code} ${project.name}` : q.projectId}` : '',
+      q.category !== undefined ? `费用类别 ${CostCategory.label(q.category)}` : '',
+    ].filter(Boolean).join('，');
+    return exportXlsx(app, req, reply, {
+      fileName: `月度成本汇总${q.monthFrom}至${q.monthTo}`, sheetName: '月度成本汇总', category: '月度成本汇总', rowCount: v.rows.length + 1,
+      description: `导出月度成本汇总 ${v.rows.length} 行（${what}）`, columns: SUMMARY_COLUMNS,
+      rows: (async function* () {
+        for (let i = 0; i < v.rows.length; i += 500) yield v.rows.slice(i, i + 500);
+        yield [last];
+      })(),
+    });
+  });
+}
