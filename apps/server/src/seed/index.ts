@@ -18,6 +18,7 @@ import { insertTaxCodes, seedInvoices } from './invoice.js';
 import { seedInvoiceApportionment } from './invoice-apportionment.js';
 import { seedIncome } from './income.js';
 import { seedReimbursement } from './reimbursement.js';
+import { seedCost } from './cost.js';
 
 export const DEMO_PASSWORD = 'demo123';
 const DEMO_SEED = 20261121;
@@ -31,6 +32,8 @@ export interface SeedContext {
   incomePerDay?: number;
   /** Reimbursement bills a month (seed/reimbursement.ts; default 700, 8,400 over twelve months). */
   reimbPerMonth?: number;
+  /** Cost orders a month (seed/cost.ts; default 180 over thirteen months; 0: the price list and auditors only). */
+  costPerMonth?: number;
 }
 
 export interface DemoOptions {
@@ -38,6 +41,8 @@ export interface DemoOptions {
   incomePerDay?: number;
   /** Test servers draw fewer reimbursement bills a month (docs/reimbursement.md, "Demo data"). */
   reimbPerMonth?: number;
+  /** Test servers draw fewer cost orders a month (docs/cost.md, "Demo data"). */
+  costPerMonth?: number;
 }
 
 export interface Seeder {
@@ -54,6 +59,7 @@ export const SEEDERS: Seeder[] = [
   { name: 'invoice-apportionment', run: seedInvoiceApportionment },
   { name: 'income', run: seedIncome },
   { name: 'reimbursement', run: seedReimbursement },
+  { name: 'cost', run: seedCost },
 ];
 
 // Every demo account shares one password, so they share one argon2id hash (computed once per process).
@@ -70,7 +76,11 @@ async function insertDemo(k: Kysely<Database>, hash: string, now: Date, opts: De
   const rng = new Rng(DEMO_SEED);
   const users = buildDemoUsers(rng);
   await insertCompany(k, users, hash, now.toISOString());
-  const volumes = { ...(opts.incomePerDay === undefined ? {} : { incomePerDay: opts.incomePerDay }), ...(opts.reimbPerMonth === undefined ? {} : { reimbPerMonth: opts.reimbPerMonth }) };
+  const volumes = {
+    ...(opts.incomePerDay === undefined ? {} : { incomePerDay: opts.incomePerDay }),
+    ...(opts.reimbPerMonth === undefined ? {} : { reimbPerMonth: opts.reimbPerMonth }),
+    ...(opts.costPerMonth === undefined ? {} : { costPerMonth: opts.costPerMonth }),
+  };
   for (const s of SEEDERS) await s.run({ db: k, rng, now, users, ...volumes });
   await k.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
   return users;
