@@ -4,7 +4,7 @@
  * (/cost-order/*) and the settings (/cost-setting/*). Bodies are the shared zod schemas' input types; answers
  * the shared response types.
  *
- * Reads use `post` (the answer's `r`); changes use `request` (the whole envelope: its message says what was done,
+ * Reads use `post` (the answer's `r`); changes use `request` (Done<T>: the whole envelope: its message says what was done,
  * and the badges refresh). Every change takes RequestOptions, so a form may pass `{ silent: true }` and show the
  * server's Chinese refusal in place instead of the toast. Exports and templates are blobs (`api.blob`); the
  * ledger's big exports are streamed with progress by ExportProgress from COST_EXPORT_PATHS.
@@ -41,6 +41,7 @@ import type {
   CostSummary,
   CostSummaryQuery,
   CostTodoData,
+  Envelope,
   PageQuery,
   PageResult,
 } from '@zhyy/shared';
@@ -48,6 +49,9 @@ import { api } from './clients';
 import type { RequestOptions } from './http';
 
 type In<S extends z.ZodType> = z.input<S>;
+/** A change's answer: the envelope (its message says what was done) with the call's `r`. */
+export type Done<T> = Envelope<T> & { r: T };
+const change = <T>(path: string, body: unknown, options?: RequestOptions) => api.request<T>(path, body, options) as Promise<Done<T>>;
 
 /** { id, orderNo } of an order created or changed. */
 export interface CostOrderRef {
@@ -82,10 +86,10 @@ export const costPriceApi = {
   options: (q: In<typeof CostPriceOptionsQuery>) => api.post<CostPriceRow[]>(`${PRICE}/options`, q),
   /** Every window of one item/spec/unit, oldest first. */
   timeline: (key: In<typeof CostPriceKey>) => api.post<CostPriceRow[]>(`${PRICE}/timeline`, key),
-  save: (body: In<typeof CostPriceBody>, options?: RequestOptions) => api.request<CostPriceRow>(`${PRICE}/save`, body, options),
-  remove: (body: In<typeof CostIdBody>, options?: RequestOptions) => api.request<null>(`${PRICE}/delete`, body, options),
+  save: (body: In<typeof CostPriceBody>, options?: RequestOptions) => change<CostPriceRow>(`${PRICE}/save`, body, options),
+  remove: (body: In<typeof CostIdBody>, options?: RequestOptions) => change<null>(`${PRICE}/delete`, body, options),
   export: (q: Omit<In<typeof CostPriceQuery>, 'pageIndex' | 'pageSize'>) => api.blob(`${PRICE}/export`, q),
-  import: (body: In<typeof CostFileBody>, options?: RequestOptions) => api.request<CostImportResult>(`${PRICE}/import`, body, options),
+  import: (body: In<typeof CostFileBody>, options?: RequestOptions) => change<CostImportResult>(`${PRICE}/import`, body, options),
   template: () => api.blob(`${PRICE}/template`, {}),
 };
 
@@ -102,17 +106,17 @@ export const costOrderApi = {
 
   // ---- entry ----
   /** New (no id) or an edit of an order awaiting audit. */
-  save: (body: In<typeof CostOrderBody>, options?: RequestOptions) => api.request<CostOrderRef>(`${ORDER}/save`, body, options),
-  copyLastMonth: (body: In<typeof CostCopyBody>, options?: RequestOptions) => api.request<CostOrderRef>(`${ORDER}/copy-last-month`, body, options),
-  reprice: (id: string, options?: RequestOptions) => api.request<CostOrderRef & { changed: number }>(`${ORDER}/reprice`, { id } satisfies In<typeof CostIdBody>, options),
-  import: (body: In<typeof CostFileBody>, options?: RequestOptions) => api.request<CostImportResult>(`${ORDER}/import`, body, options),
+  save: (body: In<typeof CostOrderBody>, options?: RequestOptions) => change<CostOrderRef>(`${ORDER}/save`, body, options),
+  copyLastMonth: (body: In<typeof CostCopyBody>, options?: RequestOptions) => change<CostOrderRef>(`${ORDER}/copy-last-month`, body, options),
+  reprice: (id: string, options?: RequestOptions) => change<CostOrderRef & { changed: number }>(`${ORDER}/reprice`, { id } satisfies In<typeof CostIdBody>, options),
+  import: (body: In<typeof CostFileBody>, options?: RequestOptions) => change<CostImportResult>(`${ORDER}/import`, body, options),
   importTemplate: () => api.blob(`${ORDER}/import-template`, {}),
-  pmsSync: (body: In<typeof CostPmsSyncBody>, options?: RequestOptions) => api.request<CostPmsSyncResult>(`${ORDER}/pms-sync`, body, options),
+  pmsSync: (body: In<typeof CostPmsSyncBody>, options?: RequestOptions) => change<CostPmsSyncResult>(`${ORDER}/pms-sync`, body, options),
 
   // ---- audit (待审核成本单) ----
   toAuditList: (q: In<typeof CostOrderQuery>) => api.post<CostOrderPage>(`${ORDER}/to-audit-list`, q),
-  audit: (body: In<typeof CostIdsBody>, options?: RequestOptions) => api.request<CostBatchResult>(`${ORDER}/set-coststatus-audited`, body, options),
-  invalidate: (body: In<typeof CostInvalidBody>, options?: RequestOptions) => api.request<CostBatchResult>(`${ORDER}/set-coststatus-invalid`, body, options),
+  audit: (body: In<typeof CostIdsBody>, options?: RequestOptions) => change<CostBatchResult>(`${ORDER}/set-coststatus-audited`, body, options),
+  invalidate: (body: In<typeof CostInvalidBody>, options?: RequestOptions) => change<CostBatchResult>(`${ORDER}/set-coststatus-invalid`, body, options),
   /** The badge count: failures are swallowed (SPEC: errors silenced, empty payload). */
   todo: () => api.post<CostTodoData>(`${ORDER}/cost-todo-data`, {}, { silent: true }),
 
@@ -124,14 +128,14 @@ export const costOrderApi = {
 /** 成本设置 (roles 1, 17): auditors, month closing, the project-management interface. */
 export const costSettingApi = {
   auditors: () => api.post<CostAuditorView[]>(`${SETTING}/auditors`, {}),
-  saveAuditors: (body: In<typeof CostAuditorBody>, options?: RequestOptions) => api.request<CostAuditorView[]>(`${SETTING}/auditors-save`, body, options),
+  saveAuditors: (body: In<typeof CostAuditorBody>, options?: RequestOptions) => change<CostAuditorView[]>(`${SETTING}/auditors-save`, body, options),
   closings: (q: In<typeof CostClosingQuery>) => api.post<CostClosingView[]>(`${SETTING}/closings`, q),
-  close: (body: In<typeof CostCloseBody>, options?: RequestOptions) => api.request<CostClosingView[]>(`${SETTING}/close`, body, options),
-  reopen: (body: In<typeof CostReopenBody>, options?: RequestOptions) => api.request<CostClosingView[]>(`${SETTING}/reopen`, body, options),
+  close: (body: In<typeof CostCloseBody>, options?: RequestOptions) => change<CostClosingView[]>(`${SETTING}/close`, body, options),
+  reopen: (body: In<typeof CostReopenBody>, options?: RequestOptions) => change<CostClosingView[]>(`${SETTING}/reopen`, body, options),
   closingLogs: (q: In<typeof PageQuery>) => api.post<PageResult<CostClosingLog>>(`${SETTING}/closing-logs`, q),
   pms: () => api.post<CostPmsView>(`${SETTING}/pms`, {}),
-  savePms: (body: In<typeof CostPmsBody>, options?: RequestOptions) => api.request<CostPmsView>(`${SETTING}/pms-save`, body, options),
-  testPms: (options?: RequestOptions) => api.request<{ ok: boolean; message: string }>(`${SETTING}/pms-test`, {}, options),
+  savePms: (body: In<typeof CostPmsBody>, options?: RequestOptions) => change<CostPmsView>(`${SETTING}/pms-save`, body, options),
+  testPms: (options?: RequestOptions) => change<{ ok: boolean; message: string }>(`${SETTING}/pms-test`, {}, options),
 };
 
 /** The streamed exports (ExportProgress posts them itself, showing the bytes received). */
