@@ -1,8 +1,8 @@
 /**
  * 成本单台账 (/cost-management/account, roles 1, 16, 17, 18, 19): every cost order the caller may read, with
- * filters (month range, department, project, state, source, item code, order number, amount range), the 合计
- * row of the whole filtered set (the count of orders; amount, tax and total of the orders in force — an invalid
- * order counts in the number only), server paging, the streamed Excel export of the filtered orders, and the
+ * filters (month range, department, project, state, source, item code, order number, amount excluding tax),
+ * sortable columns, the 合计 row of the whole filtered set (the orders in force — not invalid — their count,
+ * amount, tax and total; the pager counts every order), server paging, the streamed Excel export of the filtered orders, and the
  * detail drawer. Roles 1, 16 and 17 also enter orders: 新增, 编辑 and 重新取价 of an order awaiting audit,
  * 复制上月, 导入Excel and 同步项目管理系统; roles 18 and 19 read only (the buttons are not drawn; the server
  * refuses them too).
@@ -15,7 +15,7 @@ import { CostOrderState, type CostOrderRow } from '@zhyy/shared';
 import { COST_EXPORT_PATHS, costOrderApi, type CostOrderRef } from '../../../api/cost';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
-import { FilterButtons, pageFromTable, SummaryLabel, tableLocale, tablePagination } from '../../../components/listTable';
+import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
@@ -57,7 +57,7 @@ function Filters() {
       <Form.Item name="orderNo" label="成本单号">
         <Input allowClear placeholder="完整或部分单号" maxLength={20} style={{ width: 150 }} />
       </Form.Item>
-      <AmountRangeItem label="金额（元）" />
+      <AmountRangeItem label="不含税金额（元）" />
     </>
   );
 }
@@ -68,10 +68,11 @@ export default function LedgerPage() {
   const [form] = Form.useForm<LedgerFormValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
+  const [sort, setSort] = useState<TableSort>();
   const [detailId, setDetailId] = useState<string | null>(null);
   const [editor, setEditor] = useState<EditorTarget | null>(null);
   const [dialog, setDialog] = useState<'copy' | 'import' | 'pms' | null>(null);
-  const params = { ...filters, ...page };
+  const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({ queryKey: [...COST_LEDGER_KEY, 'list', params], queryFn: () => costOrderApi.list(params), placeholderData: keepPreviousData });
 
   const apply = (v: LedgerFormValues) => {
@@ -103,21 +104,24 @@ export default function LedgerPage() {
     });
   };
 
+  const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<CostOrderRow> = [
     {
       title: '成本单号',
       key: 'orderNo',
       width: 150,
       fixed: 'left',
+      sorter: true,
+      sortOrder: sorted('orderNo'),
       render: (_, r) => (
         <Button type="link" size="small" style={{ padding: 0 }} onClick={() => setDetailId(r.id)} data-testid="cost-detail-link">
           {r.orderNo}
         </Button>
       ),
     },
-    { title: '月份', key: 'month', width: 100, render: (_, r) => formatMonth(r.month) },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 130, ellipsis: true },
-    { title: '项目', key: 'project', width: 190, ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
+    { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month') ?? (sort ? null : 'descend'), render: (_, r) => formatMonth(r.month) },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 130, ellipsis: true, sorter: true, sortOrder: sorted('deptName') },
+    { title: '项目', key: 'projectCode', width: 190, sorter: true, sortOrder: sorted('projectCode'), ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
     { title: '来源', key: 'source', width: 110, render: (_, r) => costSourceLabel(r.source) },
     {
       title: '状态',
@@ -130,12 +134,12 @@ export default function LedgerPage() {
         </Space>
       ),
     },
-    { title: '明细行数', dataIndex: 'lineCount', key: 'lineCount', width: 90, align: 'right' },
-    { title: '金额', key: 'amount', width: 130, align: 'right', render: (_, r) => <Money fen={r.amount} /> },
-    { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
-    { title: '价税合计', key: 'total', width: 130, align: 'right', render: (_, r) => <Money fen={r.total} strong /> },
+    { title: '明细行数', dataIndex: 'lineCount', key: 'lineCount', width: 100, align: 'right', sorter: true, sortOrder: sorted('lineCount') },
+    { title: '金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
+    { title: '税额', key: 'tax', width: 110, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
+    { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
     { title: '创建人', dataIndex: 'createdBy', key: 'createdBy', width: 90, ellipsis: true },
-    { title: '创建时间', key: 'createdAt', width: 170, render: (_, r) => formatDateTime(r.createdAt) },
+    { title: '创建时间', key: 'createdAt', width: 170, sorter: true, sortOrder: sorted('createdAt'), render: (_, r) => formatDateTime(r.createdAt) },
     { title: '审核人', key: 'auditedBy', width: 90, ellipsis: true, render: (_, r) => r.auditedBy || '—' },
     {
       title: '操作',
@@ -175,7 +179,7 @@ export default function LedgerPage() {
                   </Tooltip>
                 </>
               ) : null}
-              <ExportProgress path={COST_EXPORT_PATHS.orders} body={filters} rows={q.data?.total ?? 0} fileName="成本单台账" disabled={!q.data?.total} />
+              <ExportProgress path={COST_EXPORT_PATHS.orders} body={{ ...filters, ...(sort ? { sort } : {}) }} rows={q.data?.total ?? 0} fileName="成本单台账" disabled={!q.data?.total} />
             </Space>
           </div>
         </Form>
@@ -190,12 +194,15 @@ export default function LedgerPage() {
           scroll={{ x: tableScrollX(columns) }}
           locale={tableLocale(q.isError, '没有符合条件的成本单')}
           pagination={tablePagination(page, q.data?.total ?? 0, '张')}
-          onChange={(p) => setPage(pageFromTable(p, page))}
+          onChange={(p, _f, sorter) => {
+            setSort(sortFromTable(sorter));
+            setPage(pageFromTable(p, page));
+          }}
           summary={() =>
             totals ? (
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row data-testid="cost-ledger-totals">
-                  <SummaryLabel colSpan={1}>合计（{totals.count} 张）</SummaryLabel>
+                  <SummaryLabel colSpan={1}>合计（有效 {totals.count} 张）</SummaryLabel>
                   <Table.Summary.Cell index={1} colSpan={6}>
                     <span style={{ color: 'rgba(0,0,0,0.45)', whiteSpace: 'nowrap' }}>金额不含已作废单</span>
                   </Table.Summary.Cell>

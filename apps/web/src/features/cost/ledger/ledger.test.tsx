@@ -88,11 +88,11 @@ describe('成本单台账', { timeout: 60_000 }, () => {
   });
 
   it('shows the rows and the server totals of the filtered set; the filters become the request and the export sends them', async () => {
-    list.mockResolvedValue(page([row(1), row(2, { state: 2, invalidReason: '重复' }), row(3, { state: 1, closed: true })], { total: 203, totals: { count: 203, amount: 12_345_678_90, tax: 740_740_73, total: 13_086_419_63 } }));
+    list.mockResolvedValue(page([row(1), row(2, { state: 2, invalidReason: '重复' }), row(3, { state: 1, closed: true })], { total: 203, totals: { count: 198, amount: 12_345_678_90, tax: 740_740_73, total: 13_086_419_63 } }));
     show();
     expect(await screen.findByText('CB2031010001')).toBeTruthy();
     expect(list).toHaveBeenCalledWith({ pageIndex: 1, pageSize: 20 });
-    expect(cellsOf(await screen.findByTestId('cost-ledger-totals'))).toEqual(['合计（203 张）', '金额不含已作废单', '12,345,678.90', '740,740.73', '13,086,419.63', '', '']);
+    expect(cellsOf(await screen.findByTestId('cost-ledger-totals'))).toEqual(['合计（有效 198 张）', '金额不含已作废单', '12,345,678.90', '740,740.73', '13,086,419.63', '', '']);
     expect(screen.getByText('共 203 张')).toBeTruthy();
     expect(screen.getAllByTestId('cost-state-tag').map((t) => t.textContent)).toEqual(['待审核', '已作废', '已审核']);
     expect(screen.getByText('已结账')).toBeTruthy();
@@ -109,6 +109,35 @@ describe('成本单台账', { timeout: 60_000 }, () => {
     await waitFor(() => expect(list).toHaveBeenLastCalledWith({ ...body, pageIndex: 1, pageSize: 20 }));
     fireEvent.click(screen.getByTestId('export-button'));
     await waitFor(() => expect(download).toHaveBeenCalledWith('/cost-order/export', body));
+  });
+
+  it('a column header sorts on the server; the export keeps the sort', async () => {
+    list.mockResolvedValue(page([row(1)]));
+    show();
+    await screen.findByText('CB2031010001');
+    fireEvent.click(screen.getByRole('columnheader', { name: /价税合计/ }));
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith({ pageIndex: 1, pageSize: 20, sort: { field: 'total', order: 'ascend' } }));
+    fireEvent.click(screen.getByTestId('export-button'));
+    await waitFor(() => expect(download).toHaveBeenCalledWith('/cost-order/export', { sort: { field: 'total', order: 'ascend' } }));
+  });
+
+  it('编辑 opens the order awaiting audit with its lines priced for its month and saves it by id', async () => {
+    list.mockResolvedValue(page([row(1)]));
+    priceOptions.mockResolvedValue([price({ itemCode: 'RG01', itemName: '普工', unit: '工日', unitPrice: '320', taxRate: '0.06' })]);
+    const line = { id: 'l1', lineNo: 1, itemCode: 'RG01', itemName: '普工', category: 'labour', spec: '', unit: '工日', quantity: '10', unitPrice: '300', taxRate: '0.06', amount: 3000_00, tax: 180_00, priceId: 'w1', priceFrom: '2031-01-01', priceTo: null, currentPrice: '320', remark: '夜班' };
+    detail.mockResolvedValue({ ...row(1), remark: '一月', pmsRef: '', lines: [line], logs: [], previous: null, can: { edit: true, reprice: true, audit: false, invalidate: false } });
+    save.mockResolvedValue({ code: 20000, r: { id: 'o1', orderNo: 'CB2031010001' } });
+    show();
+    fireEvent.click(await screen.findByTestId('cost-row-edit'));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(priceOptions).toHaveBeenCalledWith({ month: '2031-01' }));
+    // Saving prices the order again for its month: the editor shows what will be stored (10 × 320).
+    await waitFor(() => expect(within(dialog).getByTestId('cost-line-amount-0').textContent).toBe('3,200.00'));
+    expect(within(dialog).getByTestId('cost-project-select').closest('.ant-select')!.textContent).toContain('XM001 江北新区管廊');
+    fireEvent.change(within(dialog).getByTestId('cost-line-quantity-0'), { target: { value: '12.5' } });
+    fireEvent.click(within(dialog).getByTestId('cost-editor-save'));
+    await waitFor(() => expect(save).toHaveBeenCalled());
+    expect(save.mock.calls[0]![0]).toEqual({ id: 'o1', month: '2031-01', deptId: 'd1', projectId: 'p1', remark: '一月', lines: [{ itemCode: 'RG01', spec: '', unit: '工日', quantity: '12.5', remark: '夜班' }] });
   });
 
   it('roles 18 and 19 read only: no entry buttons on the page or the rows', async () => {
