@@ -10,7 +10,8 @@ import { Alert, Button, Card, Descriptions, Drawer, Empty, Skeleton, Space, Tabl
 import { formatUnitPrice, previousMonth, type CostOrderDetail, type CostOrderLineView } from '@zhyy/shared';
 import { costOrderApi } from '../../../api/cost';
 import { formatDateTime } from '../../../components/format';
-import { Money } from '../../common/Money';
+import { columnsWidth } from '../../../components/tableWidth';
+import { Figure, Money } from '../../common/Money';
 import { COST_KEY, costCategoryLabel, costSourceLabel, CostStateTag, formatMonth, formatRate } from '../common';
 
 /** The log's actions as the server names them; an unknown action shows only its message. */
@@ -56,7 +57,7 @@ function linesColumns(withSource: boolean): TableColumnsType<CostOrderLineView> 
     { title: '规格', dataIndex: 'spec', key: 'spec', width: 90, ellipsis: true, render: (v: string) => v || '—' },
     { title: '单位', dataIndex: 'unit', key: 'unit', width: 60 },
     { title: '数量', dataIndex: 'quantity', key: 'quantity', width: 90, align: 'right' },
-    { title: '不含税单价', key: 'unitPrice', width: 110, align: 'right', render: (_, l) => <span data-figure="">{formatUnitPrice(l.unitPrice)}</span> },
+    { title: '不含税单价', key: 'unitPrice', width: 150, align: 'right', render: (_, l) => <Figure>{formatUnitPrice(l.unitPrice)}</Figure> },
     { title: '税率', key: 'taxRate', width: 60, align: 'right', render: (_, l) => formatRate(l.taxRate) },
     { title: '金额', key: 'amount', width: 110, align: 'right', render: (_, l) => <Money fen={l.amount} /> },
     { title: '税额', key: 'tax', width: 100, align: 'right', render: (_, l) => <Money fen={l.tax} /> },
@@ -67,6 +68,9 @@ function linesColumns(withSource: boolean): TableColumnsType<CostOrderLineView> 
   }
   return cols;
 }
+
+const LINE_COLUMNS = linesColumns(true);
+const PREVIOUS_COLUMNS = linesColumns(false);
 
 function Previous({ d }: { d: CostOrderDetail }) {
   const p = d.previous;
@@ -86,7 +90,7 @@ function Previous({ d }: { d: CostOrderDetail }) {
           </span>
         </Descriptions.Item>
       </Descriptions>
-      <Table<CostOrderLineView> rowKey="id" size="small" columns={linesColumns(false)} dataSource={p.lines} pagination={false} scroll={{ x: 920 }} locale={{ emptyText: '没有明细' }} />
+      <Table<CostOrderLineView> rowKey="id" size="small" columns={PREVIOUS_COLUMNS} dataSource={p.lines} pagination={false} scroll={{ x: columnsWidth(PREVIOUS_COLUMNS) }} locale={{ emptyText: '没有明细' }} />
     </div>
   );
 }
@@ -157,7 +161,7 @@ export function OrderDetailDrawer({ id, onClose, canEnter, onEdit, onReprice }: 
             <Descriptions.Item label="备注" span={3}>{d.remark || '—'}</Descriptions.Item>
           </Descriptions>
           <Card size="small" title={`成本明细（${d.lines.length} 行）`}>
-            <Table<CostOrderLineView> rowKey="id" size="small" columns={linesColumns(true)} dataSource={d.lines} pagination={false} scroll={{ x: 1250 }} data-testid="cost-detail-lines" locale={{ emptyText: '没有明细' }} />
+            <Table<CostOrderLineView> rowKey="id" size="small" columns={LINE_COLUMNS} dataSource={d.lines} pagination={false} scroll={{ x: columnsWidth(LINE_COLUMNS) }} data-testid="cost-detail-lines" locale={{ emptyText: '没有明细' }} />
           </Card>
           <Card size="small" title="与上月对比">
             <Previous d={d} />

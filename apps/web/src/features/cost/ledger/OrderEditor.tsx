@@ -13,8 +13,9 @@ import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatUnitPrice, type CostOrderDetail, type CostPriceRow } from '@zhyy/shared';
 import { costOrderApi, costPriceApi, type CostOrderRef } from '../../../api/cost';
+import { columnsWidth } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
-import { Money } from '../../common/Money';
+import { Figure, Money } from '../../common/Money';
 import { COST_KEY, currentMonth, formatMonth, formatRate, fromMonth, toMonth } from '../common';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
 import { editorTotals, lineMoney, priceKey, quantityProblem, type EditorLine } from './lines';
@@ -138,13 +139,13 @@ function EditorBody({ target, onClose, onSaved }: { target: EditorTarget; onClos
     {
       title: '不含税单价',
       key: 'unitPrice',
-      width: 120,
+      width: 150,
       align: 'right',
       render: (_, l) => {
         const p = priceOf(l);
         if (!l.itemCode) return '—';
         if (!p) return <Typography.Text type="danger">{lookingUp ? '取价中…' : '该月无有效价格'}</Typography.Text>;
-        return <span data-figure="">{formatUnitPrice(p.unitPrice)}</span>;
+        return <Figure>{formatUnitPrice(p.unitPrice)}</Figure>;
       },
     },
     { title: '税率', key: 'taxRate', width: 64, align: 'right', render: (_, l) => { const p = priceOf(l); return p ? formatRate(p.taxRate) : '—'; } },
@@ -272,7 +273,7 @@ function EditorBody({ target, onClose, onSaved }: { target: EditorTarget; onClos
             columns={columns}
             dataSource={lines}
             pagination={false}
-            scroll={{ x: 1080, y: 360 }}
+            scroll={{ x: columnsWidth(columns), y: 360 }}
             data-testid="cost-editor-lines"
             summary={() => (
               <Table.Summary fixed="bottom">
