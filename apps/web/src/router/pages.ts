@@ -82,6 +82,7 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/reimbursement/my-reimbursement-list': lazy(() => import('../features/reimbursement/apply/MyReimbursementList')),
   '/my/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/BillPage')),
   '/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/LedgerBillPage')),
+  '/cost-management/account': lazy(() => import('../features/cost/ledger/LedgerPage')),
 };
 
 export function pageFor(pattern: string): PageComponent {

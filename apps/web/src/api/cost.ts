@@ -1,0 +1,156 @@
+/**
+ * 成本管理 calls (issue 16), one function per call of docs/cost.md (CALLS): the price list (/cost-price/*),
+ * orders — entry, import, the project-management sync, the ledger, detail, audit, to-do count, summary —
+ * (/cost-order/*) and the settings (/cost-setting/*). Bodies are the shared zod schemas' input types; answers
+ * the shared response types.
+ *
+ * Reads use `post` (the answer's `r`); changes use `request` (Done<T>: the whole envelope: its message says what was done,
+ * and the badges refresh). Every change takes RequestOptions, so a form may pass `{ silent: true }` and show the
+ * server's Chinese refusal in place instead of the toast. Exports and templates are blobs (`api.blob`); the
+ * ledger's big exports are streamed with progress by ExportProgress from COST_EXPORT_PATHS.
+ */
+import type { z } from 'zod';
+import type {
+  CostAuditorBody,
+  CostAuditorView,
+  CostBatchResult,
+  CostCloseBody,
+  CostClosingLog,
+  CostClosingQuery,
+  CostClosingView,
+  CostCopyBody,
+  CostFileBody,
+  CostIdBody,
+  CostIdsBody,
+  CostImportResult,
+  CostInvalidBody,
+  CostOrderBody,
+  CostOrderDetail,
+  CostOrderFilter,
+  CostOrderPage,
+  CostOrderQuery,
+  CostPmsBody,
+  CostPmsSyncBody,
+  CostPmsView,
+  CostPriceBody,
+  CostPriceKey,
+  CostPriceOptionsQuery,
+  CostPriceQuery,
+  CostPriceRow,
+  CostReopenBody,
+  CostSummary,
+  CostSummaryQuery,
+  CostTodoData,
+  Envelope,
+  PageQuery,
+  PageResult,
+} from '@zhyy/shared';
+import { api } from './clients';
+import type { RequestOptions } from './http';
+
+type In<S extends z.ZodType> = z.input<S>;
+/** A change's answer: the envelope (its message says what was done) with the call's `r`. */
+export type Done<T> = Envelope<T> & { r: T };
+const change = <T>(path: string, body: unknown, options?: RequestOptions) => api.request<T>(path, body, options) as Promise<Done<T>>;
+
+/** { id, orderNo } of an order created or changed. */
+export interface CostOrderRef {
+  id: string;
+  orderNo: string;
+}
+/** 同步项目管理系统: orders created, pushes already taken (skipped), and the refused ones with why. */
+export interface CostPmsSyncResult {
+  created: number;
+  skipped: number;
+  failed: Array<{ ref: string; message: string }>;
+}
+/**
+ * A project to pick on the cost pages. NOTE: /cost-order/projects is not in CALLS.md yet (no call open to roles
+ * 16–19 lists projects); the server must add it (access.ledger + summary pages): { keyword? } → up to 50 projects
+ * by code or name. Until it exists the project selects stay empty and the rest of the page works.
+ */
+export interface CostProjectOption {
+  id: string;
+  code: string;
+  name: string;
+}
+
+const PRICE = '/cost-price';
+const ORDER = '/cost-order';
+const SETTING = '/cost-setting';
+
+/** The price list (成本设置; the options feed the order editor). */
+export const costPriceApi = {
+  list: (q: In<typeof CostPriceQuery>) => api.post<PageResult<CostPriceRow>>(`${PRICE}/list`, q),
+  /** The windows in force for the month (priceForMonth), one per item/spec/unit; up to 500 by keyword. */
+  options: (q: In<typeof CostPriceOptionsQuery>) => api.post<CostPriceRow[]>(`${PRICE}/options`, q),
+  /** Every window of one item/spec/unit, oldest first. */
+  timeline: (key: In<typeof CostPriceKey>) => api.post<CostPriceRow[]>(`${PRICE}/timeline`, key),
+  save: (body: In<typeof CostPriceBody>, options?: RequestOptions) => change<CostPriceRow>(`${PRICE}/save`, body, options),
+  remove: (body: In<typeof CostIdBody>, options?: RequestOptions) => change<null>(`${PRICE}/delete`, body, options),
+  export: (q: Omit<In<typeof CostPriceQuery>, 'pageIndex' | 'pageSize'>) => api.blob(`${PRICE}/export`, q),
+  import: (body: In<typeof CostFileBody>, options?: RequestOptions) => change<CostImportResult>(`${PRICE}/import`, body, options),
+  template: () => api.blob(`${PRICE}/template`, {}),
+};
+
+/** Orders: entry (roles 1, 16, 17), the ledger, detail, audit, the to-do count and the summary. */
+export const costOrderApi = {
+  // ---- the ledger (成本单台账) ----
+  list: (q: In<typeof CostOrderQuery>) => api.post<CostOrderPage>(`${ORDER}/list`, q),
+  /** One row per order, the ledger's filters (streamed; see COST_EXPORT_PATHS for the progress download). */
+  export: (f: In<typeof CostOrderFilter>) => api.blob(`${ORDER}/export`, f),
+  /** The order with its lines, log, last month's order and what the caller may do; silent: the page shows a refusal in place. */
+  detail: (id: string, options: RequestOptions = { silent: true }) => api.post<CostOrderDetail>(`${ORDER}/cost-order-detail`, { id } satisfies In<typeof CostIdBody>, options),
+  /** See CostProjectOption: not yet in CALLS.md. */
+  projects: (keyword?: string) => api.post<CostProjectOption[]>(`${ORDER}/projects`, keyword ? { keyword } : {}, { silent: true }),
+
+  // ---- entry ----
+  /** New (no id) or an edit of an order awaiting audit. */
+  save: (body: In<typeof CostOrderBody>, options?: RequestOptions) => change<CostOrderRef>(`${ORDER}/save`, body, options),
+  copyLastMonth: (body: In<typeof CostCopyBody>, options?: RequestOptions) => change<CostOrderRef>(`${ORDER}/copy-last-month`, body, options),
+  reprice: (id: string, options?: RequestOptions) => change<CostOrderRef & { changed: number }>(`${ORDER}/reprice`, { id } satisfies In<typeof CostIdBody>, options),
+  import: (body: In<typeof CostFileBody>, options?: RequestOptions) => change<CostImportResult>(`${ORDER}/import`, body, options),
+  importTemplate: () => api.blob(`${ORDER}/import-template`, {}),
+  pmsSync: (body: In<typeof CostPmsSyncBody>, options?: RequestOptions) => change<CostPmsSyncResult>(`${ORDER}/pms-sync`, body, options),
+
+  // ---- audit (待审核成本单) ----
+  toAuditList: (q: In<typeof CostOrderQuery>) => api.post<CostOrderPage>(`${ORDER}/to-audit-list`, q),
+  audit: (body: In<typeof CostIdsBody>, options?: RequestOptions) => change<CostBatchResult>(`${ORDER}/set-coststatus-audited`, body, options),
+  invalidate: (body: In<typeof CostInvalidBody>, options?: RequestOptions) => change<CostBatchResult>(`${ORDER}/set-coststatus-invalid`, body, options),
+  /** The badge count: failures are swallowed (SPEC: errors silenced, empty payload). */
+  todo: () => api.post<CostTodoData>(`${ORDER}/cost-todo-data`, {}, { silent: true }),
+
+  // ---- 月度成本汇总 ----
+  summary: (q: In<typeof CostSummaryQuery>) => api.post<CostSummary>(`${ORDER}/summary`, q),
+  exportSummary: (q: In<typeof CostSummaryQuery>) => api.blob(`${ORDER}/export-cost-summary`, q),
+};
+
+/** 成本设置 (roles 1, 17): auditors, month closing, the project-management interface. */
+export const costSettingApi = {
+  auditors: () => api.post<CostAuditorView[]>(`${SETTING}/auditors`, {}),
+  saveAuditors: (body: In<typeof CostAuditorBody>, options?: RequestOptions) => change<CostAuditorView[]>(`${SETTING}/auditors-save`, body, options),
+  closings: (q: In<typeof CostClosingQuery>) => api.post<CostClosingView[]>(`${SETTING}/closings`, q),
+  close: (body: In<typeof CostCloseBody>, options?: RequestOptions) => change<CostClosingView[]>(`${SETTING}/close`, body, options),
+  reopen: (body: In<typeof CostReopenBody>, options?: RequestOptions) => change<CostClosingView[]>(`${SETTING}/reopen`, body, options),
+  closingLogs: (q: In<typeof PageQuery>) => api.post<PageResult<CostClosingLog>>(`${SETTING}/closing-logs`, q),
+  pms: () => api.post<CostPmsView>(`${SETTING}/pms`, {}),
+  savePms: (body: In<typeof CostPmsBody>, options?: RequestOptions) => change<CostPmsView>(`${SETTING}/pms-save`, body, options),
+  testPms: (options?: RequestOptions) => change<{ ok: boolean; message: string }>(`${SETTING}/pms-test`, {}, options),
+};
+
+/** The streamed exports (ExportProgress posts them itself, showing the bytes received). */
+export const COST_EXPORT_PATHS = {
+  orders: `${ORDER}/export`,
+  summary: `${ORDER}/export-cost-summary`,
+  prices: `${PRICE}/export`,
+} as const;
+
+/** An .xlsx file → the base64 text CostFileBody carries (no data: prefix). */
+export function fileToBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).replace(/^data:[^,]*,/, ''));
+    r.onerror = () => reject(r.error ?? new Error('读取文件失败'));
+    r.readAsDataURL(file);
+  });
+}
