@@ -82,6 +82,9 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/reimbursement/my-reimbursement-list': lazy(() => import('../features/reimbursement/apply/MyReimbursementList')),
   '/my/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/BillPage')),
   '/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/LedgerBillPage')),
+  '/cost-management/examine': lazy(() => import('../features/cost/examine/ExaminePage')),
+  '/cost-management/summary': lazy(() => import('../features/cost/summary/SummaryPage')),
+  '/costmanagement/setting': lazy(() => import('../features/cost/settings/CostSettingPage')),
 };
 
 export function pageFor(pattern: string): PageComponent {
