@@ -71,8 +71,8 @@ function PmsForm({ view }: { view: CostPmsView }) {
         <Typography.Paragraph type="secondary">模拟器是内置的项目管理系统，供演示和测试使用，无需外部地址和密钥。</Typography.Paragraph>
       )}
       <Space>
-        <Button type="primary" htmlType="submit" loading={saving}>保存</Button>
-        <Button loading={testing} onClick={() => void test()}>测试连接</Button>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="pms-save">保存</Button>
+        <Button loading={testing} onClick={() => void test()} data-testid="pms-test">测试连接</Button>
       </Space>
       {result ? <Alert style={{ marginTop: 12 }} type={result.ok ? 'success' : 'error'} showIcon title={result.message} data-testid="pms-test-result" /> : null}
       <Typography.Paragraph type="secondary" style={{ marginTop: 12 }}>测试连接使用已保存的配置；修改后请先保存。</Typography.Paragraph>

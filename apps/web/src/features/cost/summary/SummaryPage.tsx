@@ -5,7 +5,7 @@
  * by category; the table with a 合计 row that is the sum of its rows; a click on a row lists its orders
  * (and leads to 成本单台账 with the same filters); the Excel export of the same query.
  */
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, DatePicker, Empty, Form, Row, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
@@ -52,7 +52,7 @@ export default function SummaryPage() {
   const [page, setPage] = useState({ current: 1, pageSize: 50 });
   const body = compact({ monthFrom: months[0], monthTo: months[1], deptId, projectId, category });
   const problem = CostSummaryQuery.safeParse(body);
-  const q = useQuery({ queryKey: [...COST_KEY, 'summary', body], queryFn: () => costPagesApi.summary(body), enabled: problem.success });
+  const q = useQuery({ queryKey: [...COST_KEY, 'summary', body], queryFn: () => costPagesApi.summary(body), enabled: problem.success, placeholderData: keepPreviousData });
   const v: CostSummary | undefined = problem.success ? q.data : undefined;
   const projects = useSeenProjects(v?.rows);
   const rows = useMemo(() => orderedRows(v?.rows ?? []), [v]);
