@@ -83,6 +83,9 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/my/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/BillPage')),
   '/reimbursement/detail/:id': lazy(() => import('../features/reimbursement/apply/LedgerBillPage')),
   '/cost-management/account': lazy(() => import('../features/cost/ledger/LedgerPage')),
+  '/cost-management/examine': lazy(() => import('../features/cost/examine/ExaminePage')),
+  '/cost-management/summary': lazy(() => import('../features/cost/summary/SummaryPage')),
+  '/costmanagement/setting': lazy(() => import('../features/cost/settings/CostSettingPage')),
 };
 
 export function pageFor(pattern: string): PageComponent {

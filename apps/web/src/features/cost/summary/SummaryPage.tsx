@@ -1,0 +1,146 @@
+/**
+ * 月度成本汇总 (/cost-management/summary, roles 1, 16–19): the costs of the orders in force (待审核 and
+ * 已审核; 作废 never counts) by month × department × project × item category. A month range (the last 12
+ * months by default, at most 36), department, project and category; the trend by month and the composition
+ * by category; the table with a 合计 row that is the sum of its rows; a click on a row lists its orders
+ * (and leads to 成本单台账 with the same filters); the Excel export of the same query.
+ */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Card, Col, DatePicker, Empty, Form, Row, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { CostCategory, CostSummaryQuery, monthLabel, type CostSummary, type CostSummaryCell } from '@zhyy/shared';
+import { costPagesApi } from '../../../api/costPages';
+import { EChart } from '../../../components/EChart';
+import { ExportButton } from '../../../components/ExportButton';
+import { SummaryLabel, tableLocale } from '../../../components/listTable';
+import { tableScrollX } from '../../../components/tableWidth';
+import { Figure, Money } from '../../common/Money';
+import { CATEGORY_OPTIONS, categoryLabel, compact, COST_KEY, DeptPicker, lastMonths, monthDay, useSeenProjects } from '../pageKit';
+import { compositionChart, trendChart } from './chart';
+import { OrdersDrawer, type DrillTarget } from './OrdersDrawer';
+import '../../../components/listPage.css';
+
+const CATEGORY_ORDER = new Map<string, number>(CostCategory.values.map((c, i) => [c, i]));
+
+/** The table's rows in order: month, department, project, category (as the price list orders them). */
+export function orderedRows(rows: readonly CostSummaryCell[]): CostSummaryCell[] {
+  return [...rows].sort(
+    (a, b) =>
+      a.month.localeCompare(b.month) ||
+      a.deptName.localeCompare(b.deptName, 'zh-CN') ||
+      a.projectName.localeCompare(b.projectName, 'zh-CN') ||
+      (CATEGORY_ORDER.get(a.category) ?? 99) - (CATEGORY_ORDER.get(b.category) ?? 99),
+  );
+}
+
+/** The 合计 row: the sums of the rows shown (so the table adds up). */
+export function rowTotals(rows: readonly CostSummaryCell[]): { amount: number; tax: number; total: number } {
+  const amount = rows.reduce((s, r) => s + r.amount, 0);
+  const tax = rows.reduce((s, r) => s + r.tax, 0);
+  return { amount, tax, total: amount + tax };
+}
+
+const rowKey = (r: CostSummaryCell) => `${r.month}|${r.deptId}|${r.projectId}|${r.category}`;
+
+export default function SummaryPage() {
+  const [months, setMonths] = useState<[string, string]>(() => lastMonths(12));
+  const [deptId, setDeptId] = useState<string>();
+  const [projectId, setProjectId] = useState<string>();
+  const [category, setCategory] = useState<string>();
+  const [drill, setDrill] = useState<DrillTarget | null>(null);
+  const [page, setPage] = useState({ current: 1, pageSize: 50 });
+  const body = compact({ monthFrom: months[0], monthTo: months[1], deptId, projectId, category });
+  const problem = CostSummaryQuery.safeParse(body);
+  const q = useQuery({ queryKey: [...COST_KEY, 'summary', body], queryFn: () => costPagesApi.summary(body), enabled: problem.success, placeholderData: keepPreviousData });
+  const v: CostSummary | undefined = problem.success ? q.data : undefined;
+  const projects = useSeenProjects(v?.rows);
+  const rows = useMemo(() => orderedRows(v?.rows ?? []), [v]);
+  const totals = useMemo(() => rowTotals(rows), [rows]);
+  const trend = useMemo(() => (v ? trendChart(v, months[0], months[1]) : null), [v, months]);
+  const composition = useMemo(() => (v ? compositionChart(v) : null), [v]);
+  const reset = <T,>(set: (x: T) => void) => (x: T) => {
+    set(x);
+    setPage((p) => ({ ...p, current: 1 }));
+  };
+
+  const columns: TableColumnsType<CostSummaryCell> = [
+    { title: '月份', key: 'month', width: 100, render: (_, r) => monthLabel(r.month) },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 140, ellipsis: true },
+    { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 220, ellipsis: true },
+    { title: '费用类别', key: 'category', width: 100, render: (_, r) => categoryLabel(r.category) },
+    { title: '不含税金额', key: 'amount', width: 140, align: 'right', sorter: (a, b) => a.amount - b.amount, render: (_, r) => <Money fen={r.amount} /> },
+    { title: '税额', key: 'tax', width: 120, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
+    { title: '价税合计', key: 'total', width: 140, align: 'right', render: (_, r) => <Money fen={r.amount + r.tax} strong /> },
+    { title: '成本单数', key: 'orderCount', width: 90, align: 'right', render: (_, r) => <Figure>{r.orderCount}</Figure> },
+  ];
+
+  return (
+    <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="cost-summary">
+      <Card className="list-page-filters" size="small">
+        <Form layout="inline" className="list-page-form">
+          <Form.Item label="月份">
+            <DatePicker.RangePicker
+              picker="month"
+              allowClear={false}
+              value={[monthDay(months[0]), monthDay(months[1])]}
+              onChange={(r: [Dayjs | null, Dayjs | null] | null) => r?.[0] && r[1] && reset(setMonths)([r[0].format('YYYY-MM'), r[1].format('YYYY-MM')])}
+              placeholder={['开始月份', '结束月份']}
+              data-testid="summary-months"
+            />
+          </Form.Item>
+          <Form.Item label="部门"><DeptPicker value={deptId} onChange={reset(setDeptId)} /></Form.Item>
+          <Form.Item label="项目">
+            <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder="全部项目" style={{ width: 220 }} value={projectId} onChange={reset(setProjectId)} options={projects} aria-label="项目" />
+          </Form.Item>
+          <Form.Item label="费用类别">
+            <Select allowClear placeholder="全部类别" style={{ width: 130 }} value={category} onChange={reset(setCategory)} options={CATEGORY_OPTIONS} aria-label="费用类别" />
+          </Form.Item>
+          <div className="list-page-actions">
+            <ExportButton fileName={`月度成本汇总${months[0]}至${months[1]}`} run={() => costPagesApi.exportSummary(body)} disabled={!v?.rows.length} />
+          </div>
+        </Form>
+      </Card>
+      {problem.success ? null : <Alert type="warning" showIcon title={problem.error.issues[0]?.message ?? '查询条件不正确'} data-testid="summary-problem" />}
+      <Row gutter={12}>
+        <Col xs={24} lg={15}>
+          <Card size="small" title="成本趋势（按月）">
+            {trend ? <EChart option={trend} height={300} testId="summary-trend" /> : <Empty description="所选范围内没有成本" />}
+          </Card>
+        </Col>
+        <Col xs={24} lg={9}>
+          <Card size="small" title="成本构成（按费用类别，不含税）">
+            {composition ? <EChart option={composition} height={300} testId="summary-composition" /> : <Empty description="所选范围内没有成本" />}
+          </Card>
+        </Col>
+      </Row>
+      <Card size="small" className="list-page-table" title="月度成本汇总（元；待审核与已审核成本单，作废不计）" extra={<Typography.Text type="secondary">点击一行查看其成本单</Typography.Text>}>
+        <Table<CostSummaryCell>
+          rowKey={rowKey}
+          size="middle"
+          columns={columns}
+          dataSource={rows}
+          loading={q.isFetching}
+          scroll={{ x: tableScrollX(columns) }}
+          locale={tableLocale(q.isError, '所选范围内没有成本')}
+          pagination={{ ...page, showSizeChanger: true, pageSizeOptions: [20, 50, 100, 200], showTotal: (n) => `共 ${n} 行`, onChange: (current, pageSize) => setPage({ current, pageSize }) }}
+          onRow={(r) => ({ onClick: () => setDrill({ month: r.month, deptId: r.deptId, deptName: r.deptName, projectId: r.projectId, projectName: r.projectName, category: r.category, amount: r.amount }), style: { cursor: 'pointer' }, 'data-testid': `summary-row-${rowKey(r)}` }) as React.HTMLAttributes<HTMLElement>}
+          summary={() =>
+            v && rows.length ? (
+              <Table.Summary fixed="bottom">
+                <Table.Summary.Row data-testid="summary-totals">
+                  <SummaryLabel colSpan={4}>合计（{v.totals.orderCount} 张成本单）</SummaryLabel>
+                  <Table.Summary.Cell index={4} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.total} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={7} />
+                </Table.Summary.Row>
+              </Table.Summary>
+            ) : null
+          }
+        />
+      </Card>
+      <OrdersDrawer target={drill} onClose={() => setDrill(null)} />
+    </Space>
+  );
+}

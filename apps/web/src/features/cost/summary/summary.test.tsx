@@ -1,0 +1,134 @@
+/**
+ * Issue 16, 月度成本汇总: the default request (the last 12 months), the table's 合计 row is the sum of its
+ * rows, the filters become the request, a span over 36 months is refused before sending, the charts get
+ * the trend (every month of the range) and the composition, a click on a row lists its orders and leads to
+ * 成本单台账 with the same filters, and the export sends the query shown.
+ */
+import '../../../test/dom';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { shanghaiMonthOf, shiftMonth, type CostSummary } from '@zhyy/shared';
+
+const api = vi.hoisted(() => ({ summary: vi.fn(), orders: vi.fn(), exportSummary: vi.fn(), deptTree: vi.fn() }));
+vi.mock('../../../api/costPages', () => ({ costPagesApi: api }));
+vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, todayStamp: () => '20310101', formatTime: (v: string | null) => (v ? `T${v}` : '') }));
+// ECharts needs a canvas, which jsdom lacks: the options are checked as data.
+const charts = vi.hoisted(() => ({ options: new Map<string, unknown>() }));
+vi.mock('../../../components/EChart', () => ({
+  EChart: ({ option, testId }: { option: unknown; testId?: string }) => {
+    charts.options.set(testId ?? '', option);
+    return <div data-testid={testId} />;
+  },
+}));
+
+const { default: SummaryPage, orderedRows, rowTotals } = await import('./SummaryPage');
+const { trendChart, compositionChart } = await import('./chart');
+
+configure({ asyncUtilTimeout: 15_000 });
+
+const D1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0d01';
+const P1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0e01';
+const P2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0e02';
+const cell = (month: string, projectId: string, projectName: string, category: string, amount: number, tax: number, orderCount = 1) => ({ month, deptId: D1, deptName: '工程一部', projectId, projectName, category, amount, tax, orderCount });
+
+const VIEW: CostSummary = {
+  rows: [
+    cell('2031-02', P2, '城西改造', 'material', 12_345_67, 1_604_94),
+    cell('2031-01', P1, '江北管廊', 'labour', 100_000_00, 6_000_00),
+    cell('2031-01', P1, '江北管廊', 'equipment', 33_333_33, 4_333_33),
+    cell('2031-02', P1, '江北管廊', 'labour', 80_000_01, 4_800_00),
+  ],
+  byMonth: [{ month: '2031-01', amount: 133_333_33, tax: 10_333_33 }, { month: '2031-02', amount: 92_345_68, tax: 6_404_94 }],
+  byCategory: [{ category: 'labour', amount: 180_000_01 }, { category: 'equipment', amount: 33_333_33 }, { category: 'material', amount: 12_345_67 }, { category: 'vehicle', amount: 0 }],
+  totals: { amount: 225_679_01, tax: 16_738_27, total: 242_417_28, orderCount: 3 },
+};
+
+beforeEach(() => {
+  for (const f of Object.values(api)) f.mockReset();
+  charts.options.clear();
+  api.summary.mockResolvedValue(VIEW);
+  api.deptTree.mockResolvedValue([{ id: D1, parentId: null, name: '工程一部', sort: 1, managerId: null, managerName: '', memberCount: 3, totalCount: 3, children: [] }]);
+  api.exportSummary.mockResolvedValue(new Blob());
+});
+
+function show() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <SummaryPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const cellsOf = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent ?? '');
+
+describe('月度成本汇总', { timeout: 60_000 }, () => {
+  it('asks for the last 12 months; the 合计 row adds up the rows; the charts get the trend and the composition', async () => {
+    show();
+    const totals = await screen.findByTestId('summary-totals');
+    const to = shanghaiMonthOf(new Date());
+    expect(api.summary).toHaveBeenCalledWith({ monthFrom: shiftMonth(to, -11), monthTo: to });
+    expect(cellsOf(totals)).toEqual(['合计（3 张成本单）', '225,679.01', '16,738.27', '242,417.28', '']);
+    // The rows, in month, department, project, category order.
+    const body = screen.getByTestId('summary-totals').closest('table')!.querySelectorAll('tbody tr.ant-table-row');
+    expect([...body].map((r) => cellsOf(r as HTMLElement).slice(0, 5))).toEqual([
+      ['2031年1月', '工程一部', '江北管廊', '人工', '100,000.00'],
+      ['2031年1月', '工程一部', '江北管廊', '机械设备', '33,333.33'],
+      ['2031年2月', '工程一部', '城西改造', '材料耗材', '12,345.67'],
+      ['2031年2月', '工程一部', '江北管廊', '人工', '80,000.01'],
+    ]);
+    await waitFor(() => expect(charts.options.has('summary-trend')).toBe(true));
+    const trend = charts.options.get('summary-trend') as { xAxis: { data: string[] }; series: Array<{ name: string; data: number[] }> };
+    expect(trend.xAxis.data).toHaveLength(12);
+    expect(trend.series.map((s) => s.name)).toEqual(['不含税金额', '价税合计']);
+    const composition = charts.options.get('summary-composition') as { series: Array<{ type: string; data: Array<{ name: string; value: number }> }> };
+    expect(composition.series[0]!.type).toBe('pie');
+    expect(composition.series[0]!.data).toEqual([{ name: '人工', value: 180_000.01 }, { name: '机械设备', value: 33_333.33 }, { name: '材料耗材', value: 12_345.67 }]);
+  });
+
+  it('the category filter becomes the request; the export sends the same query', async () => {
+    show();
+    await screen.findByTestId('summary-totals');
+    fireEvent.mouseDown(screen.getByLabelText('费用类别'));
+    fireEvent.click(await screen.findByTitle('材料耗材'));
+    await waitFor(() => expect(api.summary).toHaveBeenLastCalledWith(expect.objectContaining({ category: 'material' })));
+    await waitFor(() => expect((screen.getByTestId('export-button') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('export-button'));
+    await waitFor(() => expect(api.exportSummary).toHaveBeenCalledTimes(1));
+    expect(api.exportSummary.mock.calls[0]![0]).toEqual(api.summary.mock.calls.at(-1)![0]);
+  });
+
+  it('a click on a row lists its orders (month, department, project) and leads to the ledger with those filters', async () => {
+    api.orders.mockResolvedValue({
+      items: [{ id: 'o1', orderNo: 'CB2031010003', month: '2031-01', deptId: D1, deptName: '工程一部', projectId: P1, projectCode: 'XM001', projectName: '江北管廊', source: 'pms', state: 1, amount: 133_333_33, tax: 10_333_33, total: 143_666_66, lineCount: 9, invalidReason: '', auditedBy: '王', auditedAt: null, createdBy: '同步', createdAt: '2031-02-01T00:00:00.000Z', closed: true }],
+      total: 1, totals: { count: 1, amount: 133_333_33, tax: 10_333_33, total: 143_666_66 },
+    });
+    show();
+    await screen.findByTestId('summary-totals');
+    fireEvent.click(screen.getByTestId(`summary-row-2031-01|${D1}|${P1}|equipment`));
+    await waitFor(() => expect(api.orders).toHaveBeenCalledWith({ monthFrom: '2031-01', monthTo: '2031-01', deptId: D1, projectId: P1, pageIndex: 1, pageSize: 20 }));
+    expect((await screen.findByTestId('drill-order-link')).getAttribute('href')).toBe('/cost-management/account?orderNo=CB2031010003&monthFrom=2031-01&monthTo=2031-01');
+    expect(screen.getByTestId('drill-ledger-link').getAttribute('href')).toBe(`/cost-management/account?monthFrom=2031-01&monthTo=2031-01&deptId=${D1}&projectId=${P1}`);
+    expect(cellsOf(screen.getByTestId('drill-totals'))).toEqual(['合计（1 张）', '133,333.33', '10,333.33', '143,666.66']);
+  });
+});
+
+describe('summary helpers', () => {
+  it('the totals are the sums of the rows, to the 分', () => {
+    expect(rowTotals(VIEW.rows)).toEqual({ amount: VIEW.totals.amount, tax: VIEW.totals.tax, total: VIEW.totals.total });
+    expect(orderedRows(VIEW.rows).map((r) => `${r.month}${r.category}`)).toEqual(['2031-01labour', '2031-01equipment', '2031-02material', '2031-02labour']);
+  });
+
+  it('the trend has every month of the range (a month without costs at 0); no rows, no chart', () => {
+    const t = trendChart(VIEW, '2030-12', '2031-03') as { xAxis: { data: string[] }; series: Array<{ data: number[] }> };
+    expect(t.xAxis.data).toEqual(['2030-12', '2031-01', '2031-02', '2031-03']);
+    expect(t.series[0]!.data).toEqual([0, 133_333.33, 92_345.68, 0]);
+    expect(t.series[1]!.data).toEqual([0, 143_666.66, 98_750.62, 0]);
+    expect(trendChart({ ...VIEW, rows: [] }, '2031-01', '2031-02')).toBeNull();
+    expect(compositionChart({ ...VIEW, byCategory: [] })).toBeNull();
+  });
+});
