@@ -38,7 +38,7 @@ describe('project-change (issue 7)', () => {
           if ((await confirm.isVisible()) && !/ant-btn-loading/.test((await confirm.getAttribute('class')) ?? '')) await confirm.click({ timeout: 2_000 }).catch(() => undefined);
           return done.isVisible();
         },
-        { timeout: 30_000, intervals: [500] },
+        { timeout: 30_000, interval: 500 },
       )
       .toBe(true);
 

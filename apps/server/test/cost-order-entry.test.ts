@@ -583,3 +583,19 @@ describe('the PMS interface in 成本设置', () => {
     expect(logs.map((l) => l.description)).toContain(`修改项目管理系统接口：接口 ${base}（超时5000毫秒），密钥已更新`);
   });
 });
+
+describe('the project choices of the cost pages', () => {
+  it('lists projects by code or name for every cost role (ledger, audit, summary, settings) and refuses others', async () => {
+    for (const who of ['demo16', 'demo18', 'demo19', 'demo20', 'demo17']) {
+      const a = await s.call('/api/cost-order/projects', { keyword: 'XM2026-001' }, tok[who]);
+      expect(a.code, `${who}: ${a.message}`).toBe(20000);
+      expect((a.r as Array<{ code: string }>).map((p) => p.code)).toEqual(['XM2026-001']);
+    }
+    const all = await s.call('/api/cost-order/projects', {}, tok.demo18);
+    expect((all.r as unknown[]).length).toBeGreaterThan(1);
+    expect((all.r as unknown[]).length).toBeLessThanOrEqual(50);
+    const other = await s.call('/api/cost-order/projects', {}, await s.login('demo5'));
+    expect(other.status).toBe(403);
+    expect(other.message).toBe('权限不足');
+  });
+});

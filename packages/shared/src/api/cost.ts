@@ -59,6 +59,13 @@ export type CostPriceKey = z.infer<typeof CostPriceKey>;
 /** Prices in force for an order's month (the line editor's choices). */
 export const CostPriceOptionsQuery = z.object({ month: CostMonth, keyword: optText('关键字', 50) });
 export type CostPriceOptionsQuery = z.infer<typeof CostPriceOptionsQuery>;
+/** The project choices of the cost pages: up to 50 by code or name. */
+export const CostProjectQuery = z.object({ keyword: optText('关键字', 50) });
+export interface CostProjectOption {
+  id: string;
+  code: string;
+  name: string;
+}
 export const CostFileBody = z.object({ file: text({ message: '请选择文件' }).min(1, '请选择文件').max(7_000_000, '文件不能超过5MB') });
 
 export interface CostPriceRow {

@@ -30,6 +30,8 @@ export const access = {
   setting: { access: pages(PAGE.setting) },
   /** The price choices of the order editor (ledger entry) and the list in settings. */
   prices: { access: pages(PAGE.ledger, PAGE.setting) },
+  /** The project choices of every cost page's filters and the order editor (no other project lookup is open to 16–22). */
+  projects: { access: pages(PAGE.ledger, PAGE.examine, PAGE.summary, PAGE.setting) },
 };
 
 export const tags = ['成本管理'];

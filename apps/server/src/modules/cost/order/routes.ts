@@ -7,8 +7,9 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CostCopyBody, CostFileBody, CostIdBody, CostOrderBody, CostPmsBody, CostPmsSyncBody, monthLabel } from '@zhyy/shared';
+import { CostCopyBody, CostFileBody, CostProjectQuery, CostIdBody, CostOrderBody, CostPmsBody, CostPmsSyncBody, monthLabel } from '@zhyy/shared';
 import { pmsConfigFromEnv } from '../../../integrations/pms/index.js';
+import { contains } from '../../../platform/listing.js';
 import { currentUser } from '../../../platform/context.js';
 import { ok } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
@@ -62,6 +63,12 @@ export async function orderEntryRoutes(app: FastifyInstance): Promise<void> {
     return n ? `录入${n}张成本单` : null;
   });
 
+  r.post(`${P}/projects`, { schema: { body: CostProjectQuery, summary: '成本页面的项目选择：按编码或名称，最多50个（临时项目除外）', tags }, config: access.projects }, async (req) => {
+    let q = app.db.kysely.selectFrom('projects').select(['id', 'code', 'name']).where('is_temp', '=', 0);
+    const kw = req.body.keyword;
+    if (kw) q = q.where((eb) => eb.or([contains(eb.ref('name'), kw), contains(eb.ref('code'), kw)]));
+    return ok(await q.orderBy('code').limit(50).execute());
+  });
   r.post(`${P}/save`, { schema: { body: CostOrderBody, summary: '保存成本单：无 id 新建（单号 CB+年月+序号，待审核，手工录入），有 id 修改待审核且未结账的成本单；明细按成本单月份取价并复制到行上（角色1、16、17）', tags }, config: ledger }, async (req) => {
     assertEntry(req);
     const a = await svc.save(req, currentUser(req), req.body);

@@ -21,6 +21,7 @@ import { notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { nowIso } from '../../../platform/time.js';
+import { deptMonthKey } from '../order/store.js';
 import '../tables.js';
 
 type Db = Kysely<Database>;
@@ -32,7 +33,8 @@ export const COST_AUDITOR_ROLES: readonly string[] = ['17', '20', '21', '22'];
  * The exclusive() key of one department's month: closing and reopening take it; whatever must not
  * interleave with a close (an order saved into that month) may take it too.
  */
-export const closingKey = (deptId: string, month: string) => `cost-closing:${deptId}:${month}`;
+/** The department-month's lock, shared with order entry (order/store.ts): a closing and an order written into that month wait for each other. */
+export const closingKey = deptMonthKey;
 
 /** Departments in tree order (parents before children, siblings by sort and name). */
 async function departmentsInOrder(db: Db): Promise<Array<{ id: string; name: string }>> {

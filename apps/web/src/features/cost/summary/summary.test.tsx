@@ -31,7 +31,7 @@ configure({ asyncUtilTimeout: 15_000 });
 const D1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0d01';
 const P1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0e01';
 const P2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0e02';
-const cell = (month: string, projectId: string, projectName: string, category: string, amount: number, tax: number, orderCount = 1) => ({ month, deptId: D1, deptName: '工程一部', projectId, projectName, category, amount, tax, orderCount });
+const cell = (month: string, projectId: string, projectName: string, category: string, amount: number, tax: number, orderCount = 1) => ({ month, deptId: D1, deptName: '工程一部', projectId, projectCode: '', projectName, category, amount, tax, orderCount });
 
 const VIEW: CostSummary = {
   rows: [
