@@ -12,6 +12,7 @@ import { Messages, OperationLogType } from '@zhyy/shared';
 import { newId } from '../src/platform/ids.js';
 import '../src/modules/cost/tables.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { clearCostTables } from './cost-audit-fixture.js';
 
 let s: TestServer;
 const tokens: Record<string, string> = {};
@@ -23,6 +24,7 @@ const PROJECT = newId();
 
 beforeAll(async () => {
   s = await startTestServer();
+  await clearCostTables(s);
   for (const n of ['admin', 'demo1', 'demo16', 'demo17', 'demo18', 'demo19', 'demo20', 'demo21', 'demo22']) tokens[n] = await s.login(n);
   await db().insertInto('departments').values({ id: DEPT, parent_id: null, name: '成本价格测试部', sort: 999, manager_id: null, created_at: now, updated_at: now }).execute();
   await db().insertInto('projects').values({ id: PROJECT, code: 'XM-CP', name: '成本价格测试项目', customer: '', amount: 0, source: 0, is_temp: 0, created_at: now, updated_at: now }).execute();

@@ -10,6 +10,7 @@ import { Messages, OperationLogType, shanghaiMonthOf, shiftMonth } from '@zhyy/s
 import { demoId, newId } from '../src/platform/ids.js';
 import '../src/modules/cost/tables.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
+import { clearCostTables } from './cost-audit-fixture.js';
 
 let s: TestServer;
 const tokens: Record<string, string> = {};
@@ -22,6 +23,7 @@ const MONTH = '2025-03';
 
 beforeAll(async () => {
   s = await startTestServer();
+  await clearCostTables(s);
   for (const n of ['admin', 'demo1', 'demo16', 'demo17', 'demo18', 'demo19', 'demo20', 'demo21', 'demo22']) tokens[n] = await s.login(n);
   await db().insertInto('departments').values([
     { id: DEPT_A, parent_id: null, name: '结账测试一部', sort: 990, manager_id: null, created_at: now, updated_at: now },
