@@ -118,7 +118,11 @@ describe('发票池', () => {
     await drawer.getByTestId('entry-save').click();
     await page.locator('.ant-message', { hasText: '已加入票池' }).waitFor();
     const warning = page.locator('.ant-modal-confirm', { hasText: '已加入票池，请注意' });
-    if (await warning.isVisible()) await warning.getByRole('button').last().click();
+    // The warning (an empty buyer tax number is not the company's) opens with the message, a moment later.
+    if (await warning.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+      await warning.getByRole('button').last().click();
+      await warning.waitFor({ state: 'hidden' });
+    }
     // The list shows it, entered by hand.
     await list.locator('#income-pool-all_number').fill('88880001');
     await list.getByRole('button', { name: /查\s*询/ }).click();

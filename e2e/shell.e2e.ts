@@ -153,7 +153,7 @@ describe('the initial-password dialog (SPEC sections 4 and 5)', () => {
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     expect(await dialog.getByText('修改初始密码').isVisible()).toBe(true);
-    expect(await page.locator('.ant-modal-close').count()).toBe(0);
+    expect(await page.locator('.ant-modal-close:visible').count()).toBe(0);
     await page.keyboard.press('Escape');
     await page.mouse.click(10, 10);
     await page.waitForTimeout(300);
