@@ -151,14 +151,14 @@ export default function ExaminePage() {
   const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<CostOrderRow> = [
     { title: '成本单号', key: 'orderNo', width: 150, fixed: 'left', sorter: true, sortOrder: sorted('orderNo'), render: (_, r) => <Typography.Link onClick={() => setOpenId(r.id)} data-testid="examine-open">{r.orderNo}</Typography.Link> },
-    { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 130, ellipsis: true },
-    { title: '项目', key: 'project', width: 200, ellipsis: true, render: (_, r) => `${r.projectCode} ${r.projectName}` },
-    { title: '来源', key: 'source', width: 100, render: (_, r) => sourceLabel(r.source) },
-    { title: '明细行', dataIndex: 'lineCount', key: 'lineCount', width: 70, align: 'right' },
+    { title: '月份', key: 'month', width: 90, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true },
+    { title: '项目', key: 'project', width: 180, ellipsis: true, render: (_, r) => `${r.projectCode} ${r.projectName}` },
     { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
+    { title: '来源', key: 'source', width: 100, render: (_, r) => sourceLabel(r.source) },
+    { title: '明细行', dataIndex: 'lineCount', key: 'lineCount', width: 70, align: 'right' },
     { title: '录入人', dataIndex: 'createdBy', key: 'createdBy', width: 90 },
     { title: '录入时间', key: 'createdAt', width: 170, sorter: true, sortOrder: sorted('createdAt'), render: (_, r) => formatDateTime(r.createdAt) },
     {
@@ -224,11 +224,11 @@ export default function ExaminePage() {
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row data-testid="examine-totals">
                   <SummaryLabel colSpan={2}>合计（{totals.count} 张）</SummaryLabel>
-                  <Table.Summary.Cell index={2} colSpan={5} />
-                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={9} align="right"><Money fen={totals.total} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={10} colSpan={3} />
+                  <Table.Summary.Cell index={2} colSpan={3} />
+                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.total} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={8} colSpan={5} />
                 </Table.Summary.Row>
               </Table.Summary>
             ) : null

@@ -119,10 +119,12 @@ export default function LedgerPage() {
         </Button>
       ),
     },
-    { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month') ?? (sort ? null : 'descend'), render: (_, r) => formatMonth(r.month) },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 130, ellipsis: true, sorter: true, sortOrder: sorted('deptName') },
-    { title: '项目', key: 'projectCode', width: 190, sorter: true, sortOrder: sorted('projectCode'), ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
-    { title: '来源', key: 'source', width: 110, render: (_, r) => costSourceLabel(r.source) },
+    { title: '月份', key: 'month', width: 90, sorter: true, sortOrder: sorted('month') ?? (sort ? null : 'descend'), render: (_, r) => formatMonth(r.month) },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true, sorter: true, sortOrder: sorted('deptName') },
+    { title: '项目', key: 'projectCode', width: 180, sorter: true, sortOrder: sorted('projectCode'), ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
+    { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
+    { title: '税额', key: 'tax', width: 110, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
+    { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
     {
       title: '状态',
       key: 'state',
@@ -134,10 +136,8 @@ export default function LedgerPage() {
         </Space>
       ),
     },
+    { title: '来源', key: 'source', width: 110, render: (_, r) => costSourceLabel(r.source) },
     { title: '明细行数', dataIndex: 'lineCount', key: 'lineCount', width: 100, align: 'right', sorter: true, sortOrder: sorted('lineCount') },
-    { title: '金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
-    { title: '税额', key: 'tax', width: 110, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
-    { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
     { title: '创建人', dataIndex: 'createdBy', key: 'createdBy', width: 90, ellipsis: true },
     { title: '创建时间', key: 'createdAt', width: 170, sorter: true, sortOrder: sorted('createdAt'), render: (_, r) => formatDateTime(r.createdAt) },
     { title: '审核人', key: 'auditedBy', width: 90, ellipsis: true, render: (_, r) => r.auditedBy || '—' },
@@ -203,13 +203,13 @@ export default function LedgerPage() {
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row data-testid="cost-ledger-totals">
                   <SummaryLabel colSpan={1}>合计（有效 {totals.count} 张）</SummaryLabel>
-                  <Table.Summary.Cell index={1} colSpan={6}>
+                  <Table.Summary.Cell index={1} colSpan={3}>
                     <span style={{ color: 'rgba(0,0,0,0.45)', whiteSpace: 'nowrap' }}>金额不含已作废单</span>
                   </Table.Summary.Cell>
-                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={9} align="right"><Money fen={totals.total} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={10} colSpan={3} />
+                  <Table.Summary.Cell index={4} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.total} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={7} colSpan={6} />
                   <Table.Summary.Cell index={13} />
                 </Table.Summary.Row>
               </Table.Summary>

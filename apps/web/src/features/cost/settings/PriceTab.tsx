@@ -100,9 +100,9 @@ export function PriceTab() {
   };
   const columns: TableColumnsType<CostPriceRow> = [
     { title: '成本项编码', dataIndex: 'itemCode', key: 'itemCode', width: 120, fixed: 'left' },
-    { title: '成本项名称', dataIndex: 'itemName', key: 'itemName', width: 160, ellipsis: true },
+    { title: '成本项名称', dataIndex: 'itemName', key: 'itemName', width: 130, ellipsis: true },
     { title: '类别', key: 'category', width: 90, render: (_, r) => categoryLabel(r.category) },
-    { title: '规格', dataIndex: 'spec', key: 'spec', width: 120, ellipsis: true },
+    { title: '规格', dataIndex: 'spec', key: 'spec', width: 100, ellipsis: true },
     { title: '单位', dataIndex: 'unit', key: 'unit', width: 60 },
     { title: '不含税单价（元）', key: 'unitPrice', width: 150, align: 'right', render: (_, r) => <span className="figure" data-figure="">{formatUnitPrice(r.unitPrice)}</span> },
     { title: '税率', key: 'taxRate', width: 70, align: 'right', render: (_, r) => rateText(r.taxRate) },

@@ -31,13 +31,15 @@ export function compositionChart(v: CostSummary): EChartsCoreOption | null {
   if (!parts.length) return null;
   return {
     tooltip: { trigger: 'item', valueFormatter: tooltipYuan },
-    legend: { bottom: 0, type: 'scroll' },
+    // No legend: each slice is labelled with its category and share, on two short lines so that the
+    // labels fit beside the ring in the half-width card at 1366×768.
     series: [
       {
         name: '费用类别',
         type: 'pie',
-        radius: ['35%', '65%'],
-        label: { formatter: '{b} {d}%' },
+        radius: ['32%', '58%'],
+        avoidLabelOverlap: true,
+        label: { formatter: '{b}\n{d}%', lineHeight: 16 },
         data: parts.map((c) => ({ name: CostCategory.label(c.category), value: yuan(c.amount) })),
       },
     ],
