@@ -11,8 +11,8 @@ import { CloudSyncOutlined, CopyOutlined, ImportOutlined, PlusOutlined } from '@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { CostOrderState, type CostOrderRow } from '@zhyy/shared';
-import { COST_EXPORT_PATHS, costOrderApi, type CostOrderRef } from '../../../api/cost';
+import { CostOrderState, type CostOrderRow, type CostOrderSaved } from '@zhyy/shared';
+import { COST_EXPORT_PATHS, costOrderApi } from '../../../api/cost';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
 import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
@@ -21,11 +21,11 @@ import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
 import { COST_KEY, COST_SOURCE_OPTIONS, COST_STATE_OPTIONS, costSourceLabel, CostStateTag, formatMonth, useCanEnterCost } from '../common';
+import { toOrderFilter, type OrderFilterValues } from '../filters';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
 import { CopyLastMonthDialog, ImportOrdersDialog, PmsSyncDialog } from './EntryDialogs';
 import { OrderDetailDrawer } from './OrderDetailDrawer';
 import { OrderEditor, type EditorTarget } from './OrderEditor';
-import { toLedgerRequest, type LedgerFormValues } from './request';
 import '../../../components/listPage.css';
 
 export const COST_LEDGER_KEY = [...COST_KEY, 'ledger'] as const;
@@ -65,7 +65,7 @@ function Filters() {
 export default function LedgerPage() {
   const canEnter = useCanEnterCost();
   const client = useQueryClient();
-  const [form] = Form.useForm<LedgerFormValues>();
+  const [form] = Form.useForm<OrderFilterValues>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
   const [sort, setSort] = useState<TableSort>();
@@ -75,12 +75,12 @@ export default function LedgerPage() {
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({ queryKey: [...COST_LEDGER_KEY, 'list', params], queryFn: () => costOrderApi.list(params), placeholderData: keepPreviousData });
 
-  const apply = (v: LedgerFormValues) => {
-    setFilters(toLedgerRequest(v));
+  const apply = (v: OrderFilterValues) => {
+    setFilters(toOrderFilter(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
   const refresh = () => void client.invalidateQueries({ queryKey: COST_KEY });
-  const saved = (ref: CostOrderRef) => {
+  const saved = (ref: CostOrderSaved) => {
     setEditor(null);
     setDialog(null);
     refresh();

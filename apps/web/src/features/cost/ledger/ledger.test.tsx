@@ -43,7 +43,7 @@ vi.mock('../../../api/invoiceLedger', () => ({ downloadWithProgress: (path: stri
 vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, todayStamp: () => '20310101', formatTime: (v: string | null) => (v ? `T${v}` : '') }));
 
 const { default: LedgerPage } = await import('./LedgerPage');
-const { toLedgerRequest } = await import('./request');
+const { toOrderFilter } = await import('../filters');
 
 const row = (i: number, over: Partial<CostOrderRow> = {}): CostOrderRow => ({
   id: `o${i}`, orderNo: `CB2031010${String(i).padStart(3, '0')}`, month: '2031-01', deptId: 'd1', deptName: '工程一部', projectId: 'p1', projectCode: 'XM001', projectName: '江北新区管廊',
@@ -81,10 +81,10 @@ beforeEach(() => {
 
 describe('成本单台账', { timeout: 60_000 }, () => {
   it('the month range becomes months, amounts 分, blanks dropped', () => {
-    expect(toLedgerRequest({ months: [dayjs('2031-01-01'), dayjs('2031-03-01')], deptId: 'd1', orderNo: '  ', itemCode: ' RG01 ', amountMin: 12.3, amountMax: null, state: 0 })).toEqual({
+    expect(toOrderFilter({ months: [dayjs('2031-01-01'), dayjs('2031-03-01')], deptId: 'd1', orderNo: '  ', itemCode: ' RG01 ', amountMin: 12.3, amountMax: null, state: 0 })).toEqual({
       monthFrom: '2031-01', monthTo: '2031-03', deptId: 'd1', itemCode: 'RG01', amountMin: 1230, state: 0,
     });
-    expect(toLedgerRequest({})).toEqual({});
+    expect(toOrderFilter({})).toEqual({});
   });
 
   it('shows the rows and the server totals of the filtered set; the filters become the request and the export sends them', async () => {
