@@ -2,7 +2,7 @@
  * What the 成本管理 pages share (台账, 待审核, 月度汇总, 成本设置): the query key, the state tag, the source and
  * category labels and select options, the month helpers ('YYYY-MM' as the API has it ↔ the month pickers'
  * Dayjs), the rate text, dropping a request's blanks, the import file check, and the link to 成本单台账 with its
- * filters (written by ledgerPath). The department and project pickers are in
+ * filters (written by ledgerPath, read back by ledgerFiltersOf). The department and project pickers are in
  * pickers.tsx; the order lists' filter form ↔ request in filters.ts.
  */
 import { Tag } from 'antd';
@@ -102,4 +102,21 @@ export function ledgerPath(filters: LedgerLinkFilters): string {
   const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
   const s = q.toString();
   return s ? `${LEDGER_PATH}?${s}` : LEDGER_PATH;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The address's filters as ledgerPath wrote them; a malformed month or state is left out. */
+export function ledgerFiltersOf(q: URLSearchParams): LedgerLinkFilters {
+  const text = (k: string) => q.get(k)?.trim() || undefined;
+  const month = (k: string) => (MONTH.test(q.get(k) ?? '') ? q.get(k)! : undefined);
+  const state = q.get('state') ? Number(q.get('state')) : undefined;
+  return compact({
+    monthFrom: month('monthFrom'),
+    monthTo: month('monthTo'),
+    deptId: text('deptId'),
+    projectId: text('projectId'),
+    orderNo: text('orderNo'),
+    state: CostOrderState.has(state) ? state : undefined,
+  });
 }

@@ -1,10 +1,10 @@
 /**
  * The order lists' filter form (成本单台账 and 待审核成本单) → the CostOrderQuery filters (months 'YYYY-MM', amounts
- * in 分, text trimmed, blanks dropped).
+ * in 分, text trimmed, blanks dropped), and the ledger's address filters (ledgerFiltersOf) → the form's values.
  */
 import type { Dayjs } from 'dayjs';
 import { yuanToFen } from '../invoice/ledger/request';
-import { compact, toMonth } from './common';
+import { compact, fromMonth, toMonth, type LedgerLinkFilters } from './common';
 
 export interface OrderFilterValues {
   months?: [Dayjs | null, Dayjs | null] | null;
@@ -35,3 +35,9 @@ export function toOrderFilter(v: OrderFilterValues): Record<string, unknown> {
   });
 }
 
+/** The ledger's address filters as the form's values (a month range with one end open keeps it open). */
+export function orderFilterValues(f: LedgerLinkFilters): OrderFilterValues {
+  const { monthFrom, monthTo, ...rest } = f;
+  const months: OrderFilterValues['months'] = monthFrom || monthTo ? [monthFrom ? fromMonth(monthFrom) : null, monthTo ? fromMonth(monthTo) : null] : undefined;
+  return compact({ ...rest, months });
+}
