@@ -1,13 +1,14 @@
 /**
- * 成本管理 calls (issue 16), one function per call of docs/cost.md (CALLS): the price list (/cost-price/*),
- * orders — entry, import, the project-management sync, the ledger, detail, audit, to-do count, summary —
- * (/cost-order/*) and the settings (/cost-setting/*). Bodies are the shared zod schemas' input types; answers
- * the shared response types.
+ * 成本管理 calls (issue 16), one function per call of docs/cost.md (CALLS), for every cost page: the price list
+ * (/cost-price/*), orders — entry, import, the project-management sync, the ledger, detail, audit, to-do count,
+ * summary, the project choices — (/cost-order/*) and the settings (/cost-setting/*). Bodies are the shared zod
+ * schemas' input types; answers the shared response types (packages/shared/src/api/cost.ts).
  *
- * Reads use `post` (the answer's `r`); changes use `request` (Done<T>: the whole envelope: its message says what was done,
- * and the badges refresh). Every change takes RequestOptions, so a form may pass `{ silent: true }` and show the
- * server's Chinese refusal in place instead of the toast. Exports and templates are blobs (`api.blob`); the
- * ledger's big exports are streamed with progress by ExportProgress from COST_EXPORT_PATHS.
+ * Reads use `post` (the answer's `r`); changes use `request` (Done<T>: the whole envelope: its message says what
+ * was done), whose success fires the counts refresh, so the sidebar's 待审核成本单 badge follows an audit at once.
+ * Every change takes RequestOptions, so a form may pass `{ silent: true }` and show the server's Chinese refusal
+ * in place instead of the toast. Exports and templates are blobs (`api.blob`); the ledger's big exports are
+ * streamed with progress by ExportProgress from COST_EXPORT_PATHS.
  */
 import type { z } from 'zod';
 import type {
@@ -29,15 +30,20 @@ import type {
   CostOrderFilter,
   CostOrderPage,
   CostOrderQuery,
+  CostOrderSaved,
   CostPmsBody,
   CostPmsSyncBody,
+  CostPmsSyncResult,
   CostPmsView,
   CostPriceBody,
   CostPriceKey,
   CostPriceOptionsQuery,
   CostPriceQuery,
   CostPriceRow,
+  CostProjectOption,
+  CostProjectQuery,
   CostReopenBody,
+  CostRepriceResult,
   CostSummary,
   CostSummaryQuery,
   CostTodoData,
@@ -52,28 +58,6 @@ type In<S extends z.ZodType> = z.input<S>;
 /** A change's answer: the envelope (its message says what was done) with the call's `r`. */
 export type Done<T> = Envelope<T> & { r: T };
 const change = <T>(path: string, body: unknown, options?: RequestOptions) => api.request<T>(path, body, options) as Promise<Done<T>>;
-
-/** { id, orderNo } of an order created or changed. */
-export interface CostOrderRef {
-  id: string;
-  orderNo: string;
-}
-/** 同步项目管理系统: orders created, pushes already taken (skipped), and the refused ones with why. */
-export interface CostPmsSyncResult {
-  created: number;
-  skipped: number;
-  failed: Array<{ ref: string; message: string }>;
-}
-/**
- * A project to pick on the cost pages. NOTE: /cost-order/projects is not in CALLS.md yet (no call open to roles
- * 16–19 lists projects); the server must add it (access.ledger + summary pages): { keyword? } → up to 50 projects
- * by code or name. Until it exists the project selects stay empty and the rest of the page works.
- */
-export interface CostProjectOption {
-  id: string;
-  code: string;
-  name: string;
-}
 
 const PRICE = '/cost-price';
 const ORDER = '/cost-order';
@@ -93,7 +77,7 @@ export const costPriceApi = {
   template: () => api.blob(`${PRICE}/template`, {}),
 };
 
-/** Orders: entry (roles 1, 16, 17), the ledger, detail, audit, the to-do count and the summary. */
+/** Orders: entry (roles 1, 16, 17), the ledger, detail, the project choices, audit, the to-do count and the summary. */
 export const costOrderApi = {
   // ---- the ledger (成本单台账) ----
   list: (q: In<typeof CostOrderQuery>) => api.post<CostOrderPage>(`${ORDER}/list`, q),
@@ -101,14 +85,14 @@ export const costOrderApi = {
   export: (f: In<typeof CostOrderFilter>) => api.blob(`${ORDER}/export`, f),
   /** The order with its lines, log, last month's order and what the caller may do; silent: the page shows a refusal in place. */
   detail: (id: string, options: RequestOptions = { silent: true }) => api.post<CostOrderDetail>(`${ORDER}/cost-order-detail`, { id } satisfies In<typeof CostIdBody>, options),
-  /** See CostProjectOption: not yet in CALLS.md. */
-  projects: (keyword?: string) => api.post<CostProjectOption[]>(`${ORDER}/projects`, keyword ? { keyword } : {}, { silent: true }),
+  /** The project choices of every cost page (filters and the editor): up to 50 by code or name; silent (the picker says it is unavailable). */
+  projects: (keyword?: string) => api.post<CostProjectOption[]>(`${ORDER}/projects`, (keyword ? { keyword } : {}) satisfies In<typeof CostProjectQuery>, { silent: true }),
 
   // ---- entry ----
   /** New (no id) or an edit of an order awaiting audit. */
-  save: (body: In<typeof CostOrderBody>, options?: RequestOptions) => change<CostOrderRef>(`${ORDER}/save`, body, options),
-  copyLastMonth: (body: In<typeof CostCopyBody>, options?: RequestOptions) => change<CostOrderRef>(`${ORDER}/copy-last-month`, body, options),
-  reprice: (id: string, options?: RequestOptions) => change<CostOrderRef & { changed: number }>(`${ORDER}/reprice`, { id } satisfies In<typeof CostIdBody>, options),
+  save: (body: In<typeof CostOrderBody>, options?: RequestOptions) => change<CostOrderSaved>(`${ORDER}/save`, body, options),
+  copyLastMonth: (body: In<typeof CostCopyBody>, options?: RequestOptions) => change<CostOrderSaved>(`${ORDER}/copy-last-month`, body, options),
+  reprice: (id: string, options?: RequestOptions) => change<CostRepriceResult>(`${ORDER}/reprice`, { id } satisfies In<typeof CostIdBody>, options),
   import: (body: In<typeof CostFileBody>, options?: RequestOptions) => change<CostImportResult>(`${ORDER}/import`, body, options),
   importTemplate: () => api.blob(`${ORDER}/import-template`, {}),
   pmsSync: (body: In<typeof CostPmsSyncBody>, options?: RequestOptions) => change<CostPmsSyncResult>(`${ORDER}/pms-sync`, body, options),
@@ -117,7 +101,7 @@ export const costOrderApi = {
   toAuditList: (q: In<typeof CostOrderQuery>) => api.post<CostOrderPage>(`${ORDER}/to-audit-list`, q),
   audit: (body: In<typeof CostIdsBody>, options?: RequestOptions) => change<CostBatchResult>(`${ORDER}/set-coststatus-audited`, body, options),
   invalidate: (body: In<typeof CostInvalidBody>, options?: RequestOptions) => change<CostBatchResult>(`${ORDER}/set-coststatus-invalid`, body, options),
-  /** The badge count: failures are swallowed (SPEC: errors silenced, empty payload). */
+  /** The badge count (api/live's fetchCostTodo): silent, a failure is never toasted (SPEC: errors silenced). */
   todo: () => api.post<CostTodoData>(`${ORDER}/cost-todo-data`, {}, { silent: true }),
 
   // ---- 月度成本汇总 ----
@@ -135,7 +119,8 @@ export const costSettingApi = {
   closingLogs: (q: In<typeof PageQuery>) => api.post<PageResult<CostClosingLog>>(`${SETTING}/closing-logs`, q),
   pms: () => api.post<CostPmsView>(`${SETTING}/pms`, {}),
   savePms: (body: In<typeof CostPmsBody>, options?: RequestOptions) => change<CostPmsView>(`${SETTING}/pms-save`, body, options),
-  testPms: (options?: RequestOptions) => change<{ ok: boolean; message: string }>(`${SETTING}/pms-test`, {}, options),
+  /** 测试连接 with the saved settings: a read (nothing changes), its answer shown on the page. */
+  testPms: () => api.post<{ ok: boolean; message: string }>(`${SETTING}/pms-test`, {}),
 };
 
 /** The streamed exports (ExportProgress posts them itself, showing the bytes received). */

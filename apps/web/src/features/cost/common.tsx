@@ -1,11 +1,13 @@
 /**
  * What the 成本管理 pages share (台账, 待审核, 月度汇总, 成本设置): the query key, the state tag, the source and
- * category labels and select options, and the month helpers ('YYYY-MM' as the API has it ↔ the month pickers'
- * Dayjs). Keep these exports stable: the other cost pages import them.
+ * category labels and select options, the month helpers ('YYYY-MM' as the API has it ↔ the month pickers'
+ * Dayjs), the rate text, dropping a request's blanks, the import file check, and the link to 成本单台账 with its
+ * filters (written by ledgerPath, read back by ledgerFiltersOf). The department and project pickers are in
+ * pickers.tsx; the order lists' filter form ↔ request in filters.ts.
  */
 import { Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CostCategory, CostOrderSource, CostOrderState, canEnterCostOrders, monthLabel, shanghaiMonthOf } from '@zhyy/shared';
+import { CostCategory, CostOrderSource, CostOrderState, canEnterCostOrders, monthLabel, shanghaiMonthOf, shiftMonth } from '@zhyy/shared';
 import { useSession } from '../../stores/session';
 
 /** The root of every cost query key: a change on one cost page refreshes the others' lists. */
@@ -46,6 +48,17 @@ export const toMonth = (d: Dayjs | null | undefined): string | undefined => (d ?
 export const fromMonth = (month: string): Dayjs => dayjs(`${month}-01`);
 /** The current month in Asia/Shanghai, 'YYYY-MM'. */
 export const currentMonth = (now: Date = new Date()) => shanghaiMonthOf(now);
+/** The last `n` months up to this one: [from, to]. */
+export function lastMonths(n: number, now: Date = new Date()): [string, string] {
+  const to = currentMonth(now);
+  return [shiftMonth(to, -(n - 1)), to];
+}
+/** Every month from `from` to `to`, both included. */
+export function monthsBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let m = from; m <= to && out.length < 600; m = shiftMonth(m, 1)) out.push(m);
+  return out;
+}
 
 /** A tax rate as stored ('0.06') → '6%'. */
 export function formatRate(rate: string | number): string {
@@ -53,7 +66,57 @@ export function formatRate(rate: string | number): string {
   return Number.isFinite(n) ? `${Number((n * 100).toFixed(4))}%` : String(rate);
 }
 
+/** Drops the empty fields (undefined, null, '') of a request. */
+export function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
+}
+
+export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+
+/** Why a file chosen for an import (orders, prices) cannot be sent, or '' when it can. */
+export function fileProblem(f: { name: string; size: number }): string {
+  if (!f.name.toLowerCase().endsWith('.xlsx')) return '请选择 .xlsx 文件';
+  if (f.size > MAX_IMPORT_BYTES) return '文件不能超过5MB';
+  return '';
+}
+
 /** Whether the signed-in user may enter orders (新增, 编辑, 复制上月, 重新取价, 导入, 同步: roles 1, 16, 17). */
 export function useCanEnterCost(): boolean {
   return canEnterCostOrders(useSession((s) => s.roles));
+}
+
+export const LEDGER_PATH = '/cost-management/account';
+
+/** The filters 成本单台账 takes from its address (the CostOrderFilter names). */
+export interface LedgerLinkFilters {
+  monthFrom?: string;
+  monthTo?: string;
+  deptId?: string;
+  projectId?: string;
+  orderNo?: string;
+  state?: number;
+}
+
+/** 成本单台账 with its filters in the address (the summary's drill-down and the audit pages link there). */
+export function ledgerPath(filters: LedgerLinkFilters): string {
+  const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
+  const s = q.toString();
+  return s ? `${LEDGER_PATH}?${s}` : LEDGER_PATH;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+/** The address's filters as ledgerPath wrote them; a malformed month or state is left out. */
+export function ledgerFiltersOf(q: URLSearchParams): LedgerLinkFilters {
+  const text = (k: string) => q.get(k)?.trim() || undefined;
+  const month = (k: string) => (MONTH.test(q.get(k) ?? '') ? q.get(k)! : undefined);
+  const state = q.get('state') ? Number(q.get('state')) : undefined;
+  return compact({
+    monthFrom: month('monthFrom'),
+    monthTo: month('monthTo'),
+    deptId: text('deptId'),
+    projectId: text('projectId'),
+    orderNo: text('orderNo'),
+    state: CostOrderState.has(state) ? state : undefined,
+  });
 }

@@ -7,11 +7,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Empty, Skeleton, Space, Table, Tag, Timeline, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { formatFen, formatUnitPrice, previousMonth, monthLabel, type CostOrderDetail } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costOrderApi } from '../../../api/cost';
 import { formatDateTime } from '../../../components/format';
 import { tableScrollX } from '../../../components/tableWidth';
 import { Figure, Money } from '../../common/Money';
-import { categoryLabel, COST_KEY, OrderStateTag, sourceLabel } from '../pageKit';
+import { COST_KEY, costCategoryLabel, costSourceLabel, CostStateTag } from '../common';
 import { compareLines, compareTotals, type CompareRow } from './compare';
 import '../../../components/listPage.css';
 
@@ -62,7 +62,7 @@ function columns(hasPrevious: boolean): TableColumnsType<CompareRow> {
         </Space>
       ),
     },
-    { title: '类别', key: 'category', width: 90, render: (_, r) => categoryLabel(r.category) },
+    { title: '类别', key: 'category', width: 90, render: (_, r) => costCategoryLabel(r.category) },
     { title: '规格', dataIndex: 'spec', key: 'spec', width: 110, ellipsis: true },
     { title: '单位', dataIndex: 'unit', key: 'unit', width: 60 },
     ...sideCols('current', '本月'),
@@ -81,10 +81,10 @@ export function OrderCompare({ d }: { d: CostOrderDetail }) {
       <Descriptions size="small" bordered column={3} items={[
         { key: 'no', label: '成本单号', children: d.orderNo },
         { key: 'month', label: '月份', children: monthLabel(d.month) },
-        { key: 'state', label: '状态', children: <Space size={4}><OrderStateTag state={d.state} />{d.closed ? <Tag>已结账</Tag> : null}</Space> },
+        { key: 'state', label: '状态', children: <Space size={4}><CostStateTag state={d.state} />{d.closed ? <Tag>已结账</Tag> : null}</Space> },
         { key: 'dept', label: '部门', children: d.deptName },
         { key: 'project', label: '项目', children: `${d.projectCode} ${d.projectName}` },
-        { key: 'source', label: '来源', children: `${sourceLabel(d.source)}${d.pmsRef ? `（${d.pmsRef}）` : ''}` },
+        { key: 'source', label: '来源', children: `${costSourceLabel(d.source)}${d.pmsRef ? `（${d.pmsRef}）` : ''}` },
         { key: 'amount', label: '不含税金额', children: <Money fen={d.amount} /> },
         { key: 'tax', label: '税额', children: <Money fen={d.tax} /> },
         { key: 'total', label: '价税合计', children: <Money fen={d.total} strong /> },
@@ -120,8 +120,11 @@ export function OrderCompare({ d }: { d: CostOrderDetail }) {
   );
 }
 
+/** Not silent: a failed load is toasted with the server's message (the drawer shows only 加载失败). */
+const TOASTED = {};
+
 export function CompareDrawer({ id, onClose, onAudit, onInvalidate }: { id: string | null; onClose: () => void; onAudit: (d: CostOrderDetail) => void; onInvalidate: (d: CostOrderDetail) => void }) {
-  const q = useQuery({ queryKey: [...COST_KEY, 'detail', id], queryFn: () => costPagesApi.detail(id!), enabled: !!id });
+  const q = useQuery({ queryKey: [...COST_KEY, 'detail', id], queryFn: () => costOrderApi.detail(id!, TOASTED), enabled: !!id });
   const d = q.data;
   return (
     <Drawer

@@ -7,45 +7,20 @@
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Form, Input, Modal, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
-import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { formatFen, monthLabel, type CostBatchResult, type CostOrderRow } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costOrderApi } from '../../../api/cost';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
 import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
-import { compact, COST_KEY, DeptPicker, monthOf, SOURCE_OPTIONS, sourceLabel, useSeenProjects, yuanToFen } from '../pageKit';
+import { COST_KEY, COST_SOURCE_OPTIONS, costSourceLabel } from '../common';
+import { toOrderFilter, type OrderFilterValues } from '../filters';
+import { CostDeptSelect, CostProjectSelect } from '../pickers';
 import { CompareDrawer } from './CompareDrawer';
 import '../../../components/listPage.css';
-
-export interface ExamineFormValues {
-  months?: [Dayjs | null, Dayjs | null] | null;
-  deptId?: string;
-  projectId?: string;
-  source?: string;
-  orderNo?: string;
-  itemCode?: string;
-  amountMin?: number | null;
-  amountMax?: number | null;
-}
-
-/** The filter form → the request's filters (CostOrderQuery). */
-export function toExamineRequest(v: ExamineFormValues): Record<string, unknown> {
-  return compact({
-    monthFrom: monthOf(v.months?.[0]),
-    monthTo: monthOf(v.months?.[1]),
-    deptId: v.deptId,
-    projectId: v.projectId,
-    source: v.source,
-    orderNo: v.orderNo?.trim(),
-    itemCode: v.itemCode?.trim(),
-    amountMin: yuanToFen(v.amountMin),
-    amountMax: yuanToFen(v.amountMax),
-  });
-}
 
 type Picked = Pick<CostOrderRow, 'id' | 'orderNo' | 'total'>;
 interface Outcome {
@@ -85,7 +60,7 @@ export function BatchOutcome({ o }: { o: Outcome }) {
 
 export default function ExaminePage() {
   const qc = useQueryClient();
-  const [form] = Form.useForm<ExamineFormValues>();
+  const [form] = Form.useForm<OrderFilterValues>();
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
@@ -96,11 +71,10 @@ export default function ExaminePage() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
-  const q = useQuery({ queryKey: [...COST_KEY, 'to-audit', params], queryFn: () => costPagesApi.toAuditList(params), placeholderData: keepPreviousData });
-  const projects = useSeenProjects(q.data?.items);
+  const q = useQuery({ queryKey: [...COST_KEY, 'to-audit', params], queryFn: () => costOrderApi.toAuditList(params), placeholderData: keepPreviousData });
 
-  const apply = (v: ExamineFormValues) => {
-    setFilters(toExamineRequest(v));
+  const apply = (v: OrderFilterValues) => {
+    setFilters(toOrderFilter(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
   /** After any answer: the queue (and every cost list) reloads; the selection is cleared. */
@@ -112,7 +86,7 @@ export default function ExaminePage() {
   };
   const runAudit = async (rows: Picked[]) => {
     try {
-      const a = await costPagesApi.audit(rows.map((r) => r.id));
+      const a = await costOrderApi.audit({ ids: rows.map((r) => r.id) });
       if (a.r) finish({ action: 'audit', asked: rows.length, result: a.r });
     } catch {
       // The API client has shown the refusal.
@@ -138,7 +112,7 @@ export default function ExaminePage() {
     if (!invalidFor) return;
     setBusy(true);
     try {
-      const a = await costPagesApi.invalidate(invalidFor.map((r) => r.id), reason.trim());
+      const a = await costOrderApi.invalidate({ ids: invalidFor.map((r) => r.id), reason: reason.trim() });
       setInvalidFor(null);
       if (a.r) finish({ action: 'invalid', asked: invalidFor.length, result: a.r });
     } catch {
@@ -157,7 +131,7 @@ export default function ExaminePage() {
     { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
-    { title: '来源', key: 'source', width: 100, render: (_, r) => sourceLabel(r.source) },
+    { title: '来源', key: 'source', width: 100, render: (_, r) => costSourceLabel(r.source) },
     { title: '明细行', dataIndex: 'lineCount', key: 'lineCount', width: 70, align: 'right' },
     { title: '录入人', dataIndex: 'createdBy', key: 'createdBy', width: 90 },
     { title: '录入时间', key: 'createdAt', width: 170, sorter: true, sortOrder: sorted('createdAt'), render: (_, r) => formatDateTime(r.createdAt) },
@@ -181,12 +155,12 @@ export default function ExaminePage() {
           <Form.Item name="months" label="月份">
             <DatePicker.RangePicker picker="month" allowEmpty={[true, true]} placeholder={['开始月份', '结束月份']} style={{ width: 220 }} />
           </Form.Item>
-          <Form.Item name="deptId" label="部门"><DeptPicker /></Form.Item>
+          <Form.Item name="deptId" label="部门"><CostDeptSelect aria-label="部门" /></Form.Item>
           <Form.Item name="projectId" label="项目">
-            <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder="全部项目" style={{ width: 200 }} options={projects} aria-label="项目" />
+            <CostProjectSelect aria-label="项目" />
           </Form.Item>
           <Form.Item name="source" label="来源">
-            <Select allowClear placeholder="全部" style={{ width: 130 }} options={SOURCE_OPTIONS} />
+            <Select allowClear placeholder="全部" style={{ width: 130 }} options={COST_SOURCE_OPTIONS} />
           </Form.Item>
           <Form.Item name="orderNo" label="成本单号"><Input allowClear placeholder="CB…" maxLength={20} style={{ width: 150 }} /></Form.Item>
           <Form.Item name="itemCode" label="成本项编码"><Input allowClear maxLength={30} style={{ width: 130 }} /></Form.Item>

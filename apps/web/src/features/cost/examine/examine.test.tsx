@@ -1,8 +1,8 @@
 /**
  * Issue 16, 待审核成本单: the queue's request and totals, the filters as the request, 批量审核 after a
  * confirmation with the refused orders and their reasons shown and the queue reloaded, 作废 that cannot be
- * sent without a reason, the order beside its previous month (differences per item), and the comparison
- * arithmetic.
+ * sent without a reason, the project filter from the cost pages' project choices, the order beside its
+ * previous month (differences per item), and the comparison arithmetic.
  */
 import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -11,12 +11,14 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CostOrderDetail, CostOrderLineView, CostOrderPage, CostOrderRow } from '@zhyy/shared';
 
-const api = vi.hoisted(() => ({ toAuditList: vi.fn(), detail: vi.fn(), audit: vi.fn(), invalidate: vi.fn(), deptTree: vi.fn() }));
-vi.mock('../../../api/costPages', () => ({ costPagesApi: api }));
+const api = vi.hoisted(() => ({ toAuditList: vi.fn(), detail: vi.fn(), audit: vi.fn(), invalidate: vi.fn(), projects: vi.fn(), orgTree: vi.fn() }));
+vi.mock('../../../api/cost', () => ({ costOrderApi: api }));
+vi.mock('../../../api/system', () => ({ systemApi: { orgTree: api.orgTree } }));
 const confirm = vi.hoisted(() => vi.fn());
 vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }) }));
 
-const { default: ExaminePage, toExamineRequest } = await import('./ExaminePage');
+const { default: ExaminePage } = await import('./ExaminePage');
+const { toOrderFilter } = await import('../filters');
 const { compareLines, compareTotals } = await import('./compare');
 
 configure({ asyncUtilTimeout: 15_000 });
@@ -50,7 +52,8 @@ beforeEach(() => {
   for (const f of Object.values(api)) f.mockReset();
   confirm.mockReset();
   api.toAuditList.mockResolvedValue(PAGE);
-  api.deptTree.mockResolvedValue([]);
+  api.orgTree.mockResolvedValue([]);
+  api.projects.mockResolvedValue([{ id: 'p1', code: 'XM001', name: '江北管廊' }, { id: 'p2', code: 'XM002', name: '城西改造' }]);
   api.detail.mockResolvedValue(DETAIL);
 });
 
@@ -87,7 +90,17 @@ describe('待审核成本单', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(api.toAuditList).toHaveBeenLastCalledWith({ orderNo: 'CB203103', pageIndex: 1, pageSize: 20 }));
     const dayjs = (await import('dayjs')).default;
-    expect(toExamineRequest({ months: [dayjs('2031-01-01'), dayjs('2031-03-01')], deptId: 'd1', amountMin: 10.5, amountMax: null, itemCode: '  ', source: 'pms' })).toEqual({ monthFrom: '2031-01', monthTo: '2031-03', deptId: 'd1', amountMin: 1050, source: 'pms' });
+    expect(toOrderFilter({ months: [dayjs('2031-01-01'), dayjs('2031-03-01')], deptId: 'd1', amountMin: 10.5, amountMax: null, itemCode: '  ', source: 'pms' })).toEqual({ monthFrom: '2031-01', monthTo: '2031-03', deptId: 'd1', amountMin: 1050, source: 'pms' });
+  });
+
+  it('the project filter offers the cost pages\' project choices (searched on the server) and sends the one chosen', async () => {
+    show();
+    await screen.findByText('CB2031030001');
+    await waitFor(() => expect(api.projects).toHaveBeenCalledWith(undefined));
+    fireEvent.mouseDown(screen.getByLabelText('项目'));
+    fireEvent.click(await screen.findByTitle('XM002 城西改造'));
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(api.toAuditList).toHaveBeenLastCalledWith({ projectId: 'p2', pageIndex: 1, pageSize: 20 }));
   });
 
   it('批量审核 asks first, sends the selected ids, shows each refused order with its reason, and reloads the queue', async () => {
@@ -106,7 +119,7 @@ describe('待审核成本单', { timeout: 60_000 }, () => {
     api.audit.mockResolvedValue({ code: 20000, message: '操作成功', r: { done: 1, refused: [{ id: ID2, orderNo: 'CB2031030002', message: '该部门该月已结账，成本单不能修改' }] } });
     const before = api.toAuditList.mock.calls.length;
     await asked.onOk();
-    expect(api.audit).toHaveBeenCalledWith([ID1, ID2]);
+    expect(api.audit).toHaveBeenCalledWith({ ids: [ID1, ID2] });
     const outcome = await screen.findByTestId('batch-outcome');
     expect(outcome.textContent).toContain('审核通过1张，1张未处理');
     const refused = within(screen.getByTestId('batch-refused'));
@@ -131,14 +144,15 @@ describe('待审核成本单', { timeout: 60_000 }, () => {
     api.invalidate.mockResolvedValue({ code: 20000, message: '操作成功', r: { done: 1, refused: [] } });
     fireEvent.change(within(dialog).getByPlaceholderText('请说明作废原因'), { target: { value: ' 项目重复推送 ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /确认作废/ }));
-    await waitFor(() => expect(api.invalidate).toHaveBeenCalledWith([ID1], '项目重复推送'));
+    await waitFor(() => expect(api.invalidate).toHaveBeenCalledWith({ ids: [ID1], reason: '项目重复推送' }));
     expect((await screen.findByTestId('batch-outcome')).textContent).toContain('作废1张');
   });
 
   it('an order opens beside its previous month: each item’s difference, the changed rows marked, audit from there', async () => {
     show();
     fireEvent.click((await screen.findAllByTestId('examine-open'))[0]!);
-    await waitFor(() => expect(api.detail).toHaveBeenCalledWith(ID1));
+    // Not silent (a failure is toasted): no { silent: true }.
+    await waitFor(() => expect(api.detail).toHaveBeenCalledWith(ID1, {}));
     expect((await screen.findByTestId('diff-RG01')).textContent).toBe('0.00');
     expect(screen.getByTestId('diff-JX02').textContent).toBe('+1,200.00');
     expect(screen.getByTestId('diff-CL03').textContent).toBe('+100.00');

@@ -9,17 +9,17 @@ import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, DatePicker, Descriptions, Form, Modal, Space, Table, Tag, Typography, Upload } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { previousMonth, type CostImportResult, type CostImportRowResult } from '@zhyy/shared';
-import { costOrderApi, fileToBase64, type CostOrderRef, type CostPmsSyncResult } from '../../../api/cost';
+import { previousMonth, type CostImportResult, type CostImportRowResult, type CostOrderSaved, type CostPmsSyncResult } from '@zhyy/shared';
+import { costOrderApi, fileToBase64 } from '../../../api/cost';
 import { saveBlob } from '../../../components/download';
 import { feedback } from '../../../ui/feedback';
-import { currentMonth, formatMonth, fromMonth, toMonth } from '../common';
+import { currentMonth, fileProblem, formatMonth, fromMonth, toMonth } from '../common';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
 
 const messageOf = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
 
 /** 复制上月 */
-export function CopyLastMonthDialog({ open, onClose, onCopied }: { open: boolean; onClose: () => void; onCopied: (ref: CostOrderRef) => void }) {
+export function CopyLastMonthDialog({ open, onClose, onCopied }: { open: boolean; onClose: () => void; onCopied: (ref: CostOrderSaved) => void }) {
   const [form] = Form.useForm<{ month?: Dayjs; deptId?: string; projectId?: string }>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -74,8 +74,6 @@ export function CopyLastMonthDialog({ open, onClose, onCopied }: { open: boolean
     </Modal>
   );
 }
-
-const MAX_BYTES = 5 * 1024 * 1024;
 
 /** The per-row result of an import (shared with the price list's import). */
 export function ImportResultView({ result }: { result: CostImportResult }) {
@@ -158,8 +156,8 @@ export function ImportOrdersDialog({ open, onClose, onImported }: { open: boolea
           maxCount={1}
           showUploadList={false}
           beforeUpload={(f) => {
-            if (!f.name.toLowerCase().endsWith('.xlsx')) setError('请选择 .xlsx 文件');
-            else if (f.size > MAX_BYTES) setError('文件不能超过5MB');
+            const problem = fileProblem(f);
+            if (problem) setError(problem);
             else {
               setFile(f);
               setError('');

@@ -5,27 +5,29 @@
  * amount, tax and total; the pager counts every order), server paging, the streamed Excel export of the filtered orders, and the
  * detail drawer. Roles 1, 16 and 17 also enter orders: 新增, 编辑 and 重新取价 of an order awaiting audit,
  * 复制上月, 导入Excel and 同步项目管理系统; roles 18 and 19 read only (the buttons are not drawn; the server
- * refuses them too).
+ * refuses them too). The filters start from the view's address (monthFrom, monthTo, deptId, projectId, orderNo, state
+ * as ledgerPath writes them: the summary's drill-down links here), and a later link with other filters replaces them.
  */
 import { CloudSyncOutlined, CopyOutlined, ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Form, Input, Select, Space, Table, Tag, Tooltip, type TableColumnsType } from 'antd';
-import { useState } from 'react';
-import { CostOrderState, type CostOrderRow } from '@zhyy/shared';
-import { COST_EXPORT_PATHS, costOrderApi, type CostOrderRef } from '../../../api/cost';
+import { useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { CostOrderState, type CostOrderRow, type CostOrderSaved } from '@zhyy/shared';
+import { COST_EXPORT_PATHS, costOrderApi } from '../../../api/cost';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
 import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
+import { ViewContext } from '../../../router/view';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
-import { COST_KEY, COST_SOURCE_OPTIONS, COST_STATE_OPTIONS, costSourceLabel, CostStateTag, formatMonth, useCanEnterCost } from '../common';
+import { COST_KEY, COST_SOURCE_OPTIONS, COST_STATE_OPTIONS, costSourceLabel, CostStateTag, formatMonth, ledgerFiltersOf, useCanEnterCost } from '../common';
+import { orderFilterValues, toOrderFilter, type OrderFilterValues } from '../filters';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
 import { CopyLastMonthDialog, ImportOrdersDialog, PmsSyncDialog } from './EntryDialogs';
 import { OrderDetailDrawer } from './OrderDetailDrawer';
 import { OrderEditor, type EditorTarget } from './OrderEditor';
-import { toLedgerRequest, type LedgerFormValues } from './request';
 import '../../../components/listPage.css';
 
 export const COST_LEDGER_KEY = [...COST_KEY, 'ledger'] as const;
@@ -65,8 +67,12 @@ function Filters() {
 export default function LedgerPage() {
   const canEnter = useCanEnterCost();
   const client = useQueryClient();
-  const [form] = Form.useForm<LedgerFormValues>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [form] = Form.useForm<OrderFilterValues>();
+  // The view's own address (a hidden cached view keeps its own, not the page shown).
+  const search = useContext(ViewContext)?.search ?? '';
+  const fromUrl = useMemo(() => orderFilterValues(ledgerFiltersOf(new URLSearchParams(search))), [search]);
+  const [filters, setFilters] = useState<Record<string, unknown>>(() => toOrderFilter(fromUrl));
+  const shown = useRef<string | null>(null);
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
   const [sort, setSort] = useState<TableSort>();
   const [detailId, setDetailId] = useState<string | null>(null);
@@ -75,12 +81,22 @@ export default function LedgerPage() {
   const params = { ...filters, ...page, ...(sort ? { sort } : {}) };
   const q = useQuery({ queryKey: [...COST_LEDGER_KEY, 'list', params], queryFn: () => costOrderApi.list(params), placeholderData: keepPreviousData });
 
-  const apply = (v: LedgerFormValues) => {
-    setFilters(toLedgerRequest(v));
+  const apply = (v: OrderFilterValues) => {
+    setFilters(toOrderFilter(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
+  // The address's filters into the form (the list has them from the start), on arrival and when a link brings
+  // others; not when the view is shown again (Activity re-runs effects) nor for a bare link (the menu's).
+  useEffect(() => {
+    if (shown.current === search) return;
+    shown.current = search;
+    if (!search) return;
+    form.resetFields();
+    form.setFieldsValue(fromUrl);
+    apply(fromUrl);
+  }, [search]); // eslint-disable-line react-hooks/exhaustive-deps
   const refresh = () => void client.invalidateQueries({ queryKey: COST_KEY });
-  const saved = (ref: CostOrderRef) => {
+  const saved = (ref: CostOrderSaved) => {
     setEditor(null);
     setDialog(null);
     refresh();

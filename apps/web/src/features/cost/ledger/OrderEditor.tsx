@@ -11,8 +11,8 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Alert, Button, DatePicker, Form, Input, Modal, Select, Space, Spin, Table, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { formatUnitPrice, type CostOrderDetail, type CostPriceRow } from '@zhyy/shared';
-import { costOrderApi, costPriceApi, type CostOrderRef } from '../../../api/cost';
+import { formatUnitPrice, type CostOrderDetail, type CostOrderSaved, type CostPriceRow } from '@zhyy/shared';
+import { costOrderApi, costPriceApi } from '../../../api/cost';
 import { columnsWidth } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
 import { Figure, Money } from '../../common/Money';
@@ -82,7 +82,7 @@ function ItemPicker(props: { month: string | undefined; line: EditorLine; base: 
   );
 }
 
-function EditorBody({ target, onClose, onSaved }: { target: EditorTarget; onClose: () => void; onSaved: (ref: CostOrderRef) => void }) {
+function EditorBody({ target, onClose, onSaved }: { target: EditorTarget; onClose: () => void; onSaved: (ref: CostOrderSaved) => void }) {
   const [form] = Form.useForm<HeaderValues>();
   const editId = target.mode === 'edit' ? target.id : undefined;
   const detail = useQuery({ queryKey: [...COST_KEY, 'detail', editId], queryFn: () => costOrderApi.detail(editId!), enabled: !!editId, retry: false });
@@ -309,7 +309,7 @@ function EditorBody({ target, onClose, onSaved }: { target: EditorTarget; onClos
 }
 
 /** The editor dialog; nothing is drawn while `target` is null. */
-export function OrderEditor({ target, onClose, onSaved }: { target: EditorTarget | null; onClose: () => void; onSaved: (ref: CostOrderRef) => void }) {
+export function OrderEditor({ target, onClose, onSaved }: { target: EditorTarget | null; onClose: () => void; onSaved: (ref: CostOrderSaved) => void }) {
   if (!target) return null;
   return <EditorBody key={target.mode === 'edit' ? target.id : 'new'} target={target} onClose={onClose} onSaved={onSaved} />;
 }

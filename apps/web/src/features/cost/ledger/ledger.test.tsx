@@ -2,7 +2,8 @@
  * 成本单台账 on the web (issue 16): the filters become the request, the 合计 row is the server's totals, entry is
  * offered to roles 1, 16, 17 only, the order editor's live half-up arithmetic and its save body, the server's
  * refusal in place, 重新取价 asks first, the import's per-row result, the PMS sync result, and the detail
- * drawer's price source and previous month. The api client is mocked.
+ * drawer's price source and previous month, and the filters read from the view's address (as ledgerPath writes
+ * them for the summary's drill-down). The api client is mocked.
  */
 import '../../../test/dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -13,6 +14,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CostImportResult, CostOrderDetail, CostOrderPage, CostOrderRow, CostPriceRow, DeptNode } from '@zhyy/shared';
 import { ApiError } from '../../../api/errors';
+import { ViewContext, type ViewInfo } from '../../../router/view';
 import { useSession } from '../../../stores/session';
 
 const list = vi.fn<(q: Record<string, unknown>) => Promise<CostOrderPage>>();
@@ -43,7 +45,8 @@ vi.mock('../../../api/invoiceLedger', () => ({ downloadWithProgress: (path: stri
 vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, todayStamp: () => '20310101', formatTime: (v: string | null) => (v ? `T${v}` : '') }));
 
 const { default: LedgerPage } = await import('./LedgerPage');
-const { toLedgerRequest } = await import('./request');
+const { toOrderFilter, orderFilterValues } = await import('../filters');
+const { ledgerFiltersOf, ledgerPath } = await import('../common');
 
 const row = (i: number, over: Partial<CostOrderRow> = {}): CostOrderRow => ({
   id: `o${i}`, orderNo: `CB2031010${String(i).padStart(3, '0')}`, month: '2031-01', deptId: 'd1', deptName: '工程一部', projectId: 'p1', projectCode: 'XM001', projectName: '江北新区管廊',
@@ -54,15 +57,24 @@ const price = (over: Partial<CostPriceRow>): CostPriceRow => ({
   id: 'pr', itemCode: 'RG01', itemName: '普工', category: 'labour', spec: '', unit: '工日', unitPrice: '1', taxRate: '0.06', validFrom: '2030-01-01', validTo: null, usedCount: 0, updatedBy: '', updatedAt: '', ...over,
 });
 
-function show() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+/** The page; `search` is its view's address query (AppMain gives each view its own). */
+function ledgerView(client: QueryClient, search: string) {
+  const view = { path: '/cost-management/account', fullPath: `/cost-management/account${search}`, search, params: {}, route: {} as ViewInfo['route'], active: true } as ViewInfo;
+  return (
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <App><LedgerPage /></App>
+        <ViewContext.Provider value={view}>
+          <App><LedgerPage /></App>
+        </ViewContext.Provider>
       </MemoryRouter>
-    </QueryClientProvider>,
+    </QueryClientProvider>
   );
+}
+function show(search = '') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const { rerender } = render(ledgerView(client, search));
+  /** Another link to the (still mounted) page. */
+  return { navigate: (next: string) => rerender(ledgerView(client, next)) };
 }
 const cellsOf = (el: HTMLElement) => within(el).getAllByRole('cell').map((c) => c.textContent ?? '');
 
@@ -81,10 +93,51 @@ beforeEach(() => {
 
 describe('成本单台账', { timeout: 60_000 }, () => {
   it('the month range becomes months, amounts 分, blanks dropped', () => {
-    expect(toLedgerRequest({ months: [dayjs('2031-01-01'), dayjs('2031-03-01')], deptId: 'd1', orderNo: '  ', itemCode: ' RG01 ', amountMin: 12.3, amountMax: null, state: 0 })).toEqual({
+    expect(toOrderFilter({ months: [dayjs('2031-01-01'), dayjs('2031-03-01')], deptId: 'd1', orderNo: '  ', itemCode: ' RG01 ', amountMin: 12.3, amountMax: null, state: 0 })).toEqual({
       monthFrom: '2031-01', monthTo: '2031-03', deptId: 'd1', itemCode: 'RG01', amountMin: 1230, state: 0,
     });
-    expect(toLedgerRequest({})).toEqual({});
+    expect(toOrderFilter({})).toEqual({});
+  });
+
+  it('the address filters: ledgerPath writes them, ledgerFiltersOf reads them back, a malformed month or state is left out', () => {
+    const f = { monthFrom: '2031-01', monthTo: '2031-03', deptId: 'd1', projectId: 'p1', orderNo: 'CB2031010003', state: 0 };
+    const path = ledgerPath(f);
+    expect(path).toBe('/cost-management/account?monthFrom=2031-01&monthTo=2031-03&deptId=d1&projectId=p1&orderNo=CB2031010003&state=0');
+    expect(ledgerFiltersOf(new URL(path, 'http://x').searchParams)).toEqual(f);
+    expect(toOrderFilter(orderFilterValues(f))).toEqual(f);
+    expect(ledgerFiltersOf(new URLSearchParams('monthFrom=2031-13&monthTo=2031&state=7&orderNo=%20&source=pms'))).toEqual({});
+    expect(toOrderFilter(orderFilterValues({ monthTo: '2031-02' }))).toEqual({ monthTo: '2031-02' });
+  });
+
+  it('opens with the filters of its address (the summary\'s drill-down) in the form and the first request; 重置 clears them; a later link replaces them', async () => {
+    list.mockResolvedValue(page([row(1)]));
+    const { navigate } = show('?monthFrom=2031-01&monthTo=2031-02&deptId=d1&projectId=p1&orderNo=CB2031010003&state=1');
+    await screen.findByText('CB2031010001');
+    const filters = { monthFrom: '2031-01', monthTo: '2031-02', deptId: 'd1', projectId: 'p1', orderNo: 'CB2031010003', state: 1 };
+    expect(list.mock.calls[0]![0]).toEqual({ ...filters, pageIndex: 1, pageSize: 20 });
+    expect((screen.getByPlaceholderText('完整或部分单号') as HTMLInputElement).value).toBe('CB2031010003');
+    expect((screen.getByPlaceholderText('开始月份') as HTMLInputElement).value).toBe('2031-01');
+    expect((screen.getByPlaceholderText('结束月份') as HTMLInputElement).value).toBe('2031-02');
+    expect(screen.getByTestId('cost-filter-state').closest('.ant-select')!.textContent).toContain('已审核');
+    await waitFor(() => expect(screen.getByTestId('cost-dept-select').closest('.ant-select')!.textContent).toContain('工程一部'));
+    await waitFor(() => expect(screen.getByTestId('cost-project-select').closest('.ant-select')!.textContent).toContain('XM001 江北新区管廊'));
+    // The form holds them: 查询 after one change sends the others as they came.
+    fireEvent.change(screen.getByPlaceholderText('完整或部分单号'), { target: { value: 'CB2031010004' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith({ ...filters, orderNo: 'CB2031010004', pageIndex: 1, pageSize: 20 }));
+
+    fireEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith({ pageIndex: 1, pageSize: 20 }));
+    expect((screen.getByPlaceholderText('完整或部分单号') as HTMLInputElement).value).toBe('');
+
+    navigate('?orderNo=CB2031020001&monthFrom=2031-02&monthTo=2031-02');
+    await waitFor(() => expect(list).toHaveBeenLastCalledWith({ orderNo: 'CB2031020001', monthFrom: '2031-02', monthTo: '2031-02', pageIndex: 1, pageSize: 20 }));
+    expect((screen.getByPlaceholderText('完整或部分单号') as HTMLInputElement).value).toBe('CB2031020001');
+    // A bare link (the menu's) keeps what is shown.
+    navigate('');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(list).toHaveBeenLastCalledWith({ orderNo: 'CB2031020001', monthFrom: '2031-02', monthTo: '2031-02', pageIndex: 1, pageSize: 20 });
+    expect((screen.getByPlaceholderText('完整或部分单号') as HTMLInputElement).value).toBe('CB2031020001');
   });
 
   it('shows the rows and the server totals of the filtered set; the filters become the request and the export sends them', async () => {

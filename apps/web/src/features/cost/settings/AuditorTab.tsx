@@ -7,10 +7,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Space, Table, Tag, TreeSelect, Typography } from 'antd';
 import { useState } from 'react';
 import { roleName, type CostAuditorView } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costSettingApi } from '../../../api/cost';
 import { tableLocale } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
-import { COST_KEY, deptTreeData, useDeptTree } from '../pageKit';
+import { COST_KEY } from '../common';
+import { deptTreeData, useCostDeptTree } from '../pickers';
 
 export const AUDITORS_KEY = [...COST_KEY, 'auditors'] as const;
 
@@ -18,8 +19,8 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
 
 export function AuditorTab() {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: AUDITORS_KEY, queryFn: costPagesApi.auditors });
-  const tree = useDeptTree();
+  const q = useQuery({ queryKey: AUDITORS_KEY, queryFn: costSettingApi.auditors });
+  const tree = useCostDeptTree();
   const [drafts, setDrafts] = useState<Record<string, string[]>>({});
   const [saving, setSaving] = useState<string | null>(null);
   const treeData = deptTreeData(tree.data ?? []);
@@ -27,7 +28,7 @@ export function AuditorTab() {
   const save = async (r: CostAuditorView) => {
     setSaving(r.userId);
     try {
-      const a = await costPagesApi.saveAuditor(r.userId, valueOf(r));
+      const a = await costSettingApi.saveAuditors({ userId: r.userId, deptIds: valueOf(r) });
       if (a.r) qc.setQueryData(AUDITORS_KEY, a.r);
       else void qc.invalidateQueries({ queryKey: AUDITORS_KEY });
       setDrafts(({ [r.userId]: _done, ...rest }) => rest);

@@ -9,24 +9,24 @@ import { Button, DatePicker, Form, Input, Modal, Space, Table, Tag, Tooltip, Typ
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { closeProblem, monthLabel, shiftMonth, type CostClosingLog, type CostClosingView } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costSettingApi } from '../../../api/cost';
 import { formatDateTime } from '../../../components/format';
 import { tableLocale, tablePagination } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
 import { Figure } from '../../common/Money';
-import { COST_KEY, monthDay, thisMonth } from '../pageKit';
+import { COST_KEY, currentMonth, fromMonth } from '../common';
 
 export const CLOSING_KEY = [...COST_KEY, 'closings'] as const;
 
 export function ClosingTab() {
   const qc = useQueryClient();
-  const [month, setMonth] = useState(() => shiftMonth(thisMonth(), -1));
+  const [month, setMonth] = useState(() => shiftMonth(currentMonth(), -1));
   const [reopening, setReopening] = useState<CostClosingView | null>(null);
   const [busy, setBusy] = useState(false);
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const [logPage, setLogPage] = useState({ pageIndex: 1, pageSize: 10 });
-  const q = useQuery({ queryKey: [...CLOSING_KEY, month], queryFn: () => costPagesApi.closings(month) });
-  const logs = useQuery({ queryKey: [...CLOSING_KEY, 'logs', logPage], queryFn: () => costPagesApi.closingLogs(logPage), placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: [...CLOSING_KEY, month], queryFn: () => costSettingApi.closings({ month }) });
+  const logs = useQuery({ queryKey: [...CLOSING_KEY, 'logs', logPage], queryFn: () => costSettingApi.closingLogs(logPage), placeholderData: keepPreviousData });
   /** The answer is the month's departments now; the orders' closed flags and the log change too. */
   const after = (rows: CostClosingView[] | undefined) => {
     if (rows) qc.setQueryData([...CLOSING_KEY, month], rows);
@@ -41,7 +41,7 @@ export function ClosingTab() {
       cancelText: '取消',
       onOk: async () => {
         try {
-          const a = await costPagesApi.close(r.deptId, month);
+          const a = await costSettingApi.close({ deptId: r.deptId, month });
           after(a.r);
           void feedback().message.success(`${r.deptName} ${monthLabel(month)}已结账`);
         } catch {
@@ -54,7 +54,7 @@ export function ClosingTab() {
     if (!reopening) return;
     setBusy(true);
     try {
-      const a = await costPagesApi.reopen(reopening.deptId, month, reason.trim());
+      const a = await costSettingApi.reopen({ deptId: reopening.deptId, month, reason: reason.trim() });
       after(a.r);
       void feedback().message.success(`${reopening.deptName} ${monthLabel(month)}已反结账`);
       setReopening(null);
@@ -69,7 +69,7 @@ export function ClosingTab() {
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="closing-tab">
       <Space>
         <span>月份</span>
-        <DatePicker picker="month" allowClear={false} value={monthDay(month)} onChange={(d: Dayjs | null) => d && setMonth(d.format('YYYY-MM'))} data-testid="closing-month" />
+        <DatePicker picker="month" allowClear={false} value={fromMonth(month)} onChange={(d: Dayjs | null) => d && setMonth(d.format('YYYY-MM'))} data-testid="closing-month" />
         <Typography.Text type="secondary">月份结束且没有待审核成本单的部门方可结账。</Typography.Text>
       </Space>
       <Table<CostClosingView>

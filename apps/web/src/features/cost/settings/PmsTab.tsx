@@ -6,16 +6,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, InputNumber, Radio, Skeleton, Space, Typography } from 'antd';
 import { useState } from 'react';
-import type { CostPmsView } from '@zhyy/shared';
-import { costPagesApi, type CostPmsSave } from '../../../api/costPages';
+import type { CostPmsBody, CostPmsView } from '@zhyy/shared';
+import { costSettingApi } from '../../../api/cost';
 import { feedback } from '../../../ui/feedback';
-import { COST_KEY } from '../pageKit';
+import { COST_KEY } from '../common';
 
 export const PMS_KEY = [...COST_KEY, 'pms'] as const;
 
 type Values = { mode: 'simulator' | 'http'; url?: string; token?: string; timeoutMs?: number | null };
 
-export function toPmsBody(v: Values, current: CostPmsView): CostPmsSave {
+export function toPmsBody(v: Values, current: CostPmsView): CostPmsBody {
   return { mode: v.mode, url: (v.url ?? current.url ?? '').trim(), token: v.token ?? '', timeoutMs: v.timeoutMs ?? current.timeoutMs };
 }
 
@@ -29,7 +29,7 @@ function PmsForm({ view }: { view: CostPmsView }) {
   const save = async (v: Values) => {
     setSaving(true);
     try {
-      const a = await costPagesApi.savePms(toPmsBody(v, view));
+      const a = await costSettingApi.savePms(toPmsBody(v, view));
       if (a.r) qc.setQueryData(PMS_KEY, a.r);
       form.setFieldValue('token', '');
       void feedback().message.success('保存成功');
@@ -42,7 +42,7 @@ function PmsForm({ view }: { view: CostPmsView }) {
   const test = async () => {
     setTesting(true);
     try {
-      setResult(await costPagesApi.testPms());
+      setResult(await costSettingApi.testPms());
     } catch {
       setResult(null);
     } finally {
@@ -81,7 +81,7 @@ function PmsForm({ view }: { view: CostPmsView }) {
 }
 
 export function PmsTab() {
-  const q = useQuery({ queryKey: PMS_KEY, queryFn: costPagesApi.pms });
+  const q = useQuery({ queryKey: PMS_KEY, queryFn: costSettingApi.pms });
   if (q.isError) return <Alert type="error" showIcon title="加载失败，请稍后重试" />;
   return q.data ? <PmsForm view={q.data} /> : <Skeleton active />;
 }

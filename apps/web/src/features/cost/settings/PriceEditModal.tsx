@@ -8,10 +8,10 @@ import { Alert, Checkbox, DatePicker, Form, Input, Modal, Select, Space } from '
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { COST_TAX_RATES, CostItemCode, CostUnitPrice, type CostPriceRow } from '@zhyy/shared';
-import { costPagesApi, type CostPriceSave } from '../../../api/costPages';
+import { costPriceApi } from '../../../api/cost';
 import { zodRule } from '../../../components/zodRule';
 import { feedback } from '../../../ui/feedback';
-import { CATEGORY_OPTIONS, rateText } from '../pageKit';
+import { COST_CATEGORY_OPTIONS, formatRate } from '../common';
 
 export interface PriceFormValues {
   itemCode: string;
@@ -29,9 +29,12 @@ export interface PriceFormValues {
 /** What the window opens with: a row to edit, a row to add the next window of (调价), or nothing (新增). */
 export type PriceEditing = { mode: 'new' } | { mode: 'edit'; row: CostPriceRow } | { mode: 'next'; row: CostPriceRow };
 
+/** The body of /cost-price/save (CostPriceBody's input). */
+type PriceBody = Parameters<typeof costPriceApi.save>[0];
+
 const day = (d: Dayjs | null | undefined) => (d ? d.format('YYYY-MM-DD') : '');
 
-export function toPriceBody(v: PriceFormValues, id?: string): CostPriceSave {
+export function toPriceBody(v: PriceFormValues, id?: string): PriceBody {
   return {
     ...(id ? { id } : {}),
     itemCode: v.itemCode.trim(),
@@ -71,7 +74,7 @@ export function PriceEditModal({ editing, onClose, onSaved }: { editing: PriceEd
   const save = async (v: PriceFormValues) => {
     setSaving(true);
     try {
-      await costPagesApi.savePrice(toPriceBody(v, editing?.mode === 'edit' ? editing.row.id : undefined));
+      await costPriceApi.save(toPriceBody(v, editing?.mode === 'edit' ? editing.row.id : undefined));
       void feedback().message.success('保存成功');
       onSaved();
     } catch {
@@ -95,7 +98,7 @@ export function PriceEditModal({ editing, onClose, onSaved }: { editing: PriceEd
             <Input maxLength={50} style={{ width: 220 }} />
           </Form.Item>
           <Form.Item name="category" label="费用类别" rules={[{ required: true, message: '请选择费用类别' }]}>
-            <Select options={CATEGORY_OPTIONS} style={{ width: 150 }} placeholder="请选择" aria-label="费用类别" />
+            <Select options={COST_CATEGORY_OPTIONS} style={{ width: 150 }} placeholder="请选择" aria-label="费用类别" />
           </Form.Item>
         </Space>
         <Space size={12} align="start" wrap>
@@ -111,7 +114,7 @@ export function PriceEditModal({ editing, onClose, onSaved }: { editing: PriceEd
             <Input maxLength={20} disabled={locked} style={{ width: 200 }} inputMode="decimal" placeholder="如 350.00 或 0.12345678" />
           </Form.Item>
           <Form.Item name="taxRate" label="税率" rules={[{ required: true, message: '请选择税率' }]}>
-            <Select disabled={locked} style={{ width: 120 }} options={COST_TAX_RATES.map((r) => ({ value: r, label: rateText(r) }))} placeholder="请选择" aria-label="税率" />
+            <Select disabled={locked} style={{ width: 120 }} options={COST_TAX_RATES.map((r) => ({ value: r, label: formatRate(r) }))} placeholder="请选择" aria-label="税率" />
           </Form.Item>
         </Space>
         <Space size={12} align="start" wrap>

@@ -6,18 +6,10 @@ import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import type { CostImportResult, CostImportRowResult } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costPriceApi, fileToBase64 } from '../../../api/cost';
 import { saveBlob } from '../../../components/download';
-import { readBase64 } from '../pageKit';
+import { fileProblem } from '../common';
 
-export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
-
-/** Why a chosen file cannot be sent, or '' when it can. */
-export function fileProblem(f: { name: string; size: number }): string {
-  if (!f.name.toLowerCase().endsWith('.xlsx')) return '请选择 .xlsx 文件';
-  if (f.size > MAX_IMPORT_BYTES) return '文件不能超过5MB';
-  return '';
-}
 
 export function PriceImport({ onDone }: { onDone: () => void }) {
   const [open, setOpen] = useState(false);
@@ -30,7 +22,7 @@ export function PriceImport({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setError('');
     try {
-      const a = await costPagesApi.importPrices(await readBase64(file));
+      const a = await costPriceApi.import({ file: await fileToBase64(file) });
       setAnswer(a.r ?? null);
       if (a.r?.succeeded) onDone();
     } catch {
@@ -41,7 +33,7 @@ export function PriceImport({ onDone }: { onDone: () => void }) {
   };
   const template = async () => {
     try {
-      saveBlob(await costPagesApi.priceTemplate(), '成本价格表导入模板.xlsx');
+      saveBlob(await costPriceApi.template(), '成本价格表导入模板.xlsx');
     } catch {
       // Shown by the API client.
     }

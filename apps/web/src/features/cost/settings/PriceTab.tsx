@@ -9,13 +9,13 @@ import { Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Tabl
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { formatUnitPrice, type CostPriceRow } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costPriceApi } from '../../../api/cost';
 import { ExportButton } from '../../../components/ExportButton';
 import { formatDateTime } from '../../../components/format';
 import { FilterButtons, pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
-import { CATEGORY_OPTIONS, categoryLabel, compact, COST_KEY, rateText } from '../pageKit';
+import { compact, COST_CATEGORY_OPTIONS, COST_KEY, costCategoryLabel, formatRate } from '../common';
 import { PriceEditModal, type PriceEditing } from './PriceEditModal';
 import { PriceImport } from './PriceImport';
 import '../../../components/listPage.css';
@@ -43,7 +43,7 @@ const WINDOW_TAGS = { current: { color: 'green', text: '执行中' }, past: { co
 
 export function PriceTimeline({ row, onClose }: { row: CostPriceRow | null; onClose: () => void }) {
   const key = row ? { itemCode: row.itemCode, spec: row.spec, unit: row.unit } : null;
-  const q = useQuery({ queryKey: [...PRICE_KEY, 'timeline', key], queryFn: () => costPagesApi.priceTimeline(key!), enabled: !!key });
+  const q = useQuery({ queryKey: [...PRICE_KEY, 'timeline', key], queryFn: () => costPriceApi.timeline(key!), enabled: !!key });
   const today = dayjs().format('YYYY-MM-DD');
   return (
     <Modal open={!!row} title={row ? `价格时间线：${row.itemCode} ${row.itemName}${row.spec ? ` ${row.spec}` : ''}（${row.unit}）` : '价格时间线'} footer={null} onCancel={onClose} destroyOnHidden width={560}>
@@ -60,7 +60,7 @@ export function PriceTimeline({ row, onClose }: { row: CostPriceRow | null; onCl
               content: (
                 <Space orientation="vertical" size={0}>
                   <Space size={6}>
-                    <span>不含税单价 {formatUnitPrice(w.unitPrice)} 元/{w.unit}，税率 {rateText(w.taxRate)}</span>
+                    <span>不含税单价 {formatUnitPrice(w.unitPrice)} 元/{w.unit}，税率 {formatRate(w.taxRate)}</span>
                     <Tag color={WINDOW_TAGS[s].color}>{WINDOW_TAGS[s].text}</Tag>
                   </Space>
                   <Typography.Text type="secondary">{w.usedCount ? `${w.usedCount} 行成本明细使用` : '未被使用'} · {w.updatedBy} {formatDateTime(w.updatedAt)}</Typography.Text>
@@ -83,7 +83,7 @@ export function PriceTab() {
   const [editing, setEditing] = useState<PriceEditing | null>(null);
   const [timeline, setTimeline] = useState<CostPriceRow | null>(null);
   const params = { ...filters, ...page };
-  const q = useQuery({ queryKey: [...PRICE_KEY, 'list', params], queryFn: () => costPagesApi.prices(params), placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: [...PRICE_KEY, 'list', params], queryFn: () => costPriceApi.list(params), placeholderData: keepPreviousData });
   const reload = () => void qc.invalidateQueries({ queryKey: PRICE_KEY });
   const apply = (v: FilterValues) => {
     setFilters(toPriceQuery(v));
@@ -91,7 +91,7 @@ export function PriceTab() {
   };
   const remove = async (r: CostPriceRow) => {
     try {
-      await costPagesApi.deletePrice(r.id);
+      await costPriceApi.remove({ id: r.id });
       void feedback().message.success('已删除');
       reload();
     } catch {
@@ -101,11 +101,11 @@ export function PriceTab() {
   const columns: TableColumnsType<CostPriceRow> = [
     { title: '成本项编码', dataIndex: 'itemCode', key: 'itemCode', width: 120, fixed: 'left' },
     { title: '成本项名称', dataIndex: 'itemName', key: 'itemName', width: 130, ellipsis: true },
-    { title: '类别', key: 'category', width: 90, render: (_, r) => categoryLabel(r.category) },
+    { title: '类别', key: 'category', width: 90, render: (_, r) => costCategoryLabel(r.category) },
     { title: '规格', dataIndex: 'spec', key: 'spec', width: 100, ellipsis: true },
     { title: '单位', dataIndex: 'unit', key: 'unit', width: 60 },
     { title: '不含税单价（元）', key: 'unitPrice', width: 150, align: 'right', render: (_, r) => <span className="figure" data-figure="">{formatUnitPrice(r.unitPrice)}</span> },
-    { title: '税率', key: 'taxRate', width: 70, align: 'right', render: (_, r) => rateText(r.taxRate) },
+    { title: '税率', key: 'taxRate', width: 70, align: 'right', render: (_, r) => formatRate(r.taxRate) },
     { title: '生效日期', dataIndex: 'validFrom', key: 'validFrom', width: 110 },
     { title: '失效日期', key: 'validTo', width: 110, render: (_, r) => r.validTo ?? <Tag color="green">长期有效</Tag> },
     { title: '使用', key: 'usedCount', width: 80, align: 'right', render: (_, r) => (r.usedCount ? `${r.usedCount} 行` : '—') },
@@ -134,14 +134,14 @@ export function PriceTab() {
     <div className="list-page" data-testid="price-tab">
       <Form form={form} name="cost-price-filter" layout="inline" onFinish={apply} className="list-page-form">
         <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="编码或名称" maxLength={50} style={{ width: 160 }} /></Form.Item>
-        <Form.Item name="category" label="类别"><Select allowClear placeholder="全部" options={CATEGORY_OPTIONS} style={{ width: 120 }} /></Form.Item>
+        <Form.Item name="category" label="类别"><Select allowClear placeholder="全部" options={COST_CATEGORY_OPTIONS} style={{ width: 120 }} /></Form.Item>
         <Form.Item name="on" label="有效日期"><DatePicker placeholder="某日执行的价格" style={{ width: 160 }} /></Form.Item>
         <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
         <div className="list-page-actions">
           <Space wrap>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'new' })} data-testid="price-new">新增价格</Button>
             <PriceImport onDone={reload} />
-            <ExportButton fileName="成本价格表" run={() => costPagesApi.exportPrices(filters)} disabled={!q.data?.total} />
+            <ExportButton fileName="成本价格表" run={() => costPriceApi.export(filters)} disabled={!q.data?.total} />
           </Space>
         </div>
       </Form>

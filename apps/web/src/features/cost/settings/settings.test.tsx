@@ -11,11 +11,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { shanghaiMonthOf, shiftMonth, type CostAuditorView, type CostClosingView, type CostPriceRow } from '@zhyy/shared';
 
-const api = vi.hoisted(() => ({
-  prices: vi.fn(), priceTimeline: vi.fn(), savePrice: vi.fn(), deletePrice: vi.fn(), exportPrices: vi.fn(), importPrices: vi.fn(), priceTemplate: vi.fn(),
-  auditors: vi.fn(), saveAuditor: vi.fn(), closings: vi.fn(), close: vi.fn(), reopen: vi.fn(), closingLogs: vi.fn(), pms: vi.fn(), savePms: vi.fn(), testPms: vi.fn(), deptTree: vi.fn(),
-}));
-vi.mock('../../../api/costPages', () => ({ costPagesApi: api }));
+const prices = vi.hoisted(() => ({ list: vi.fn(), timeline: vi.fn(), save: vi.fn(), remove: vi.fn(), export: vi.fn(), import: vi.fn(), template: vi.fn() }));
+const api = vi.hoisted(() => ({ auditors: vi.fn(), saveAuditors: vi.fn(), closings: vi.fn(), close: vi.fn(), reopen: vi.fn(), closingLogs: vi.fn(), pms: vi.fn(), savePms: vi.fn(), testPms: vi.fn() }));
+const orgTree = vi.hoisted(() => vi.fn());
+vi.mock('../../../api/cost', async (orig) => ({ ...(await orig<object>()), costPriceApi: prices, costSettingApi: api }));
+vi.mock('../../../api/system', () => ({ systemApi: { orgTree } }));
 const confirm = vi.hoisted(() => vi.fn());
 vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }) }));
 
@@ -40,10 +40,10 @@ const lastMonth = shiftMonth(shanghaiMonthOf(new Date()), -1);
 const closing = (deptId: string, deptName: string, over: Partial<CostClosingView> = {}): CostClosingView => ({ deptId, deptName, month: lastMonth, closed: false, closedBy: '', closedAt: null, toAudit: 0, orders: 4, ...over });
 
 beforeEach(() => {
-  for (const f of Object.values(api)) f.mockReset();
+  for (const f of [...Object.values(api), ...Object.values(prices), orgTree]) f.mockReset();
   confirm.mockReset();
-  api.prices.mockResolvedValue({ items: [USED, FREE], total: 2 });
-  api.deptTree.mockResolvedValue(TREE);
+  prices.list.mockResolvedValue({ items: [USED, FREE], total: 2 });
+  orgTree.mockResolvedValue(TREE);
   api.auditors.mockResolvedValue([AUDITOR]);
   api.closings.mockResolvedValue([closing(D1, '工程一部'), closing(D2, '工程二部', { toAudit: 2 }), closing(uuid(103), '工程三部', { closed: true, closedBy: '钱主管', closedAt: '2031-02-02T00:00:00.000Z' })]);
   api.closingLogs.mockResolvedValue({ items: [{ deptName: '工程三部', month: lastMonth, action: 'close', reason: '', userName: '钱主管', createdAt: '2031-02-02T00:00:00.000Z' }], total: 1 });
@@ -61,7 +61,7 @@ describe('成本设置 · 价格表', { timeout: 60_000 }, () => {
     show();
     await screen.findByText('RG01');
     for (const tab of ['价格表', '审核人', '月结', '项目管理系统接口']) expect(screen.getByRole('tab', { name: tab })).toBeTruthy();
-    expect(api.prices).toHaveBeenCalledWith({ pageIndex: 1, pageSize: 20 });
+    expect(prices.list).toHaveBeenCalledWith({ pageIndex: 1, pageSize: 20 });
     expect(rowOf('RG02').textContent).toContain('350.12345678');
     expect(rowOf('RG02').textContent).toContain('长期有效');
 
@@ -75,7 +75,7 @@ describe('成本设置 · 价格表', { timeout: 60_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await within(dialog).findByText('不含税单价须为不超过8位小数的正数')).toBeTruthy();
     expect(await within(dialog).findByText('请选择费用类别')).toBeTruthy();
-    expect(api.savePrice).not.toHaveBeenCalled();
+    expect(prices.save).not.toHaveBeenCalled();
 
     // Taking 长期有效 off asks for an end.
     fireEvent.click(within(dialog).getByRole('checkbox', { name: '长期有效' }));
@@ -88,10 +88,10 @@ describe('成本设置 · 价格表', { timeout: 60_000 }, () => {
     fireEvent.click(await screen.findByTitle('机械设备'));
     fireEvent.mouseDown(field('税率'));
     fireEvent.click(await screen.findByTitle('13%'));
-    api.savePrice.mockResolvedValue({ code: 20000, r: price(3) });
+    prices.save.mockResolvedValue({ code: 20000, r: price(3) });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(api.savePrice).toHaveBeenCalledTimes(1));
-    expect(api.savePrice.mock.calls[0]![0]).toEqual({
+    await waitFor(() => expect(prices.save).toHaveBeenCalledTimes(1));
+    expect(prices.save.mock.calls[0]![0]).toEqual({
       itemCode: 'JX01', itemName: '挖掘机台班', category: 'equipment', spec: '', unit: '台班', unitPrice: '1200.12345678', taxRate: '0.13',
       validFrom: expect.stringMatching(/^\d{4}-\d{2}-01$/), validTo: null,
     });
@@ -106,26 +106,26 @@ describe('成本设置 · 价格表', { timeout: 60_000 }, () => {
     expect(within(dialog).getByText(/已有 12 行成本明细使用此价格/)).toBeTruthy();
     expect((within(dialog).getByLabelText('不含税单价（元）') as HTMLInputElement).disabled).toBe(true);
     expect((within(dialog).getByLabelText('不含税单价（元）') as HTMLInputElement).value).toBe('350.12345678');
-    api.savePrice.mockResolvedValue({ code: 20000, r: USED });
+    prices.save.mockResolvedValue({ code: 20000, r: USED });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(api.savePrice).toHaveBeenCalledTimes(1));
-    expect(api.savePrice.mock.calls[0]![0]).toMatchObject({ id: USED.id, itemCode: 'RG01', unitPrice: '350.12345678', taxRate: '0.06', validFrom: '2031-01-01', validTo: '2031-06-30' });
+    await waitFor(() => expect(prices.save).toHaveBeenCalledTimes(1));
+    expect(prices.save.mock.calls[0]![0]).toMatchObject({ id: USED.id, itemCode: 'RG01', unitPrice: '350.12345678', taxRate: '0.06', validFrom: '2031-01-01', validTo: '2031-06-30' });
 
-    api.deletePrice.mockResolvedValue({ code: 20000, r: null });
+    prices.remove.mockResolvedValue({ code: 20000, r: null });
     fireEvent.click(screen.getByTestId(`price-delete-${FREE.id}`));
-    expect(api.deletePrice).not.toHaveBeenCalled();
+    expect(prices.remove).not.toHaveBeenCalled();
     const pop = await screen.findByText(`删除 RG02 2031-01-01 起的价格？`);
     fireEvent.click(within(pop.closest('.ant-popover') as HTMLElement).getByRole('button', { name: /删\s*除/ }));
-    await waitFor(() => expect(api.deletePrice).toHaveBeenCalledWith(FREE.id));
+    await waitFor(() => expect(prices.remove).toHaveBeenCalledWith({ id: FREE.id }));
   });
 
   it('the timeline lists the item windows; the import sends the file and shows each row result', async () => {
-    api.priceTimeline.mockResolvedValue([price(1, { id: uuid(11), validFrom: '2020-01-01', validTo: '2020-12-31', unitPrice: '330' }), price(2, { validFrom: '2021-01-01' })]);
+    prices.timeline.mockResolvedValue([price(1, { id: uuid(11), validFrom: '2020-01-01', validTo: '2020-12-31', unitPrice: '330' }), price(2, { validFrom: '2021-01-01' })]);
     show();
     await screen.findByText('RG01');
     fireEvent.click(screen.getByTestId(`price-timeline-${FREE.id}`));
     const timeline = await screen.findByTestId('price-timeline');
-    expect(api.priceTimeline).toHaveBeenCalledWith({ itemCode: 'RG02', spec: '高级', unit: '工日' });
+    expect(prices.timeline).toHaveBeenCalledWith({ itemCode: 'RG02', spec: '高级', unit: '工日' });
     // Windows before today are 已失效, the open one is in force.
     expect(timeline.textContent).toContain('2020-01-01 至 2020-12-31');
     expect(timeline.textContent).toContain('330.00');
@@ -133,14 +133,14 @@ describe('成本设置 · 价格表', { timeout: 60_000 }, () => {
     expect(timeline.textContent).toContain('2021-01-01 至 长期');
     expect(timeline.textContent).toContain('执行中');
 
-    api.importPrices.mockResolvedValue({ code: 20000, r: { total: 2, succeeded: 1, failed: 1, rows: [{ row: 2, ok: true, message: '导入成功' }, { row: 3, ok: false, message: '与已有价格有效期重叠：2031-01-01至长期' }] } });
+    prices.import.mockResolvedValue({ code: 20000, r: { total: 2, succeeded: 1, failed: 1, rows: [{ row: 2, ok: true, message: '导入成功' }, { row: 3, ok: false, message: '与已有价格有效期重叠：2031-01-01至长期' }] } });
     fireEvent.click(screen.getByTestId('price-import'));
     const dialog = (await screen.findByText('从Excel导入价格表')).closest('.ant-modal') as HTMLElement;
     const input = dialog.querySelector('input[type=file]') as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['xlsx-bytes'], '价格表.xlsx')] } });
     await within(dialog).findByText('价格表.xlsx');
     fireEvent.click(within(dialog).getByTestId('price-import-run'));
-    await waitFor(() => expect(api.importPrices).toHaveBeenCalledWith(btoa('xlsx-bytes')));
+    await waitFor(() => expect(prices.import).toHaveBeenCalledWith({ file: btoa('xlsx-bytes') }));
     const result = await within(dialog).findByTestId('price-import-result');
     expect(result.textContent).toContain('共 2 行：成功 1 行，失败 1 行');
     expect(result.textContent).toContain('与已有价格有效期重叠：2031-01-01至长期');
@@ -166,9 +166,9 @@ describe('成本设置 · 审核人, 月结, 项目管理系统接口', { timeou
     fireEvent.mouseDown(screen.getByLabelText('赵审核的审核部门'));
     fireEvent.click(await screen.findByTitle('工程二部'));
     await waitFor(() => expect(save.disabled).toBe(false));
-    api.saveAuditor.mockResolvedValue({ code: 20000, r: [{ ...AUDITOR, deptIds: [D1, D2] }] });
+    api.saveAuditors.mockResolvedValue({ code: 20000, r: [{ ...AUDITOR, deptIds: [D1, D2] }] });
     fireEvent.click(save);
-    await waitFor(() => expect(api.saveAuditor).toHaveBeenCalledWith(AUDITOR.userId, [D1, D2]));
+    await waitFor(() => expect(api.saveAuditors).toHaveBeenCalledWith({ userId: AUDITOR.userId, deptIds: [D1, D2] }));
     await waitFor(() => expect(save.disabled).toBe(true));
   });
 
@@ -176,7 +176,7 @@ describe('成本设置 · 审核人, 月结, 项目管理系统接口', { timeou
     show();
     fireEvent.click(await screen.findByRole('tab', { name: '月结' }));
     await screen.findByText('工程二部');
-    expect(api.closings).toHaveBeenCalledWith(lastMonth);
+    expect(api.closings).toHaveBeenCalledWith({ month: lastMonth });
     expect((screen.getByTestId(`close-${D2}`) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByTestId('closing-logs').textContent).toContain('钱主管');
 
@@ -186,7 +186,7 @@ describe('成本设置 · 审核人, 月结, 项目管理系统接口', { timeou
     expect(asked.title).toContain('工程一部');
     api.close.mockResolvedValue({ code: 20000, r: [closing(D1, '工程一部', { closed: true, closedBy: '钱主管', closedAt: '2031-02-03T00:00:00.000Z' })] });
     await asked.onOk();
-    expect(api.close).toHaveBeenCalledWith(D1, lastMonth);
+    expect(api.close).toHaveBeenCalledWith({ deptId: D1, month: lastMonth });
     await screen.findByTestId(`reopen-${D1}`);
 
     fireEvent.click(screen.getByTestId(`reopen-${D1}`));
@@ -197,7 +197,7 @@ describe('成本设置 · 审核人, 月结, 项目管理系统接口', { timeou
     api.reopen.mockResolvedValue({ code: 20000, r: [closing(D1, '工程一部')] });
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '补录漏报成本单' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /反结账/ }));
-    await waitFor(() => expect(api.reopen).toHaveBeenCalledWith(D1, lastMonth, '补录漏报成本单'));
+    await waitFor(() => expect(api.reopen).toHaveBeenCalledWith({ deptId: D1, month: lastMonth, reason: '补录漏报成本单' }));
   });
 
   it('项目管理系统接口: the credential is never shown and kept unless retyped; the test answer is shown', async () => {

@@ -8,11 +8,11 @@ import { Drawer, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { monthLabel, type CostOrderRow } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costOrderApi } from '../../../api/cost';
 import { SummaryLabel, tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { Money } from '../../common/Money';
-import { categoryLabel, COST_KEY, ledgerPath, OrderStateTag } from '../pageKit';
+import { COST_KEY, costCategoryLabel, CostStateTag, ledgerPath } from '../common';
 
 export interface DrillTarget {
   month: string;
@@ -31,10 +31,10 @@ export const drillFilters = (t: DrillTarget) => ({ monthFrom: t.month, monthTo: 
 export function OrdersDrawer({ target, onClose }: { target: DrillTarget | null; onClose: () => void }) {
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
   const body = target ? { ...drillFilters(target), ...page } : null;
-  const q = useQuery({ queryKey: [...COST_KEY, 'summary-orders', body], queryFn: () => costPagesApi.orders(body!), enabled: !!body, placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: [...COST_KEY, 'summary-orders', body], queryFn: () => costOrderApi.list(body!), enabled: !!body, placeholderData: keepPreviousData });
   const columns: TableColumnsType<CostOrderRow> = [
     { title: '成本单号', key: 'orderNo', width: 150, render: (_, r) => <Link to={ledgerPath({ orderNo: r.orderNo, monthFrom: r.month, monthTo: r.month })} data-testid="drill-order-link">{r.orderNo}</Link> },
-    { title: '状态', key: 'state', width: 90, render: (_, r) => <OrderStateTag state={r.state} /> },
+    { title: '状态', key: 'state', width: 90, render: (_, r) => <CostStateTag state={r.state} /> },
     { title: '明细行', dataIndex: 'lineCount', width: 70, align: 'right' },
     { title: '不含税金额', key: 'amount', width: 130, align: 'right', render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
@@ -53,7 +53,7 @@ export function OrdersDrawer({ target, onClose }: { target: DrillTarget | null; 
       {target ? (
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Space wrap size={16}>
-            <Typography.Text>{categoryLabel(target.category)}不含税金额 <Money fen={target.amount} strong /></Typography.Text>
+            <Typography.Text>{costCategoryLabel(target.category)}不含税金额 <Money fen={target.amount} strong /></Typography.Text>
             <Link to={ledgerPath(drillFilters(target))} data-testid="drill-ledger-link">在成本单台账中查看</Link>
           </Space>
           <Typography.Text type="secondary">以下为该部门该项目当月的成本单（含全部费用类别；已作废的不计入合计）。</Typography.Text>

@@ -10,13 +10,14 @@ import { Alert, Card, Col, DatePicker, Empty, Form, Row, Select, Space, Table, T
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { CostCategory, CostSummaryQuery, monthLabel, type CostSummary, type CostSummaryCell } from '@zhyy/shared';
-import { costPagesApi } from '../../../api/costPages';
+import { costOrderApi } from '../../../api/cost';
 import { EChart } from '../../../components/EChart';
 import { ExportButton } from '../../../components/ExportButton';
 import { SummaryLabel, tableLocale } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { Figure, Money } from '../../common/Money';
-import { CATEGORY_OPTIONS, categoryLabel, compact, COST_KEY, DeptPicker, lastMonths, monthDay, useSeenProjects } from '../pageKit';
+import { compact, COST_CATEGORY_OPTIONS, COST_KEY, costCategoryLabel, fromMonth, lastMonths } from '../common';
+import { CostDeptSelect, CostProjectSelect } from '../pickers';
 import { compositionChart, trendChart } from './chart';
 import { OrdersDrawer, type DrillTarget } from './OrdersDrawer';
 import '../../../components/listPage.css';
@@ -50,11 +51,10 @@ export default function SummaryPage() {
   const [category, setCategory] = useState<string>();
   const [drill, setDrill] = useState<DrillTarget | null>(null);
   const [page, setPage] = useState({ current: 1, pageSize: 50 });
-  const body = compact({ monthFrom: months[0], monthTo: months[1], deptId, projectId, category });
+  const body = { monthFrom: months[0], monthTo: months[1], ...compact({ deptId, projectId, category }) };
   const problem = CostSummaryQuery.safeParse(body);
-  const q = useQuery({ queryKey: [...COST_KEY, 'summary', body], queryFn: () => costPagesApi.summary(body), enabled: problem.success, placeholderData: keepPreviousData });
+  const q = useQuery({ queryKey: [...COST_KEY, 'summary', body], queryFn: () => costOrderApi.summary(body), enabled: problem.success, placeholderData: keepPreviousData });
   const v: CostSummary | undefined = problem.success ? q.data : undefined;
-  const projects = useSeenProjects(v?.rows);
   const rows = useMemo(() => orderedRows(v?.rows ?? []), [v]);
   const totals = useMemo(() => rowTotals(rows), [rows]);
   const trend = useMemo(() => (v ? trendChart(v, months[0], months[1]) : null), [v, months]);
@@ -68,7 +68,7 @@ export default function SummaryPage() {
     { title: '月份', key: 'month', width: 100, render: (_, r) => monthLabel(r.month) },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 140, ellipsis: true },
     { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 220, ellipsis: true },
-    { title: '费用类别', key: 'category', width: 100, render: (_, r) => categoryLabel(r.category) },
+    { title: '费用类别', key: 'category', width: 100, render: (_, r) => costCategoryLabel(r.category) },
     { title: '不含税金额', key: 'amount', width: 140, align: 'right', sorter: (a, b) => a.amount - b.amount, render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 120, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 140, align: 'right', render: (_, r) => <Money fen={r.amount + r.tax} strong /> },
@@ -83,21 +83,21 @@ export default function SummaryPage() {
             <DatePicker.RangePicker
               picker="month"
               allowClear={false}
-              value={[monthDay(months[0]), monthDay(months[1])]}
+              value={[fromMonth(months[0]), fromMonth(months[1])]}
               onChange={(r: [Dayjs | null, Dayjs | null] | null) => r?.[0] && r[1] && reset(setMonths)([r[0].format('YYYY-MM'), r[1].format('YYYY-MM')])}
               placeholder={['开始月份', '结束月份']}
               data-testid="summary-months"
             />
           </Form.Item>
-          <Form.Item label="部门"><DeptPicker value={deptId} onChange={reset(setDeptId)} /></Form.Item>
+          <Form.Item label="部门"><CostDeptSelect value={deptId} onChange={reset(setDeptId)} aria-label="部门" /></Form.Item>
           <Form.Item label="项目">
-            <Select allowClear showSearch={{ optionFilterProp: 'label' }} placeholder="全部项目" style={{ width: 220 }} value={projectId} onChange={reset(setProjectId)} options={projects} aria-label="项目" />
+            <CostProjectSelect value={projectId} onChange={reset(setProjectId)} style={{ width: 220 }} aria-label="项目" />
           </Form.Item>
           <Form.Item label="费用类别">
-            <Select allowClear placeholder="全部类别" style={{ width: 130 }} value={category} onChange={reset(setCategory)} options={CATEGORY_OPTIONS} aria-label="费用类别" />
+            <Select allowClear placeholder="全部类别" style={{ width: 130 }} value={category} onChange={reset(setCategory)} options={COST_CATEGORY_OPTIONS} aria-label="费用类别" />
           </Form.Item>
           <div className="list-page-actions">
-            <ExportButton fileName={`月度成本汇总${months[0]}至${months[1]}`} run={() => costPagesApi.exportSummary(body)} disabled={!v?.rows.length} />
+            <ExportButton fileName={`月度成本汇总${months[0]}至${months[1]}`} run={() => costOrderApi.exportSummary(body)} disabled={!v?.rows.length} />
           </div>
         </Form>
       </Card>

@@ -5,7 +5,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import { CostCategory, type CostSummary } from '@zhyy/shared';
 import { moneyAxis, tooltipYuan } from '../../../components/format';
-import { monthsBetween } from '../pageKit';
+import { monthsBetween } from '../common';
 
 const yuan = (fen: number) => fen / 100;
 

@@ -1,8 +1,9 @@
 /**
  * Issue 16, 月度成本汇总: the default request (the last 12 months), the table's 合计 row is the sum of its
  * rows, the filters become the request, a span over 36 months is refused before sending, the charts get
- * the trend (every month of the range) and the composition, a click on a row lists its orders and leads to
- * 成本单台账 with the same filters, and the export sends the query shown.
+ * the trend (every month of the range) and the composition, the project filter from the cost pages' project
+ * choices, a click on a row lists its orders and leads to 成本单台账 with the same filters, and the export sends
+ * the query shown.
  */
 import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -11,8 +12,9 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { shanghaiMonthOf, shiftMonth, type CostSummary } from '@zhyy/shared';
 
-const api = vi.hoisted(() => ({ summary: vi.fn(), orders: vi.fn(), exportSummary: vi.fn(), deptTree: vi.fn() }));
-vi.mock('../../../api/costPages', () => ({ costPagesApi: api }));
+const api = vi.hoisted(() => ({ summary: vi.fn(), list: vi.fn(), exportSummary: vi.fn(), projects: vi.fn(), orgTree: vi.fn() }));
+vi.mock('../../../api/cost', () => ({ costOrderApi: api }));
+vi.mock('../../../api/system', () => ({ systemApi: { orgTree: api.orgTree } }));
 vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, todayStamp: () => '20310101', formatTime: (v: string | null) => (v ? `T${v}` : '') }));
 // ECharts needs a canvas, which jsdom lacks: the options are checked as data.
 const charts = vi.hoisted(() => ({ options: new Map<string, unknown>() }));
@@ -49,7 +51,8 @@ beforeEach(() => {
   for (const f of Object.values(api)) f.mockReset();
   charts.options.clear();
   api.summary.mockResolvedValue(VIEW);
-  api.deptTree.mockResolvedValue([{ id: D1, parentId: null, name: '工程一部', sort: 1, managerId: null, managerName: '', memberCount: 3, totalCount: 3, children: [] }]);
+  api.projects.mockResolvedValue([{ id: P1, code: 'XM001', name: '江北管廊' }, { id: P2, code: 'XM002', name: '城西改造' }]);
+  api.orgTree.mockResolvedValue([{ id: D1, parentId: null, name: '工程一部', sort: 1, managerId: null, managerName: '', memberCount: 3, totalCount: 3, children: [] }]);
   api.exportSummary.mockResolvedValue(new Blob());
 });
 
@@ -102,15 +105,24 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
     expect(api.exportSummary.mock.calls[0]![0]).toEqual(api.summary.mock.calls.at(-1)![0]);
   });
 
+  it('the project filter offers the cost pages\' project choices and re-queries with the one chosen', async () => {
+    show();
+    await screen.findByTestId('summary-totals');
+    expect(api.projects).toHaveBeenCalledWith(undefined);
+    fireEvent.mouseDown(screen.getByLabelText('项目'));
+    fireEvent.click(await screen.findByTitle('XM002 城西改造'));
+    await waitFor(() => expect(api.summary).toHaveBeenLastCalledWith(expect.objectContaining({ projectId: P2 })));
+  });
+
   it('a click on a row lists its orders (month, department, project) and leads to the ledger with those filters', async () => {
-    api.orders.mockResolvedValue({
+    api.list.mockResolvedValue({
       items: [{ id: 'o1', orderNo: 'CB2031010003', month: '2031-01', deptId: D1, deptName: '工程一部', projectId: P1, projectCode: 'XM001', projectName: '江北管廊', source: 'pms', state: 1, amount: 133_333_33, tax: 10_333_33, total: 143_666_66, lineCount: 9, invalidReason: '', auditedBy: '王', auditedAt: null, createdBy: '同步', createdAt: '2031-02-01T00:00:00.000Z', closed: true }],
       total: 1, totals: { count: 1, amount: 133_333_33, tax: 10_333_33, total: 143_666_66 },
     });
     show();
     await screen.findByTestId('summary-totals');
     fireEvent.click(screen.getByTestId(`summary-row-2031-01|${D1}|${P1}|equipment`));
-    await waitFor(() => expect(api.orders).toHaveBeenCalledWith({ monthFrom: '2031-01', monthTo: '2031-01', deptId: D1, projectId: P1, pageIndex: 1, pageSize: 20 }));
+    await waitFor(() => expect(api.list).toHaveBeenCalledWith({ monthFrom: '2031-01', monthTo: '2031-01', deptId: D1, projectId: P1, pageIndex: 1, pageSize: 20 }));
     expect((await screen.findByTestId('drill-order-link')).getAttribute('href')).toBe('/cost-management/account?orderNo=CB2031010003&monthFrom=2031-01&monthTo=2031-01');
     expect(screen.getByTestId('drill-ledger-link').getAttribute('href')).toBe(`/cost-management/account?monthFrom=2031-01&monthTo=2031-01&deptId=${D1}&projectId=${P1}`);
     expect(cellsOf(screen.getByTestId('drill-totals'))).toEqual(['合计（1 张）', '133,333.33', '10,333.33', '143,666.66']);
