@@ -125,9 +125,9 @@ export default function ExaminePage() {
   const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<CostOrderRow> = [
     { title: '成本单号', key: 'orderNo', width: 150, fixed: 'left', sorter: true, sortOrder: sorted('orderNo'), render: (_, r) => <Typography.Link onClick={() => setOpenId(r.id)} data-testid="examine-open">{r.orderNo}</Typography.Link> },
-    { title: '月份', key: 'month', width: 90, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
+    { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true },
-    { title: '项目', key: 'project', width: 180, ellipsis: true, render: (_, r) => `${r.projectCode} ${r.projectName}` },
+    { title: '项目', key: 'project', width: 160, ellipsis: true, render: (_, r) => `${r.projectCode} ${r.projectName}` },
     { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },

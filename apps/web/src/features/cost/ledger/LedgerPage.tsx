@@ -135,9 +135,9 @@ export default function LedgerPage() {
         </Button>
       ),
     },
-    { title: '月份', key: 'month', width: 90, sorter: true, sortOrder: sorted('month') ?? (sort ? null : 'descend'), render: (_, r) => formatMonth(r.month) },
+    { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month') ?? (sort ? null : 'descend'), render: (_, r) => formatMonth(r.month) },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true, sorter: true, sortOrder: sorted('deptName') },
-    { title: '项目', key: 'projectCode', width: 180, sorter: true, sortOrder: sorted('projectCode'), ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
+    { title: '项目', key: 'projectCode', width: 170, sorter: true, sortOrder: sorted('projectCode'), ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
     { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
