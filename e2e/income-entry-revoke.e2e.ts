@@ -117,10 +117,10 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     await ap.getByTestId('edit-allocation').click();
     const modal = page.getByTestId('income-split');
     await modal.waitFor();
-    await pick(page, modal.getByTestId('split-target-0'), '江北', 'XM2026-001 江北新区综合管廊二期');
+    await pick(page, modal.getByTestId('split-target-0'), 'XM2026-001', 'XM2026-001 江北新区综合管廊二期');
     await modal.getByTestId('split-amount-0').fill(half);
     await page.getByRole('button', { name: /增加分摊项目/ }).click();
-    await pick(page, modal.getByTestId('split-target-1'), '溧水', 'XM2026-002 溧水经济开发区道路改造');
+    await pick(page, modal.getByTestId('split-target-1'), 'XM2026-002', 'XM2026-002 溧水经济开发区道路改造');
     await expect.poll(() => modal.getByTestId('split-sum').innerText()).toContain('差额 0.00 元');
     await modal.getByTestId('split-reason').fill('端到端：按工作量分摊到两个项目');
     await page.getByRole('button', { name: '保存分摊' }).click();
@@ -135,13 +135,16 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     await ch.getByTestId('picker-submit').click();
     await ch.getByTestId('invoice-picker').locator('tbody tr', { hasText: inv.no }).click();
     await ch.getByTestId('allocation-table').locator('tbody tr', { hasText: '江北新区综合管廊二期' }).click();
-    await pick(page, ch.getByTestId('change-target'), '苏州', 'XM2026-003 苏州河滨公园景观提升');
+    // The move card shows the picked allocation before its form is filled.
+    await ch.getByText('分摊价税合计').waitFor();
+    await pick(page, ch.getByTestId('change-target'), 'XM2026-003', 'XM2026-003 苏州河滨公园景观提升');
     await ch.getByTestId('change-amount').fill('10');
     const reason = `端到端：部分费用属于苏州项目 ${Date.now()}`;
     await ch.getByTestId('change-reason').fill(reason);
     await ch.getByTestId('change-submit').click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: '确认变更' }).click();
-    await page.getByText('项目已变更').waitFor();
+    // Polls the message area so that a refusal shows its words in the failure, not only a timeout.
+    await expect.poll(() => page.locator('.ant-message').innerText().catch(() => ''), { timeout: 30_000 }).toContain('项目已变更');
 
     const history = ch.getByTestId('change-history');
     const entry = history.locator('tbody tr', { hasText: reason });

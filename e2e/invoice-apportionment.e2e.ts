@@ -19,7 +19,8 @@ describe('project-change (issue 7)', () => {
     await row.click();
 
     await page.getByTestId('change-target').click();
-    await page.keyboard.type('溧水');
+    // By its code: a name fragment also finds the tender area's projects, listed before it.
+    await page.keyboard.type('XM2026-002');
     await page.getByTitle('XM2026-002 溧水经济开发区道路改造').click();
     const amount = page.getByTestId('change-amount');
     await amount.fill('1000');

@@ -31,7 +31,8 @@ function freePort(): Promise<number> {
 }
 
 async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const until = Date.now() + 60_000;
+  // The first start seeds the whole demo company (about 30 s on a quiet 2-core machine, more under load).
+  const until = Date.now() + 180_000;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
     try {

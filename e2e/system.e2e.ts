@@ -35,7 +35,7 @@ describe('users (issue 4)', () => {
     await admin.page.goto('/system/userlist');
     await admin.page.getByTestId('user-list').getByPlaceholder('登录名').fill('e2e.user');
     await admin.page.getByRole('button', { name: /查\s*询/ }).click();
-    await expect.poll(() => admin.page.getByRole('link', { name: 'e2e.user' }).count()).toBe(1);
+    await expect.poll(() => admin.page.getByRole('link', { name: 'e2e.user' }).count(), { timeout: 15_000 }).toBe(1);
 
     // The new user signs in with it and is made to change it before anything else.
     const user = await newSession();

@@ -18,6 +18,7 @@ import { OperationLogService } from './platform/oplog.js';
 import { installRateLimits } from './platform/rate-limit.js';
 import { SessionService } from './platform/sessions.js';
 import { SyncLogService } from './platform/synclog.js';
+import { createStorage } from './platform/storage/index.js';
 import { UserRecords } from './platform/user-records.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { onlineRoutes } from './modules/online/routes.js';
@@ -32,10 +33,11 @@ import { invoiceLedgerRoutes } from './modules/invoice/ledger/routes.js';
 import { incomePoolRoutes } from './modules/income/routes.js';
 import { reimbursementRoutes } from './modules/reimbursement/routes.js';
 import { costRoutes } from './modules/cost/routes.js';
+import { tenderRoutes } from './modules/tender/routes.js';
 import { simulatorWanted, sisterSimulatorRoutes } from './integrations/sister/simulator.js';
 
 /** The business areas, each registering its own routes. Later areas add theirs here. */
-const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes, reimbursementRoutes, costRoutes];
+const modules: RouteModule[] = [accountRoutes, syslogRoutes, onlineRoutes, messageRoutes, publicRoutes, sisterSimulatorRoutes, systemRoutes, workflowRoutes, invoiceRoutes, invoiceLedgerRoutes, invoiceApportionmentRoutes, incomePoolRoutes, reimbursementRoutes, costRoutes, tenderRoutes];
 
 export type RouteModule = (app: FastifyInstance) => Promise<void>;
 
@@ -71,6 +73,7 @@ export async function buildApp(config: Config, db: Db, opts: { extraModules?: Ro
   app.decorate('oplog', new OperationLogService(db));
   app.decorate('synclog', new SyncLogService(db));
   app.decorate('userRecords', new UserRecords());
+  app.decorate('storage', createStorage(config));
 
   // First of all hooks, so that refusals by the guard carry the security headers too.
   installSecurityHeaders(app, config);

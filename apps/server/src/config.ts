@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { StorageConfig } from './platform/storage/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/{src,dist} -> apps/web/dist */
@@ -30,7 +31,15 @@ const Env = z.object({
   /** The simulated tax service's clock starts at this instant (integrations/tax/index.ts simulatorClockFromEnv); checked here, read there. */
   TAX_SIMULATOR_NOW: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, 'must be an ISO instant such as 2026-11-05T02:00:00Z').refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO instant').optional(),
   NODE_ENV: z.string().default('production'),
-});
+  /** Where attachments and exports are kept (platform/storage): the data folder, or an S3-compatible store. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url('must be a URL such as http://minio:9000').optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+}).refine((e) => e.STORAGE_DRIVER !== 's3' || !!e.S3_BUCKET, { path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
 
 export interface Config {
   port: number;
@@ -57,6 +66,8 @@ export interface Config {
    */
   sisterSimulator: boolean | undefined;
   production: boolean;
+  /** platform/storage: the driver and, for s3, the store. */
+  storage: StorageConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
@@ -85,5 +96,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     pmsUrl: e.PMS_URL,
     sisterSimulator: e.SISTER_SIMULATOR,
     production: e.NODE_ENV === 'production',
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      ...(e.STORAGE_DRIVER === 's3' && e.S3_BUCKET
+        ? { s3: { endpoint: e.S3_ENDPOINT, region: e.S3_REGION, bucket: e.S3_BUCKET, accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY, forcePathStyle: e.S3_FORCE_PATH_STYLE } }
+        : {}),
+    },
   };
 }

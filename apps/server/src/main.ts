@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/index.js';
 import { prepareFirstStart } from './seed/index.js';
+import { createStorage } from './platform/storage/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(pidFile, `${process.pid}\n`);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
   const applied = await migrate(db);
-  const first = await prepareFirstStart(db, { demo: config.demo });
+  const first = await prepareFirstStart(db, { demo: config.demo, storage: createStorage(config) });
   const app = await buildApp(config, db);
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
   if (first.kind === 'demo') app.log.info({ users: first.users }, 'demo company loaded (password demo123)');

@@ -12,6 +12,7 @@ import { buildApp, type RouteModule } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/db/index.js';
 import { seedDemo, type DemoOptions } from '../src/seed/index.js';
+import { createStorage } from '../src/platform/storage/index.js';
 
 export const DEMO_PASSWORD = 'demo123';
 /**
@@ -21,7 +22,7 @@ export const DEMO_PASSWORD = 'demo123';
  * likewise: 10 a month instead of 700 (reimbursement-demo.test.ts checks a larger volume), and cost
  * orders 12 a month instead of 180 (cost-demo.test.ts checks a larger volume).
  */
-export const TEST_DEMO = { incomePerDay: 3, reimbPerMonth: 10, costPerMonth: 12 } as const;
+export const TEST_DEMO = { incomePerDay: 3, reimbPerMonth: 10, costPerMonth: 12, tenderFrames: 3, tenderPeople: 0, tenderExports: 0, tenderScans: false } as const;
 
 export interface Answer {
   status: number;
@@ -80,8 +81,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   }
   const db = openDatabase(usePg ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: ':memory:' });
   await migrate(db);
-  if (opts.demo !== false) await seedDemo(db, new Date(), opts.demoOptions ?? TEST_DEMO);
   const config: Config = loadConfig({ ...testEnv, ...opts.env }, []);
+  if (opts.demo !== false) await seedDemo(db, new Date(), { storage: createStorage(config), ...(opts.demoOptions ?? TEST_DEMO) });
   const app = await buildApp(config, db, { extraModules: opts.extraModules });
   return serverOf(app, db, async () => {
     await db.close();

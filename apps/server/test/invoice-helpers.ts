@@ -1,14 +1,14 @@
 /** Helpers of the invoice API tests: a valid entry body, settings with an instant simulator, lookups. */
 import { computeLine, EMPTY_ID, InvoiceKind, type InvoiceSaveBody } from '@zhyy/shared';
-import { startTestServer, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './helpers.js';
 
 export async function instantSimulator(s: TestServer, failureRate = 0): Promise<void> {
   await s.db.kysely.updateTable('invoice_settings').set({ simulator_delay_ms: 0, simulator_failure_rate: String(failureRate) }).execute();
 }
 
 /** A server for the invoice tests: the background job stopped (tests drive it), the simulator answering at once. */
-export async function startInvoiceServer(): Promise<TestServer> {
-  const s = await startTestServer();
+export async function startInvoiceServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const s = await startTestServer(opts);
   await s.app.invoiceJob.stop();
   await instantSimulator(s);
   return s;

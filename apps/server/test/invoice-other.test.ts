@@ -1,7 +1,7 @@
 /** Cancellation, red-letter confirmations, buyers, settings, the entry form's lookups, the sync log, the badge counts and permissions. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMPTY_ID, InvoiceKind, InvoiceStatus, TaxPolicy } from '@zhyy/shared';
-import type { TestServer } from './helpers.js';
+import { TEST_DEMO, type TestServer } from './helpers.js';
 import { buyer, invoice, newRequest, startInvoiceServer } from './invoice-helpers.js';
 
 let s: TestServer;
@@ -11,7 +11,8 @@ let t3: string;
 const S = InvoiceStatus;
 
 beforeAll(async () => {
-  s = await startInvoiceServer();
+  // The reference lookups are checked against the invoice seed's projects and contracts alone (no tender demo).
+  s = await startInvoiceServer({ demoOptions: { ...TEST_DEMO, tenderFrames: 0 } });
   [t5, t11, t3] = await Promise.all([s.login('demo5'), s.login('demo11'), s.login('demo3')]);
 });
 afterAll(() => s?.close());

@@ -39,7 +39,7 @@ describe('every route declares an access rule', () => {
     // Outside /api: the version, the web client, the sister-system simulator, and short-lived signed file links.
     const publicOther = s.app.routeCatalog.filter((r) => r.access.kind === 'public' && !r.url.startsWith('/api/'));
     for (const r of publicOther) {
-      expect(r.url, r.url).toMatch(/^(\/version\.json|\/\*?|\/sim\/(oa|pms)\/.*|\/signed\/(invoice|income)-file\/:id)$/);
+      expect(r.url, r.url).toMatch(/^(\/version\.json|\/\*?|\/sim\/(oa|pms)\/.*|\/signed\/(invoice|income|tender)-file\/:id)$/);
     }
   });
 

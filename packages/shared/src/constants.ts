@@ -63,4 +63,6 @@ export const HEARTBEAT_INTERVAL_MS = 60000;
 export const SIGNED_INVOICE_FILE_ROUTE = '/signed/invoice-file';
 /** The same for the incoming-invoice pool's files (PDF, OFD, XML, images). */
 export const SIGNED_INCOME_FILE_ROUTE = '/signed/income-file';
-export const PLATFORM_FILE_PATH_PREFIXES: readonly string[] = [`${SIGNED_INVOICE_FILE_ROUTE}/`, `${SIGNED_INCOME_FILE_ROUTE}/`];
+/** The same for 投标管理's attachments (contract pages, certificate scans), streamed from file storage. */
+export const SIGNED_TENDER_FILE_ROUTE = '/signed/tender-file';
+export const PLATFORM_FILE_PATH_PREFIXES: readonly string[] = [`${SIGNED_INVOICE_FILE_ROUTE}/`, `${SIGNED_INCOME_FILE_ROUTE}/`, `${SIGNED_TENDER_FILE_ROUTE}/`];

@@ -211,7 +211,7 @@ const tenderGroup: RouteDef = {
       roles: R.tenderFile,
       icon: 'export',
       children: [
-        { path: 'performance-check', title: '业绩查询' },
+        { path: 'performance-check', title: '业绩核查' },
         { path: 'performance-file-export', title: '业绩文件导出' },
         { path: 'certificate-file-export2', title: '证书文件导出' },
         { path: 'certificate-file-export', title: '人员证书导出' },

@@ -55,6 +55,12 @@ export const FIELD_LABELS: Record<string, string> = {
   action: '操作', result: '结果', tickBookedOnly: '先入账后勾选', userName: '操作人', tickPeriod: '税款所属期', batchId: '批次',
   flag: '异常类型', ownerId: '负责人', mine: '只看本人', ageMin: '最少天数', ageMax: '最多天数', caseId: '异常记录', value: '更正后的值',
   idempotencyKey: '请求标识', unreadOnly: '只看未读',
+  // 投标管理：人员与证书 (tender-people.ts)
+  idCard: '身份证号', gender: '性别', birthDate: '出生日期', education: '学历', school: '毕业院校', major: '专业',
+  graduationDate: '毕业日期', hireDate: '入职日期', includeDisabled: '含停用人员', kindId: '证书种类', titleName: '职称名称',
+  speciality: '专业', certNo: '证书编号', issuer: '发证机关',
+  permanent: '长期有效', company: '注册单位', expiringWithin: '到期天数', levels: '级别', hasSpeciality: '区分专业',
+  validYears: '有效年限',
   // 费用报销台账报表 (reimbursement-ledger.ts)
   project: '项目', flowState: '审批状态', reimbState: '报销状态', categoryCode: '费用类别',
   submittedFrom: '提交开始日期', submittedTo: '提交结束日期', approvedFrom: '审批通过开始日期', approvedTo: '审批通过结束日期',
@@ -68,6 +74,13 @@ export const FIELD_LABELS: Record<string, string> = {
   contractNo: '合同编号', periodFrom: '费用期间开始', periodTo: '费用期间结束', payeeName: '收款人', payeeBank: '收款银行',
   payeeAccount: '收款账号', saveAsDefault: '保存为默认收款信息',
   lineId: '费用明细', approvedAmount: '核定金额',
+  // 投标管理: files and settings (api/tender-files.ts)
+  ownerKind: '附件所属类型', ownerIds: '附件所属记录', watermark: '默认水印文字', windowYears: '业绩年限', thresholdFen: '业绩金额门槛',
+  remindDays: '提醒天数',
+  // 投标管理 › 合同与项目 (tender-contracts.ts)
+  frameId: '框架合同', signedOn: '签订日期', workFrom: '工期开始日期', workTo: '工期结束日期', acceptedOn: '竣工验收日期',
+  signedFrom: '签订开始日期', signedTo: '签订结束日期', acceptedFrom: '验收开始日期', acceptedTo: '验收结束日期', complete: '完整性',
+  location: '项目地点', managerRegistered: '注册建造师', startFrom: '开工开始日期', startTo: '开工结束日期',
 };
 
 /**

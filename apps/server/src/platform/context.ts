@@ -5,6 +5,7 @@ import type { Access } from './access.js';
 import type { OperationLogService } from './oplog.js';
 import type { RateLimiter, RateLimitRule } from './rate-limit.js';
 import type { SessionService } from './sessions.js';
+import type { FileStorage } from './storage/index.js';
 import type { SyncLogService } from './synclog.js';
 import type { UserRecords } from './user-records.js';
 
@@ -44,6 +45,8 @@ declare module 'fastify' {
     rateLimiter: RateLimiter;
     /** What each area holds about a user (asked before deleting one). */
     userRecords: UserRecords;
+    /** Attachments and exports (platform/storage: the data folder or an S3-compatible store). */
+    storage: FileStorage;
     /** Every registered route with its access rule (the permission test walks it). */
     routeCatalog: RouteCatalogEntry[];
     buildId: string;

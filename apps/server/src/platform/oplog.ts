@@ -26,7 +26,7 @@ export const SYSTEM_OPERATOR: OperationActor = { id: null, loginName: '', name: 
 
 /** The record an operation concerns. */
 export interface RecordRef {
-  kind: 'invoice';
+  kind: 'invoice' | 'contract' | 'project';
   id: string;
 }
 

@@ -7,6 +7,7 @@
  * - on download, every file goes out with nosniff and a sandboxing CSP, and as an attachment (RFC 5987
  *   file name) unless its content really is a PDF or an image.
  */
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { SaxesParser } from 'saxes';
 import { refuse } from './envelope.js';
@@ -125,4 +126,23 @@ export function sendUserFile(reply: FastifyReply, file: { name: string; mime: st
     .header('content-security-policy', format === 'pdf' ? PDF_CSP : FILE_CSP)
     .header('cache-control', opts.cacheControl ?? 'private, no-store')
     .send(file.content);
+}
+
+/**
+ * sendUserFile for a stream (a file from platform/storage, never read whole): the same headers, with the
+ * format taken from the stored type, which the upload read from the content (tender attachments accept
+ * PDF, JPEG and PNG only, sniffed on their way in).
+ */
+export function sendUserStream(reply: FastifyReply, file: { name: string; mime: string; size?: number; stream: Readable }, opts: { cacheControl?: string } = {}): FastifyReply {
+  const format = (Object.entries(INLINE_TYPES).find(([, t]) => t === file.mime)?.[0] ?? null) as FileFormat | null;
+  const inlineType = format ? INLINE_TYPES[format] : undefined;
+  const stored = !file.mime || /html|svg|javascript|ecmascript/i.test(file.mime) ? 'application/octet-stream' : file.mime;
+  if (file.size !== undefined) reply.header('content-length', file.size);
+  return reply
+    .header('content-type', inlineType ?? stored)
+    .header('content-disposition', contentDisposition(inlineType ? 'inline' : 'attachment', file.name))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', format === 'pdf' ? PDF_CSP : FILE_CSP)
+    .header('cache-control', opts.cacheControl ?? 'private, no-store')
+    .send(file.stream);
 }

@@ -19,6 +19,12 @@ import { seedInvoiceApportionment } from './invoice-apportionment.js';
 import { seedIncome } from './income.js';
 import { seedReimbursement } from './reimbursement.js';
 import { seedCost } from './cost.js';
+import { seedTenderPeople } from './tender-people.js';
+import path from 'node:path';
+import { LocalStorage, type FileStorage } from '../platform/storage/index.js';
+import { deriveRegisteredManagers, seedTenderContracts } from './tender-contracts.js';
+import { seedTenderExports } from './tender-exports.js';
+import { seedTenderScans } from './tender-scans.js';
 
 export const DEMO_PASSWORD = 'demo123';
 const DEMO_SEED = 20261121;
@@ -34,6 +40,16 @@ export interface SeedContext {
   reimbPerMonth?: number;
   /** Cost orders a month (seed/cost.ts; default 180 over thirteen months; 0: the price list and auditors only). */
   costPerMonth?: number;
+  /** People of 投标管理 (seed/tender-people.ts; default 230: field staff are added to the demo users). */
+  tenderPeople?: number;
+  /** Where demo files go (投标管理's scans: modules/tender/attachment storeAttachment with `{ storage, db, inTransaction: true }`). */
+  storage: FileStorage;
+  /** Frame contracts of the tender demo (seed/tender-contracts.ts; default 40, with ~300 orders, 200 single contracts, 120 projects). */
+  tenderFrames?: number;
+  /** Tender file exports a month over the last year (seed/tender-exports.ts; default 40). */
+  tenderExports?: number;
+  /** Scans of the tender demo's contracts, titles and certificates (seed/tender-scans.ts; default true). */
+  tenderScans?: boolean;
 }
 
 export interface DemoOptions {
@@ -43,6 +59,16 @@ export interface DemoOptions {
   reimbPerMonth?: number;
   /** Test servers draw fewer cost orders a month (docs/cost.md, "Demo data"). */
   costPerMonth?: number;
+  /** Test servers seed the staff users' people only (docs/tender.md). */
+  tenderPeople?: number;
+  /** Where demo files go; default: the local driver under DATA_DIR of the environment (platform/storage). */
+  storage?: FileStorage;
+  /** Test servers draw fewer tender contracts (docs/tender.md, "Contracts and projects"). */
+  tenderFrames?: number;
+  /** Tender file exports a month; test servers draw none (docs/tender.md, "导出日志 and 导出统计"). */
+  tenderExports?: number;
+  /** Test servers store no demo scans (TEST_DEMO; tender-scans-demo.test.ts seeds them at the test volume). */
+  tenderScans?: boolean;
 }
 
 export interface Seeder {
@@ -60,6 +86,11 @@ export const SEEDERS: Seeder[] = [
   { name: 'income', run: seedIncome },
   { name: 'reimbursement', run: seedReimbursement },
   { name: 'cost', run: seedCost },
+  { name: 'tender-contracts', run: seedTenderContracts },
+  { name: 'tender-people', run: seedTenderPeople },
+  { name: 'tender-registered', run: deriveRegisteredManagers },
+  { name: 'tender-scans', run: seedTenderScans },
+  { name: 'tender-exports', run: seedTenderExports },
 ];
 
 // Every demo account shares one password, so they share one argon2id hash (computed once per process).
@@ -80,8 +111,13 @@ async function insertDemo(k: Kysely<Database>, hash: string, now: Date, opts: De
     ...(opts.incomePerDay === undefined ? {} : { incomePerDay: opts.incomePerDay }),
     ...(opts.reimbPerMonth === undefined ? {} : { reimbPerMonth: opts.reimbPerMonth }),
     ...(opts.costPerMonth === undefined ? {} : { costPerMonth: opts.costPerMonth }),
+    ...(opts.tenderFrames === undefined ? {} : { tenderFrames: opts.tenderFrames }),
+    ...(opts.tenderPeople === undefined ? {} : { tenderPeople: opts.tenderPeople }),
+    ...(opts.tenderExports === undefined ? {} : { tenderExports: opts.tenderExports }),
+    ...(opts.tenderScans === undefined ? {} : { tenderScans: opts.tenderScans }),
   };
-  for (const s of SEEDERS) await s.run({ db: k, rng, now, users, ...volumes });
+  const storage = opts.storage ?? new LocalStorage(path.resolve(process.env.DATA_DIR || './data', 'storage'));
+  for (const s of SEEDERS) await s.run({ db: k, rng, now, users, storage, ...volumes });
   await k.insertInto('app_meta').values({ key: 'demo', value: now.toISOString() }).execute();
   return users;
 }
@@ -112,7 +148,7 @@ export type FirstStart = { kind: 'none' } | { kind: 'demo'; users: number } | { 
  * (`exclusive`), so exactly one server fills the database and the others find users and do nothing
  * (only the one that created the administrator gets — and prints — its password).
  */
-export async function prepareFirstStart(db: Db, opts: { demo: boolean }): Promise<FirstStart> {
+export async function prepareFirstStart(db: Db, opts: { demo: boolean; storage?: FileStorage }): Promise<FirstStart> {
   const hasUsers = async (k: Kysely<Database>) => Number((await k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) > 0;
   if (await hasUsers(db.kysely)) return { kind: 'none' };
   // Hashing is slow, so it is done before taking the lock.
@@ -120,7 +156,12 @@ export async function prepareFirstStart(db: Db, opts: { demo: boolean }): Promis
   const hash = opts.demo ? await demoPasswordHash() : await hashPassword(password);
   return exclusive(db, 'first-start', async (k): Promise<FirstStart> => {
     if (await hasUsers(k)) return { kind: 'none' };
-    if (opts.demo) return { kind: 'demo', users: (await insertDemo(k, hash, new Date())).length };
+    if (opts.demo) {
+      await insertDemo(k, hash, new Date(), opts.storage ? { storage: opts.storage } : {});
+      // Every user the demo wrote: the demo accounts and staff, and the tender area's field staff.
+      const users = Number((await k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      return { kind: 'demo', users };
+    }
     await insertAdmin(k, hash);
     return { kind: 'admin', password };
   });

@@ -34,6 +34,8 @@ export interface ListPageProps<T> {
   header?: (data: PageResult<T> | undefined) => ReactNode;
   rowClassName?: TableProps<T>['rowClassName'];
   emptyText?: string;
+  /** What the rows are counted in (共 N 条 by default: 人, 本…). */
+  unit?: string;
   pageSize?: number;
   /** The table's least width; the columns' total width when larger (see tableScrollX). */
   scrollX?: number;
@@ -88,7 +90,7 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
           rowClassName={props.rowClassName}
           scroll={scrollX ? { x: scrollX } : undefined}
           locale={tableLocale(query.isError, props.emptyText)}
-          pagination={tablePagination(page, query.data?.total ?? 0)}
+          pagination={tablePagination(page, query.data?.total ?? 0, props.unit)}
           onChange={(p, _f, sorter) => {
             setSort(sortFromTable(sorter));
             setPage(pageFromTable(p, page));

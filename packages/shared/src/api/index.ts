@@ -24,3 +24,8 @@ export * from './reimbursement-accounting.js';
 export * from './reimbursement-ledger.js';
 export * from './reimbursement-settings.js';
 export * from './cost.js';
+export * from './tender-files.js';
+export * from './tender-contracts.js';
+export * from './tender-people.js';
+export * from './tender-export-stat.js';
+export * from './tender-export.js';

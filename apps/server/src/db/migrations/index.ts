@@ -36,6 +36,10 @@ import * as m0031 from '../../modules/income/booking/migration.js';
 import * as m0032 from '../../modules/messages/migration.js';
 import * as m0033 from '../../modules/reimbursement/migration.js';
 import * as m0034 from '../../modules/cost/migration.js';
+import * as m0035 from '../../modules/tender/files/migration.js';
+import * as m0036 from '../../modules/tender/contracts/migration.js';
+import * as m0037 from '../../modules/tender/people/migration.js';
+import * as m0038 from '../../modules/tender/export/migration.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -71,4 +75,8 @@ export const migrations: Record<string, Migration> = {
   '0032_user_messages': m0032,
   '0033_reimbursement': m0033,
   '0034_cost': m0034,
+  '0035_tender_files': m0035,
+  '0036_tender_contracts': m0036,
+  '0037_tender_people': m0037,
+  '0038_tender_exports': m0038,
 };

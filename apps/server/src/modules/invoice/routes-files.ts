@@ -3,7 +3,8 @@
  * reader asks for a short-lived signed link (file-link, guarded like the detail) and the browser
  * loads that link (public route, checked by its HMAC and expiry). The guard itself is not weakened.
  */
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { FileTicketBody, OperationLogType, Uuid, text } from '@zhyy/shared';
 import { PUBLIC } from '../../platform/access.js';
@@ -11,7 +12,7 @@ import { notFound, refuse } from '../../platform/envelope.js';
 import { invoiceRef } from '../../platform/oplog.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
-import { sendUserFile } from '../../platform/userFiles.js';
+import { sendUserFile, sendUserStream } from '../../platform/userFiles.js';
 import { FILE_ROUTE, readFile, signedLink, verifyLink } from './files.js';
 import { access, tags } from './paths.js';
 import type { InvoiceSettings } from './settings.js';
@@ -33,16 +34,16 @@ export async function fileRoutes(app: FastifyInstance, settings: InvoiceSettings
 
 /**
  * The public GET `route/:id` that serves a file through a link signedLink(…, route) made: the HMAC and the
- * expiry are checked (文件链接无效 / 文件链接已过期，请重新打开, 403), then `read` finds the file. The outgoing
- * invoices' files and the incoming pool's use it, each with its own route and reader.
+ * expiry are checked (文件链接无效 / 文件链接已过期，请重新打开, 403), then `serve` finds the file and sends it
+ * (null: 文件不存在). signedFileRoute and signedStreamRoute are its two ways of sending.
  */
-export function signedFileRoute(
+function signedRoute(
   app: FastifyInstance,
   settings: InvoiceSettings,
   route: string,
   summary: string,
   routeTags: string[],
-  read: (id: string) => Promise<{ name: string; mime: string; content: Uint8Array } | undefined>,
+  serve: (id: string, reply: FastifyReply) => Promise<FastifyReply | null>,
 ): void {
   typed(app).get(
     `${route}/:id`,
@@ -54,9 +55,41 @@ export function signedFileRoute(
       const v = verifyLink((await settings.row()).file_key, req.params.id, req.query.e, req.query.s, Date.now(), route);
       if (v === 'bad') throw refuse('文件链接无效', 403);
       if (v === 'expired') throw refuse('文件链接已过期，请重新打开', 403);
-      const f = await read(req.params.id);
-      if (!f) throw notFound('文件不存在');
-      return sendUserFile(reply, { name: f.name, mime: f.mime, content: Buffer.from(f.content) }, { cacheControl: 'private, max-age=600' });
+      const sent = await serve(req.params.id, reply);
+      if (!sent) throw notFound('文件不存在');
+      return sent;
     },
   );
+}
+
+const CACHE = { cacheControl: 'private, max-age=600' };
+
+/** The outgoing invoices' and the incoming pool's files (database blobs): `read` answers the content. */
+export function signedFileRoute(
+  app: FastifyInstance,
+  settings: InvoiceSettings,
+  route: string,
+  summary: string,
+  routeTags: string[],
+  read: (id: string) => Promise<{ name: string; mime: string; content: Uint8Array } | undefined>,
+): void {
+  signedRoute(app, settings, route, summary, routeTags, async (id, reply) => {
+    const f = await read(id);
+    return f ? sendUserFile(reply, { name: f.name, mime: f.mime, content: Buffer.from(f.content) }, CACHE) : null;
+  });
+}
+
+/** Files kept in platform/storage: `open` answers a stream, sent as it is read (never held whole in memory). */
+export function signedStreamRoute(
+  app: FastifyInstance,
+  settings: InvoiceSettings,
+  route: string,
+  summary: string,
+  routeTags: string[],
+  open: (id: string) => Promise<{ name: string; mime: string; size?: number; stream: Readable } | undefined>,
+): void {
+  signedRoute(app, settings, route, summary, routeTags, async (id, reply) => {
+    const f = await open(id);
+    return f ? sendUserStream(reply, f, CACHE) : null;
+  });
 }

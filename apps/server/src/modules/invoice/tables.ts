@@ -4,25 +4,10 @@
  */
 import type { ColumnType, Generated } from 'kysely';
 import '../../db/schema.js';
+import type { ContractTable, ProjectTable } from '../tender/tables.js';
 
-export interface ProjectTable {
-  id: string;
-  code: string;
-  name: string;
-  customer: string;
-  amount: number;
-  /** SourceKind: temp 0, history 1, i8 2, mis 3. */
-  source: number;
-  is_temp: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ContractTable extends ProjectTable {
-  project_id: string | null;
-  /** ContractType: frame 1, single 2, order 3. */
-  contract_type: number;
-}
+/** Projects and contracts belong to the tender area (issue 17), which extends them; invoicing keeps using them. */
+export type { ContractTable, ProjectTable } from '../tender/tables.js';
 
 export interface BuyerTable {
   id: string;

@@ -42,6 +42,10 @@ export interface FileExportLogTable {
   description: string;
   file_name: string;
   row_count: number | null;
+  /** Bytes, hash and number of items of an exported or downloaded file (tender exports; null elsewhere). */
+  size: number | null;
+  sha256: string | null;
+  item_count: number | null;
   user_id: string | null;
   login_name: string;
   user_name: string;

@@ -9,6 +9,7 @@ import { NoticeList } from './NoticeList';
 import { SisterTodos } from './SisterTodos';
 import { TodoSummary } from './TodoSummary';
 import { ApprovalChart } from '../workflow/dashboard/ApprovalChart';
+import { CertCard, mayOpenCollect } from '../tender/people/CertCard';
 import { QuickStart } from '../workflow/dashboard/QuickStart';
 import { WorkbenchLists } from '../workflow/dashboard/WorkbenchLists';
 import './dashboard.css';
@@ -17,6 +18,7 @@ import './dashboard.css';
 export default function Dashboard() {
   const info = useSession((s) => s.info);
   const name = useSession((s) => s.name);
+  const roles = useSession((s) => s.roles);
   const now = shanghaiNow();
   return (
     <div className="dashboard" data-testid="dashboard">
@@ -50,6 +52,11 @@ export default function Dashboard() {
         <Col xs={24} xl={8}>
           <SisterTodos />
         </Col>
+        {mayOpenCollect(roles) ? (
+          <Col xs={24} xl={8}>
+            <CertCard />
+          </Col>
+        ) : null}
         <Col xs={24} xl={16}>
           <WorkbenchLists />
         </Col>

@@ -11,7 +11,7 @@ import type { Filters } from './projects.js';
 
 export type ContractFilters = Omit<ContractStatisticsQuery, 'pageIndex' | 'pageSize' | 'sort'>;
 
-function invoicedByContract(db: Db, f: Filters) {
+export function invoicedByContract(db: Db, f: Filters) {
   let q = db
     .selectFrom('invoice_allocations as a')
     .innerJoin('invoices as i', 'i.id', 'a.invoice_id')

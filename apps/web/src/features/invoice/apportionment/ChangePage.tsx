@@ -73,9 +73,13 @@ export function MoveCard(props: {
   const [form] = Form.useForm<MoveForm>();
   const what = DIM_LABEL[dim];
   const title = dim === 'project' ? '项目变更' : '订单变更';
+  // Reset the form when another allocation is picked, not on every render of the page: a caller may build
+  // `picked` anew each render, and a refetch must not wipe what the clerk has typed.
+  const pickedId = picked?.id;
+  const pickedAmount = picked?.amountIncl;
   useEffect(() => {
-    if (picked) form.setFieldsValue({ toTargetId: undefined, yuan: fenToYuan(Math.abs(picked.amountIncl)), reason: '' });
-  }, [form, picked]);
+    if (pickedId !== undefined && pickedAmount !== undefined) form.setFieldsValue({ toTargetId: undefined, yuan: fenToYuan(Math.abs(pickedAmount)), reason: '' });
+  }, [form, pickedId, pickedAmount]);
   const move = useMutation({
     mutationFn: (v: MoveForm) => props.move({ allocationId: picked!.id, toTargetId: v.toTargetId, amountIncl: yuanToFen(v.yuan), reason: v.reason }),
     onSuccess: (res) => {

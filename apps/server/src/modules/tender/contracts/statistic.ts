@@ -1,0 +1,85 @@
+/**
+ * 框架合同开票统计: per frame contract, the sum of its orders' amounts against the invoices in force
+ * issued on those orders and on the frame itself (counted as 合同开票统计 counts 已开票: the contract
+ * allocations of created invoices, red ones netted), the remaining amount and the percentage.
+ */
+import { sql, type Kysely } from 'kysely';
+import { ContractType, percentBp, type FrameStatisticFilter, type FrameStatisticPage, type FrameStatisticQuery, type FrameStatisticRow } from '@zhyy/shared';
+import type { Database } from '../../../db/schema.js';
+import { contains, offsetOf } from '../../../platform/listing.js';
+import { invoicedByContract } from '../../invoice/statistics/contracts.js';
+import '../tables.js';
+
+type Db = Kysely<Database>;
+
+function frames(db: Db, f: FrameStatisticFilter) {
+  const orders = db
+    .selectFrom('contracts as o')
+    .where('o.contract_type', '=', ContractType.order)
+    .where('o.parent_id', 'is not', null)
+    .select(['o.parent_id as frame_id', sql<number>`count(*)`.as('n'), sql<number>`sum(o.amount)`.as('amount')])
+    .groupBy('o.parent_id');
+  // Invoiced on each contract, gathered under its frame (the frame itself, or an order's parent).
+  const invoiced = db
+    .selectFrom(invoicedByContract(db, { keyword: undefined }).as('s'))
+    .innerJoin('contracts as x', 'x.id', 's.target_id')
+    .where((eb) => eb.or([eb('x.contract_type', '=', ContractType.frame), eb('x.parent_id', 'is not', null)]))
+    .select([sql<string>`case when x.contract_type = ${sql.lit(ContractType.frame)} then x.id else x.parent_id end`.as('frame_id'), sql<number>`sum(s.invoiced)`.as('invoiced')])
+    .groupBy(sql`case when x.contract_type = ${sql.lit(ContractType.frame)} then x.id else x.parent_id end`);
+  let q = db
+    .selectFrom('contracts as f')
+    .leftJoin(orders.as('o'), 'o.frame_id', 'f.id')
+    .leftJoin(invoiced.as('v'), 'v.frame_id', 'f.id')
+    .where('f.contract_type', '=', ContractType.frame)
+    .where('f.is_temp', '=', 0);
+  const kw = f.keyword?.trim();
+  if (kw) q = q.where((eb) => eb.or([contains(eb.ref('f.code'), kw), contains(eb.ref('f.name'), kw)]));
+  if (f.customer?.trim()) q = q.where((eb) => contains(eb.ref('f.customer'), f.customer!.trim()));
+  return q;
+}
+
+const orderAmount = sql<number>`coalesce(o.amount, 0)`;
+const invoicedSum = sql<number>`coalesce(v.invoiced, 0)`;
+
+function rowsQuery(db: Db, f: FrameStatisticFilter) {
+  return frames(db, f)
+    .select(['f.id', 'f.code', 'f.name', 'f.customer', 'f.amount', orderAmount.as('order_amount'), sql<number>`coalesce(o.n, 0)`.as('order_count'), invoicedSum.as('invoiced')])
+    .orderBy(orderAmount, 'desc')
+    .orderBy('f.code');
+}
+
+const toRow = (r: { id: string; code: string; name: string; customer: string; amount: number | string; order_amount: number | string; order_count: number | string; invoiced: number | string }): FrameStatisticRow => {
+  const orderAmt = Number(r.order_amount);
+  const inv = Number(r.invoiced);
+  return { id: r.id, code: r.code, name: r.name, customer: r.customer, frameAmount: Number(r.amount), orderCount: Number(r.order_count), orderAmount: orderAmt, invoiced: inv, remaining: orderAmt - inv, percentBp: percentBp(inv, orderAmt) };
+};
+
+export async function frameStatistic(db: Db, q: FrameStatisticQuery): Promise<FrameStatisticPage> {
+  const [items, t, chart] = await Promise.all([
+    rowsQuery(db, q).limit(q.pageSize).offset(offsetOf(q)).execute(),
+    frames(db, q)
+      .select([sql<number>`count(*)`.as('rows'), sql<number>`coalesce(sum(f.amount), 0)`.as('frame'), sql<number>`coalesce(sum(o.amount), 0)`.as('orders'), sql<number>`coalesce(sum(o.n), 0)`.as('n'), sql<number>`coalesce(sum(v.invoiced), 0)`.as('inv')])
+      .executeTakeFirstOrThrow(),
+    rowsQuery(db, q).limit(12).execute(),
+  ]);
+  const orders = Number(t.orders);
+  const inv = Number(t.inv);
+  return {
+    items: items.map(toRow),
+    total: Number(t.rows),
+    totals: { frameAmount: Number(t.frame), orderAmount: orders, invoiced: inv, remaining: orders - inv, orderCount: Number(t.n) },
+    chart: chart.map((r) => ({ name: r.code, orderAmount: Number(r.order_amount), invoiced: Number(r.invoiced) })),
+  };
+}
+
+export async function frameCount(db: Db, f: FrameStatisticFilter): Promise<number> {
+  return Number((await frames(db, f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+}
+
+export async function* frameBatches(db: Db, f: FrameStatisticFilter, size = 1000): AsyncIterable<FrameStatisticRow[]> {
+  for (let offset = 0; ; offset += size) {
+    const got = (await rowsQuery(db, f).limit(size).offset(offset).execute()).map(toRow);
+    if (got.length) yield got;
+    if (got.length < size) return;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Issue 17, rule gaps closed after the first round: a 竣工验收 day after today is refused; a certificate
+ * kind's hasSpeciality is enforced (required when the kind has specialities, refused when it has none);
+ * 证书汇总, its alerts and the 工作台 card count only the certificates of active users; a project's detail
+ * lists the certificates in use (its manager's).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractType } from '@zhyy/shared';
+import { demoId } from '../src/platform/ids.js';
+import { shanghaiDay } from '../src/platform/listing.js';
+import { certKindId } from '../src/seed/tender-people.js';
+import '../src/modules/tender/people/tables.js';
+import { startTestServer, type TestServer } from './helpers.js';
+
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+let s: TestServer;
+const tokens: Record<string, string> = {};
+const db = () => s.db.kysely;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  for (const n of ['demo1', 'demo4', 'demo6', 'demo15']) tokens[n] = await s.login(n);
+});
+afterAll(() => s?.close());
+
+const call = (path: string, body: unknown, who: string) => s.call(`/api/tender/${path}`, body, tokens[who]);
+async function answer(path: string, body: unknown, who: string): Promise<[number, string]> {
+  const a = await call(path, body, who);
+  return [a.status, a.code === 20000 ? 'ok' : (a.message ?? '')];
+}
+
+describe('竣工验收 day', () => {
+  const contract = (code: string, acceptedOn: string) => ({
+    contractType: ContractType.single, code, name: '验收日期测试合同', customer: '南京测试客户有限公司', amount: 1_000_000, signedOn: '2025-03-01', acceptedOn, remark: '',
+  });
+  it('a day after today is refused on add and on edit; today is accepted', async () => {
+    const today = shanghaiDay();
+    const tomorrow = addDays(today, 1);
+    expect(await answer('contract/add', contract(`T-YS-${process.pid}-1`, tomorrow), 'demo1')).toEqual([400, '竣工验收日期不能晚于今天']);
+    const added = await call('contract/add', contract(`T-YS-${process.pid}-2`, today), 'demo1');
+    expect(added.code).toBe(20000);
+    expect(added.r.acceptedOn).toBe(today);
+    expect(await answer('contract/edit', { ...contract(added.r.code, addDays(today, 30)), id: added.r.id }, 'demo6')).toEqual([400, '竣工验收日期不能晚于今天']);
+    const kept = await db().selectFrom('contracts').select('accepted_on').where('id', '=', added.r.id).executeTakeFirstOrThrow();
+    expect(kept.accepted_on).toBe(today);
+  });
+});
+
+describe('certificate specialities', () => {
+  const base = { userId: demoId('user:demo15'), validFrom: '2025-03-01' };
+  it('a kind with specialities needs one; a kind without refuses one', async () => {
+    expect(await answer('certificate/save', { ...base, kindId: certKindId('jz2'), certNo: 'ZY-T-1' }, 'demo15')).toEqual([400, '请填写二级建造师的专业']);
+    expect(await answer('certificate/save', { ...base, kindId: certKindId('jz2'), certNo: 'ZY-T-1', speciality: '   ' }, 'demo15')).toEqual([400, '请填写二级建造师的专业']);
+    expect(await answer('certificate/save', { ...base, kindId: certKindId('jz2'), certNo: 'ZY-T-1', speciality: '市政公用工程' }, 'demo15')).toEqual([200, 'ok']);
+    expect(await answer('certificate/save', { ...base, kindId: certKindId('aq'), level: 'B', certNo: 'ZY-T-2', speciality: '建筑工程' }, 'demo15')).toEqual([400, '安全生产考核合格证书不分专业，请不要填写专业']);
+    expect(await answer('certificate/save', { ...base, kindId: certKindId('aq'), level: 'B', certNo: 'ZY-T-2' }, 'demo15')).toEqual([200, 'ok']);
+  });
+});
+
+describe('证书汇总 and disabled users', () => {
+  it('the summary, the alerts and the card leave out the certificates of disabled users', async () => {
+    const before = (await call('certificate/summary', {}, 'demo15')).r;
+    const alertsBefore = (await call('certificate/alerts', { pageIndex: 1, pageSize: 10 }, 'demo15')).r.total;
+    const cardBefore = (await call('certificate/card', {}, 'demo15')).r;
+    // A holder with expired and expiring certificates, and a title.
+    const holder = demoId('user:demo9');
+    const today = shanghaiDay();
+    const saved: string[] = [];
+    for (const [no, to] of [['DIS-1', addDays(today, -5)], ['DIS-2', addDays(today, 20)], ['DIS-3', addDays(today, 400)]] as const) {
+      const a = await call('certificate/save', { userId: holder, kindId: certKindId('aq'), level: 'A', certNo: no, validFrom: '2024-01-01', validTo: to }, 'demo15');
+      expect(a.code, a.message).toBe(20000);
+      saved.push(a.r.id);
+    }
+    const mid = (await call('certificate/summary', {}, 'demo15')).r;
+    expect([mid.total, mid.expired, mid.expiring]).toEqual([before.total + 3, before.expired + 1, before.expiring + 1]);
+    expect((await call('certificate/alerts', { pageIndex: 1, pageSize: 10 }, 'demo15')).r.total).toBe(alertsBefore + 2);
+
+    await db().updateTable('users').set({ status: 0 }).where('id', '=', holder).execute();
+    const all = Number((await db().selectFrom('tender_certificates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const heldByDisabled = Number((await db().selectFrom('tender_certificates as c').innerJoin('users as u', 'u.id', 'c.user_id').select((eb) => eb.fn.countAll<number>().as('n')).where('u.status', '=', 0).executeTakeFirstOrThrow()).n);
+    expect(heldByDisabled).toBeGreaterThanOrEqual(3);
+    const after = (await call('certificate/summary', {}, 'demo15')).r;
+    expect(after.total).toBe(all - heldByDisabled);
+    expect(after.kinds.reduce((n: number, k: { total: number }) => n + k.total, 0)).toBe(after.total);
+    const alerts = (await call('certificate/alerts', { pageIndex: 1, pageSize: 100 }, 'demo15')).r;
+    expect(alerts.items.some((c: { id: string }) => saved.includes(c.id))).toBe(false);
+    expect(alerts.total).toBeLessThanOrEqual(alertsBefore);
+    const card = (await call('certificate/card', {}, 'demo15')).r;
+    expect(card.expired + card.expiring).toBeLessThanOrEqual(cardBefore.expired + cardBefore.expiring);
+    expect([card.expired, card.expiring]).toEqual([after.expired, after.expiring]);
+    // The certificates themselves stay in the list (the record is kept).
+    expect((await call('certificate/list', { pageIndex: 1, pageSize: 10, userId: holder }, 'demo15')).r.total).toBeGreaterThanOrEqual(3);
+    await db().updateTable('users').set({ status: 1 }).where('id', '=', holder).execute();
+  });
+});
+
+describe('certificates in use on a project', () => {
+  it("the detail lists its manager's certificates with their state; none without a manager", async () => {
+    const manager = demoId('user:demo6');
+    const today = shanghaiDay();
+    const saved = await call('certificate/save', { userId: manager, kindId: certKindId('aq'), level: 'C', certNo: 'XM-ZS-1', validFrom: '2024-01-01', validTo: addDays(today, -1) }, 'demo15');
+    expect(saved.code, saved.message).toBe(20000);
+    const p = await call('project/save', { code: `T-XM-ZS-${process.pid}`, name: '证书项目', state: 3, managerId: manager }, 'demo4');
+    expect(p.code, p.message).toBe(20000);
+    const d = (await call('project/detail', { id: p.r.id }, 'demo4')).r;
+    const own = await db().selectFrom('tender_certificates').select('id').where('user_id', '=', manager).execute();
+    expect(d.certificates.map((c: { id: string }) => c.id).sort()).toEqual(own.map((c) => c.id).sort());
+    expect(d.certificates.find((c: { certNo: string }) => c.certNo === 'XM-ZS-1')).toMatchObject({ holderName: expect.any(String), state: 'expired', kindName: '安全生产考核合格证书' });
+    const none = await call('project/save', { code: `T-XM-ZS-${process.pid}-2`, name: '无经理项目', state: 3 }, 'demo4');
+    expect((await call('project/detail', { id: none.r.id }, 'demo4')).r.certificates).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * What the people and certificate pages share: their paths, the query key, the certificate state tag
+ * (expired red, within 90 days orange), days left, the option lists, the holder picker (searching the
+ * active staff) and the certificate kinds.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Select, Tag } from 'antd';
+import { useState } from 'react';
+import { CERT_STATE_LABEL, Education, Gender, TitleLevel, type CertKind, type CertState } from '@zhyy/shared';
+import { certKindApi, personnelApi } from '../../../api/tender-people';
+
+export const PEOPLE_KEY = ['tender', 'people'] as const;
+const P = '/tender/personnel-certificate';
+export const PEOPLE_PATHS = {
+  collect: `${P}/collect`,
+  personnel: `${P}/personnel-info`,
+  personnelEdit: (id: string) => `${P}/personnel-edit/${id}`,
+  personnelDetail: (id: string) => `${P}/personnel-detail/${id}`,
+  titles: `${P}/professional-title`,
+  titleAdd: `${P}/title-certificate-add`,
+  titleModify: (id: string) => `${P}/title-certificate-modify/${id}`,
+  certificates: `${P}/qualification-certificate`,
+  certificateAdd: `${P}/qualification-certificate-add`,
+  certificateModify: (id: string) => `${P}/qualification-certificate-modify/${id}`,
+};
+
+const STATE_COLOURS: Record<CertState, string> = { expired: 'red', expiring: 'orange', valid: 'green', permanent: 'blue' };
+
+export function CertStateTag({ state }: { state: CertState }) {
+  return <Tag color={STATE_COLOURS[state]} data-testid="cert-state">{CERT_STATE_LABEL[state]}</Tag>;
+}
+
+/** 还剩 12 天 / 已过期 3 天 / 今天到期 / 长期. */
+export function daysLeftText(daysLeft: number | null): string {
+  if (daysLeft === null) return '长期';
+  if (daysLeft === 0) return '今天到期';
+  return daysLeft > 0 ? `还剩 ${daysLeft} 天` : `已过期 ${-daysLeft} 天`;
+}
+
+export const EDUCATION_OPTIONS = Education.options.filter((o) => o.value !== 0).map((o) => ({ value: o.value, label: o.label }));
+export const GENDER_OPTIONS = Gender.options.filter((o) => o.value !== 0).map((o) => ({ value: o.value, label: o.label }));
+export const TITLE_LEVEL_OPTIONS = TitleLevel.options.map((o) => ({ value: o.value, label: o.label }));
+export const CERT_STATE_OPTIONS = (['expired', 'expiring', 'valid', 'permanent'] as const).map((s) => ({ value: s, label: CERT_STATE_LABEL[s] }));
+
+/** Drops the empty fields of a request. */
+export function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Partial<T>;
+}
+
+export function useCertKinds() {
+  return useQuery({ queryKey: [...PEOPLE_KEY, 'kinds'], queryFn: () => certKindApi.list(), staleTime: 60_000 });
+}
+
+export const kindOptions = (kinds: readonly CertKind[] | undefined) => (kinds ?? []).map((k) => ({ value: k.id, label: k.name }));
+
+/** The holder: active staff found by name or login name (the current one kept as an option while editing). */
+export function PersonPicker({ value, onChange, current, width = 220 }: { value?: string; onChange?: (v: string) => void; current?: { userId: string; name: string } | undefined; width?: number }) {
+  const [keyword, setKeyword] = useState('');
+  const q = useQuery({ queryKey: [...PEOPLE_KEY, 'options', keyword], queryFn: () => personnelApi.options(keyword || undefined) });
+  const options = (q.data ?? []).map((o) => ({ value: o.userId, label: `${o.name}（${o.loginName}${o.deptName ? `，${o.deptName}` : ''}）` }));
+  if (current && !options.some((o) => o.value === current.userId)) options.unshift({ value: current.userId, label: current.name });
+  return (
+    <Select
+      showSearch={{ filterOption: false, onSearch: setKeyword }}
+      value={value}
+      onChange={(v) => onChange?.(v)}
+      options={options}
+      loading={q.isFetching}
+      placeholder="输入姓名或登录名查找"
+      style={{ width }}
+      notFoundContent={q.isFetching ? '查找中…' : '没有匹配的人员'}
+      data-testid="person-picker"
+    />
+  );
+}
