@@ -81,6 +81,8 @@ export const FIELD_LABELS: Record<string, string> = {
   frameId: '框架合同', signedOn: '签订日期', workFrom: '工期开始日期', workTo: '工期结束日期', acceptedOn: '竣工验收日期',
   signedFrom: '签订开始日期', signedTo: '签订结束日期', acceptedFrom: '验收开始日期', acceptedTo: '验收结束日期', complete: '完整性',
   location: '项目地点', managerRegistered: '注册建造师', startFrom: '开工开始日期', startTo: '开工结束日期',
+  dimension: '统计维度', key: '统计项', top: '前N名', all: '全部', contractIds: '合同', deadline: '投标截止日', years: '年限',
+  format: '导出格式', force: '重新生成', certificateIds: '证书', titleIds: '职称',
 };
 
 /**

@@ -1,6 +1,6 @@
 /** Issue 12 item 8: an empty reason marks the field, keeps the dialog open and throws nothing. */
 import '../../test/dom';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { askReason } from './widgets';
 
@@ -35,7 +35,9 @@ describe('askReason (税控作废, 拒绝, 置为无效)', { timeout: 30_000 }, 
   it('resolves to null when cancelled', async () => {
     let answer: string | null | undefined;
     void askReason('拒绝红字确认单', '拒绝原因').then((r) => { answer = r; });
-    fireEvent.click(await screen.findByRole('button', { name: /取\s*消/ }));
+    // The previous test's dialog may still be closing (its motion): cancel in this one.
+    const dialog = (await screen.findByText('拒绝红字确认单', { selector: '.ant-modal-confirm-title' })).closest('.ant-modal') as HTMLElement;
+    fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
     await waitFor(() => expect(answer).toBeNull());
   });
 });
