@@ -39,9 +39,13 @@ async function pick(page: Page, select: Locator, typed: string, option: string):
   }
 }
 
-/** A waiting invoice (not signed, free), with the number it is searched by. */
-async function waitingInvoice(context: BrowserContext, skip = 0): Promise<{ id: string; no: string; amountIncl: number }> {
-  const list = await call<PoolPage>(context, '/api/income/entry/list', { pageIndex: 1, pageSize: 20, kind: '81' });
+/**
+ * A waiting invoice (not signed, free), with the number it is searched by. 82 (数电普票) by default: an
+ * ordinary invoice is never ticked for deduction, so income-deduction.e2e (which ticks the first 数电专票
+ * it finds, on the same server) cannot make it unrevokable (该发票已勾选，不能撤销签收).
+ */
+async function waitingInvoice(context: BrowserContext, skip = 0, kind = '82'): Promise<{ id: string; no: string; amountIncl: number }> {
+  const list = await call<PoolPage>(context, '/api/income/entry/list', { pageIndex: 1, pageSize: 20, kind });
   expect(list.code, list.message).toBe(20000);
   const r = list.r.items[skip]!;
   return { id: r.id, no: r.digitalNo || r.invoiceNo, amountIncl: r.amountIncl };
@@ -80,7 +84,9 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     expect(await confirm.innerText()).toContain(`档案号 ${archiveNo} 作废且不再使用`);
     await confirm.getByRole('button', { name: '确认撤销' }).click();
 
-    await page.waitForURL((u) => u.pathname === '/invoice-entry/revoke/list');
+    // A refusal stays on the page in the server's words: fail with them rather than a bare timeout.
+    const refused = add.getByTestId('revoke-error');
+    await Promise.race([page.waitForURL((u) => u.pathname === '/invoice-entry/revoke/list'), refused.waitFor({ timeout: 0 }).then(async () => expect.fail(await refused.innerText()), () => undefined)]);
     await page.getByText(`已撤销签收，档案号 ${archiveNo} 作废`).waitFor();
     const list = page.getByTestId('revoke-list');
     const entry = list.locator('tbody tr', { hasText: reason });
@@ -103,7 +109,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     const { page, context } = await newSession();
     await signIn(page, 'demo13');
     await dismissReminder(page);
-    const inv = await waitingInvoice(context, 3);
+    const inv = await waitingInvoice(context, 3, '81');
 
     await page.goto('/invoice-entry/project/apportionment');
     const ap = page.getByTestId('income-apportionment');
