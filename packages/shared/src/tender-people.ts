@@ -1,6 +1,7 @@
 /**
  * 投标管理 — people and certificates (issue 17): education and title levels, the 18-digit ID card
- * number's checksum and its mask, a certificate's derived end day, and the reminder marks due on a day.
+ * number's checksum and its mask, a certificate's derived end day, the reminder marks due on a day, and
+ * the renewal (延期) window of the kinds that have one (安全生产考核合格证书: the last 3 months).
  * The states themselves (expired red, within 90 days orange) are certState in ./tender-rules.ts.
  */
 import { defineEnum } from './enum.js';
@@ -94,4 +95,45 @@ export function reminderMark(validTo: string | null, today: string, marks: reado
   if (left < 0) return null;
   const due = marks.filter((m) => left <= m);
   return due.length ? Math.min(...due) : null;
+}
+
+/** 'YYYY-MM-DD' n months after a day (n < 0: before), the day kept but clamped to the month's end (05-31 − 3 → 02-28). */
+export function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) + months;
+  const ty = Math.floor(index / 12);
+  const tm = index - ty * 12 + 1;
+  const last = new Date(Date.UTC(ty, tm, 0)).getUTCDate();
+  return `${String(ty).padStart(4, '0')}-${String(tm).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+}
+
+/**
+ * The first day of a certificate's renewal (延期) window: its end day less its kind's 延期办理期 in months,
+ * month-end safe (2027-05-31 with 3 months → 2027-02-28). Null when open-ended or the kind has no window.
+ */
+export function renewalStart(validTo: string | null | undefined, renewMonths: number | null | undefined): string | null {
+  if (!validTo || !renewMonths || renewMonths <= 0) return null;
+  return addMonths(validTo, -renewMonths);
+}
+
+/** Whether `day` lies in the renewal window: from its start to the end day itself (an expired certificate is not renewed). */
+export function inRenewalWindow(validTo: string | null | undefined, renewMonths: number | null | undefined, day: string): boolean {
+  const from = renewalStart(validTo, renewMonths);
+  return !!from && from <= day && day <= validTo!;
+}
+
+/**
+ * The latest end day whose renewal window has begun by `day` (for a query: a certificate is in its window
+ * on `day` exactly when day ≤ validTo ≤ this). renewalStart never decreases as the end day grows, so this
+ * steps from the plain month addition over the days that the month-end clamp maps back onto `day` or before.
+ */
+export function renewalLastEnd(day: string, renewMonths: number): string {
+  const next = (d: string) => {
+    const t = new Date(`${d}T00:00:00Z`);
+    t.setUTCDate(t.getUTCDate() + 1);
+    return t.toISOString().slice(0, 10);
+  };
+  let end = addMonths(day, renewMonths);
+  while (addMonths(next(end), -renewMonths) <= day) end = next(end);
+  return end;
 }

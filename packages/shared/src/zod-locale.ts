@@ -60,7 +60,7 @@ export const FIELD_LABELS: Record<string, string> = {
   graduationDate: '毕业日期', hireDate: '入职日期', includeDisabled: '含停用人员', kindId: '证书种类', titleName: '职称名称',
   speciality: '专业', certNo: '证书编号', issuer: '发证机关',
   permanent: '长期有效', company: '注册单位', expiringWithin: '到期天数', levels: '级别', hasSpeciality: '区分专业',
-  validYears: '有效年限',
+  validYears: '有效年限', renewMonths: '延期办理期',
   // 费用报销台账报表 (reimbursement-ledger.ts)
   project: '项目', flowState: '审批状态', reimbState: '报销状态', categoryCode: '费用类别',
   submittedFrom: '提交开始日期', submittedTo: '提交结束日期', approvedFrom: '审批通过开始日期', approvedTo: '审批通过结束日期',

@@ -158,12 +158,15 @@ export interface TitleRow {
 // ---- 资格证书 ----
 
 export const CERT_STATES = ['permanent', 'valid', 'expiring', 'expired'] as const satisfies readonly CertState[];
+/** The list's 状态 filter: a state, or 可办理延期 (today in the renewal window of its kind, not expired). */
+export const CERT_STATE_FILTERS = [...CERT_STATES, 'renewable'] as const;
+export type CertStateFilter = (typeof CERT_STATE_FILTERS)[number];
 
 export const CertificateQuery = PageQuery.extend({
   keyword: filterText('姓名或证书编号', 50),
   kindId: Uuid.optional(),
   level: filterText('级别', 20),
-  state: z.enum(CERT_STATES, { error: '证书状态不正确' }).optional(),
+  state: z.enum(CERT_STATE_FILTERS, { error: '证书状态不正确' }).optional(),
   userId: Uuid.optional(),
   deptId: Uuid.optional(),
   /** Expiring within N days from today (expired ones excluded). */
@@ -211,6 +214,10 @@ export interface CertificateRow {
   state: CertState;
   /** Days from today to validTo (negative once expired); null when open-ended. */
   daysLeft: number | null;
+  /** The first day of its renewal (延期) window (renewalStart), null when open-ended or the kind has none. */
+  renewFrom: string | null;
+  /** Today lies in that window (可办理延期): not expired, and at most the kind's 延期办理期 before the end. */
+  renewable: boolean;
   updatedBy: string;
   updatedAt: string;
 }
@@ -232,6 +239,8 @@ export interface CertificateSummary {
   valid: number;
   expiring: number;
   expired: number;
+  /** 可办理延期: today in the renewal window (the list's state 'renewable', of active users). */
+  renewable: number;
   kinds: CertKindSummary[];
   titles: Array<{ level: number; total: number }>;
 }
@@ -245,7 +254,8 @@ export interface CertificateCard {
 
 // ---- 证书种类 (投标设置) ----
 
-export const CertKindBody = z.object({
+export const CertKindBody = z
+  .object({
   id: Uuid.optional(),
   name: reqText('证书种类名称', 30),
   /** Its levels, in order (一级, 二级; A, B, C). */
@@ -253,8 +263,18 @@ export const CertKindBody = z.object({
   hasSpeciality: z.boolean().default(false),
   /** Default validity in years (empty: open-ended). */
   validYears: z.union([z.number().int('有效年限须为整数').min(1, '有效年限至少1年').max(50, '有效年限不能超过50年'), z.null()]).optional().transform((v) => v ?? null),
+  /** 延期办理期: the renewal window, in months before the end day (empty: none). */
+  renewMonths: z
+    .number({ error: '延期办理期须为数字' })
+    .int('延期办理期须为整数')
+    .min(1, '延期办理期至少1个月')
+    .max(24, '延期办理期不能超过24个月')
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
   sort: z.number().int().min(0).max(9999).default(0),
-});
+})
+  .refine((b) => !b.renewMonths || !b.validYears || b.renewMonths <= b.validYears * 12, { message: '延期办理期不能超过默认有效年限', path: ['renewMonths'] });
 export type CertKindBody = z.input<typeof CertKindBody>;
 
 export interface CertKind {
@@ -263,6 +283,8 @@ export interface CertKind {
   levels: string[];
   hasSpeciality: boolean;
   validYears: number | null;
+  /** 延期办理期 in months, null: no renewal window. */
+  renewMonths: number | null;
   sort: number;
   certCount: number;
 }
