@@ -3,10 +3,11 @@
  * every call and permission (1, 6, 15 and admin; 4, 9, 23 get 权限不足; cert-kind writes for 投标设置
  * 1, 6 only, reads for every tender page), ID card checks and masking, the title and certificate
  * number once (per kind), the derived end day, the states on the boundary days, summary and alerts,
- * exports, the operation log.
+ * exports, the operation log; the renewal (延期) window: the kinds' 延期办理期, 可办理延期 on the list and
+ * in 证书汇总.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CERT_WARN_DAYS, idCardCheckChar, Messages } from '@zhyy/shared';
+import { addMonths, CERT_WARN_DAYS, idCardCheckChar, inRenewalWindow, Messages } from '@zhyy/shared';
 import { demoId } from '../src/platform/ids.js';
 import { shanghaiDay } from '../src/platform/listing.js';
 import { certKindId } from '../src/seed/tender-people.js';
@@ -261,5 +262,54 @@ describe('certificate kinds', () => {
     const after = await ok('cert-kind/delete', { id: k.id }, 'demo1');
     expect(after.some((x: { id: string }) => x.id === k.id)).toBe(false);
     expect((await logs('证书种类')).map((x) => x.type)).toEqual(expect.arrayContaining([40, 50, 60]));
+  });
+});
+
+describe('renewal window (延期办理期)', () => {
+  const kindRow = async (name: string) => ((await ok('cert-kind/list', {}, 'demo6')) as Array<{ name: string; renewMonths: number | null }>).find((x) => x.name === name)!;
+  it('the seeded 安全生产考核合格证书 and 安全生产许可证 have 3 months, the 建造师 none', async () => {
+    expect((await kindRow('安全生产考核合格证书')).renewMonths).toBe(3);
+    expect((await kindRow('安全生产许可证')).renewMonths).toBe(3);
+    expect((await kindRow('一级建造师')).renewMonths).toBeNull();
+  });
+  it('the kind setting round-trips, is validated (1 to 24 months) and logged', async () => {
+    const kinds = await ok('cert-kind/save', { name: '延期测试证书', validYears: 3, renewMonths: 3 }, 'demo6');
+    const k = kinds.find((x: { name: string }) => x.name === '延期测试证书');
+    expect(k.renewMonths).toBe(3);
+    await refused('cert-kind/save', { id: k.id, name: '延期测试证书', validYears: 3, renewMonths: 0 }, '延期办理期至少1个月', 'demo6');
+    await refused('cert-kind/save', { id: k.id, name: '延期测试证书', validYears: 3, renewMonths: 25 }, '延期办理期不能超过24个月', 'demo6');
+    await refused('cert-kind/save', { id: k.id, name: '延期测试证书', validYears: 1, renewMonths: 13 }, '延期办理期不能超过默认有效年限', 'demo1');
+    await ok('cert-kind/save', { id: k.id, name: '延期测试证书', validYears: 3, renewMonths: 6 }, 'demo1');
+    expect((await kindRow('延期测试证书')).renewMonths).toBe(6);
+    await ok('cert-kind/save', { id: k.id, name: '延期测试证书', validYears: 3, renewMonths: null }, 'demo1');
+    expect((await kindRow('延期测试证书')).renewMonths).toBeNull();
+    const l = await logs('延期测试证书');
+    expect(l.find((x) => x.type === 40)!.description).toContain('延期办理期：3个月');
+    expect(l.map((x) => x.description)).toEqual(expect.arrayContaining([expect.stringContaining('延期办理期：3个月） → 延期测试证书（级别：不分级；有效年限：3年；延期办理期：6个月）')]));
+    await ok('cert-kind/delete', { id: k.id }, 'demo1');
+  });
+  it('可办理延期: 2 months before the end of a 3-month kind, not 4 months before, not a kind without a window; the filter and 证书汇总 agree', async () => {
+    const mk = async (certNo: string, kindId: string, validTo: string, extra: Record<string, unknown> = {}) =>
+      ok('certificate/save', { userId: user('demo15'), kindId, level: '', certNo, validFrom: '2020-01-01', validTo, ...extra });
+    const in2 = await mk('YQ-2', certKindId('aq'), addMonths(today, 2), { level: 'A' });
+    const in4 = await mk('YQ-4', certKindId('aq'), addMonths(today, 4), { level: 'A' });
+    const jz = await mk('YQ-JZ', certKindId('jz1'), addMonths(today, 2), { speciality: '建筑工程' });
+    expect(in2).toMatchObject({ renewable: true, renewFrom: addMonths(addMonths(today, 2), -3) });
+    expect(in4).toMatchObject({ renewable: false, renewFrom: addMonths(addMonths(today, 4), -3) });
+    expect(jz).toMatchObject({ renewable: false, renewFrom: null });
+    expect((await ok('certificate/detail', { id: in2.id })).renewable).toBe(true);
+    const list = await ok('certificate/list', { state: 'renewable', pageSize: 500 });
+    const nos = list.items.map((i: { certNo: string }) => i.certNo);
+    expect(nos).toContain('YQ-2');
+    expect(nos).not.toContain('YQ-4');
+    expect(nos).not.toContain('YQ-JZ');
+    expect(list.items.every((i: { renewable: boolean; state: string }) => i.renewable && i.state !== 'expired')).toBe(true);
+    // The filter (SQL) finds exactly the certificates the shared rule says are in their window today.
+    const all = await db().selectFrom('tender_certificates as c').innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id').select(['c.valid_to', 'k.renew_months']).execute();
+    expect(all.filter((c) => inRenewalWindow(c.valid_to, c.renew_months, today)).length).toBe(list.total);
+    const sum = await ok('certificate/summary', {});
+    expect(sum.renewable).toBe(list.total);
+    expect(sum.renewable).toBeGreaterThan(0);
+    await refused('certificate/list', { state: 'soon' }, '证书状态不正确');
   });
 });

@@ -5,7 +5,8 @@
  * - Kinds (fixed ids): 一级建造师, 二级建造师 (by speciality, 3 years), 安全生产考核合格证书 (A/B/C,
  *   3 years), 造价工程师 (一级/二级, 4 years), 监理工程师 (3 years), 咨询工程师（投资）(3 years),
  *   特种作业操作证 (6 years), 安全生产许可证 (3 years) and 资质证书 (5 years), the last two company
- *   certificates kept by a named holder.
+ *   certificates kept by a named holder. 安全生产考核合格证书 and 安全生产许可证 are renewed in the last 3
+ *   months (延期办理期 3, DOMAIN "Tender management").
  * - People: every staff user; at the demo volume (`tenderPeople`, default 230) field staff without
  *   system roles are added (they cannot sign in: SPEC section 5 refuses empty roles) until there are
  *   that many. ID card numbers carry a correct check character and the birth day.
@@ -27,17 +28,17 @@ import { Rng } from './rng.js';
 /** People at the demo volume; test servers pass fewer (helpers.ts TEST_DEMO). */
 export const TENDER_PEOPLE_DEFAULT = 230;
 
-interface KindSpec { key: string; name: string; levels: string[]; speciality: boolean; years: number | null; prefix: string; weight: number; specialities?: string[] }
+interface KindSpec { key: string; name: string; levels: string[]; speciality: boolean; years: number | null; prefix: string; weight: number; specialities?: string[]; renewMonths?: number }
 
 export const CERT_KINDS: KindSpec[] = [
   { key: 'jz1', name: '一级建造师', levels: [], speciality: true, years: 3, prefix: '苏132', weight: 8, specialities: ['建筑工程', '机电工程', '市政公用工程', '公路工程'] },
   { key: 'jz2', name: '二级建造师', levels: [], speciality: true, years: 3, prefix: '苏232', weight: 12, specialities: ['建筑工程', '机电工程', '市政公用工程'] },
-  { key: 'aq', name: '安全生产考核合格证书', levels: ['A', 'B', 'C'], speciality: false, years: 3, prefix: '苏建安', weight: 22 },
+  { key: 'aq', name: '安全生产考核合格证书', levels: ['A', 'B', 'C'], speciality: false, years: 3, prefix: '苏建安', weight: 22, renewMonths: 3 },
   { key: 'zj', name: '造价工程师', levels: ['一级', '二级'], speciality: true, years: 4, prefix: '建[造]', weight: 8, specialities: ['土木建筑工程', '安装工程'] },
   { key: 'jl', name: '监理工程师', levels: [], speciality: true, years: 3, prefix: '32', weight: 6, specialities: ['房屋建筑工程', '市政公用工程', '机电安装工程'] },
   { key: 'zx', name: '咨询工程师（投资）', levels: [], speciality: true, years: 3, prefix: '咨登', weight: 4, specialities: ['建筑', '市政公用工程'] },
   { key: 'tz', name: '特种作业操作证', levels: [], speciality: true, years: 6, prefix: 'T', weight: 12, specialities: ['电工作业', '焊接与热切割作业', '高处作业'] },
-  { key: 'aqxk', name: '安全生产许可证', levels: [], speciality: false, years: 3, prefix: '（苏）JZ安许证字', weight: 0 },
+  { key: 'aqxk', name: '安全生产许可证', levels: [], speciality: false, years: 3, prefix: '（苏）JZ安许证字', weight: 0, renewMonths: 3 },
   { key: 'zz', name: '资质证书', levels: [], speciality: false, years: 5, prefix: 'D2320', weight: 0 },
 ];
 export const certKindId = (key: string) => demoId(`tender-cert-kind:${key}`);
@@ -77,8 +78,8 @@ export async function seedTenderPeople(ctx: SeedContext): Promise<void> {
   const target = ctx.tenderPeople ?? TENDER_PEOPLE_DEFAULT;
 
   await bulkInsert(db, 'tender_cert_kinds', CERT_KINDS.map((k, i): TenderCertKindTable => ({
-    id: certKindId(k.key), name: k.name, levels: JSON.stringify(k.levels), has_speciality: k.speciality ? 1 : 0, valid_years: k.years, sort: (i + 1) * 10,
-    updated_by: '系统', created_at: at, updated_at: at,
+    id: certKindId(k.key), name: k.name, levels: JSON.stringify(k.levels), has_speciality: k.speciality ? 1 : 0, valid_years: k.years, renew_months: k.renewMonths ?? null,
+    sort: (i + 1) * 10, updated_by: '系统', created_at: at, updated_at: at,
   })));
 
   // Staff: the demo users but the administrator, then field staff (no roles) up to the volume.

@@ -40,6 +40,7 @@ import * as m0035 from '../../modules/tender/files/migration.js';
 import * as m0036 from '../../modules/tender/contracts/migration.js';
 import * as m0037 from '../../modules/tender/people/migration.js';
 import * as m0038 from '../../modules/tender/export/migration.js';
+import * as m0039 from '../../modules/tender/people/migration-renewal.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0036_tender_contracts': m0036,
   '0037_tender_people': m0037,
   '0038_tender_exports': m0038,
+  '0039_tender_renewal': m0039,
 };

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import {
-  CONSTRUCTOR_KINDS, InvoiceStatus, OperationLogType, ProjectState, formatFen, managerConflict, managerConflictMessage, type PageResult, type TenderOption, type TenderProjectDetail, type TenderProjectFilter,
+  CONSTRUCTOR_KINDS, InvoiceStatus, OperationLogType, ProjectState, formatFen, isActiveProject, managerConflict, managerConflictMessage, type PageResult, type TenderOption, type TenderProjectDetail, type TenderProjectFilter,
   type TenderProjectInput, type TenderProjectInvoiceRow, type TenderProjectQuery, type TenderProjectRow, type TenderUserOption,
 } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
@@ -150,6 +150,29 @@ export async function isRegisteredConstructor(db: Db, userId: string, day = shan
     .limit(1)
     .executeTakeFirst();
   return !!hit;
+}
+
+/**
+ * A manager's stored 注册建造师 flag on their projects, set again from their certificates now (isRegisteredConstructor):
+ * after a certificate of theirs is added, changed or deleted, in the same transaction. Not registered: every
+ * project unmarked. Registered: the projects that are not active are marked, and of the active ones (在建, 停工)
+ * at most one, as the rule allows — the one already marked, else the first by code (the seed's choice); the others,
+ * taken before the certificate existed, stay unmarked. Answers the projects whose flag changed, for the log.
+ */
+export async function refreshRegisteredFlags(db: Db, userId: string, day = shanghaiDay()): Promise<Array<{ code: string; name: string; registered: boolean }>> {
+  const projects = await db.selectFrom('projects').select(['id', 'code', 'name', 'state', 'manager_registered']).where('manager_id', '=', userId).orderBy('code').orderBy('id').execute();
+  if (!projects.length) return [];
+  const registered = await isRegisteredConstructor(db, userId, day);
+  const active = projects.filter((p) => isActiveProject(p.state));
+  const keep = registered ? (active.find((p) => p.manager_registered === 1) ?? active[0]) : undefined;
+  const want = (p: (typeof projects)[number]) => registered && (!isActiveProject(p.state) || p === keep);
+  const changed = projects.filter((p) => (p.manager_registered === 1) !== want(p));
+  // Unmarked first, so no moment has two active projects of the manager marked (the partial unique index).
+  const off = changed.filter((p) => !want(p)).map((p) => p.id);
+  const on = changed.filter((p) => want(p)).map((p) => p.id);
+  if (off.length) await db.updateTable('projects').set({ manager_registered: 0 }).where('id', 'in', off).execute();
+  if (on.length) await db.updateTable('projects').set({ manager_registered: 1 }).where('id', 'in', on).execute();
+  return changed.map((p) => ({ code: p.code, name: p.name, registered: want(p) }));
 }
 
 export class TenderProjectService {

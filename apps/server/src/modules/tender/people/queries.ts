@@ -1,11 +1,12 @@
 /**
  * Reading people and certificates: the lists (with their filters, shared by the exports), the
  * personnel detail, 证书汇总 and the dashboard card. A certificate's state is computed from its end
- * day against today (Asia/Shanghai), never stored: expired before today, expiring within 90 days.
+ * day against today (Asia/Shanghai), never stored: expired before today, expiring within 90 days; so is
+ * 可办理延期 (today in the renewal window of its kind: at most the kind's 延期办理期 before the end day).
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import {
-  CERT_WARN_DAYS, certState, daysLeft, maskIdCard,
+  CERT_WARN_DAYS, certState, daysLeft, inRenewalWindow, maskIdCard, renewalLastEnd, renewalStart,
   type CertificateQuery, type CertificateRow, type CertificateSummary, type CertKind, type PersonnelFacts, type PersonnelOption,
   type PersonnelQuery, type PersonnelRow, type TitleQuery, type TitleRow, type PageResult,
 } from '@zhyy/shared';
@@ -176,6 +177,19 @@ export function stateWhere(eb: any, state: string, day: string): Expression<SqlB
   return eb('c.valid_to', '>', warn);
 }
 
+/** The kinds' 延期办理期 range (CertKindBody). */
+const RENEW_MONTHS = Array.from({ length: 24 }, (_, i) => i + 1);
+
+/**
+ * 可办理延期 on `day` (needs the kind as k): not expired, and the end day at most renewalLastEnd(day, the
+ * kind's months), the same split as inRenewalWindow; false for kinds without a window or open-ended ones.
+ */
+export function renewableWhere(eb: any, day: string): Expression<SqlBool> {
+  let last = eb.case(eb.ref('k.renew_months'));
+  for (const m of RENEW_MONTHS) last = last.when(m).then(renewalLastEnd(day, m));
+  return eb.and([eb('c.valid_to', '>=', day), eb('c.valid_to', '<=', last.end())]);
+}
+
 function certBase(db: Db, f: CertFilter, day: string) {
   return db
     .selectFrom('tender_certificates as c')
@@ -186,7 +200,7 @@ function certBase(db: Db, f: CertFilter, day: string) {
     .$if(!!f.keyword, (q) => q.where((eb) => eb.or([contains(eb.ref('u.name'), f.keyword!), contains(eb.ref('c.cert_no'), f.keyword!)])))
     .$if(!!f.kindId, (q) => q.where('c.kind_id', '=', f.kindId!))
     .$if(!!f.level, (q) => q.where('c.level', '=', f.level!))
-    .$if(!!f.state, (q) => q.where((eb) => stateWhere(eb, f.state!, day)))
+    .$if(!!f.state, (q) => q.where((eb) => (f.state === 'renewable' ? renewableWhere(eb, day) : stateWhere(eb, f.state!, day))))
     .$if(!!f.userId, (q) => q.where('c.user_id', '=', f.userId!))
     .$if(!!f.deptId, (q) => q.where('u.dept_id', '=', f.deptId!))
     .$if(f.expiringWithin !== undefined, (q) => q.where('c.valid_to', '>=', day).where('c.valid_to', '<=', dayAfter(day, f.expiringWithin!)));
@@ -202,7 +216,7 @@ async function certRows(db: Db, f: CertFilter, offset: number, limit: number, so
     ? { column: 'c.valid_to' as const, order: 'asc' as const }
     : sortOf(f.sort, { holderName: 'u.name', kindName: 'k.sort', certNo: 'c.cert_no', validFrom: 'c.valid_from', validTo: 'c.valid_to', level: 'c.level' } as const, { column: 'c.updated_at', order: 'desc' });
   const rows = await certBase(db, f, day)
-    .select(['c.id', 'c.user_id', 'u.name as holder_name', 'd.name as dept_name', 'c.kind_id', 'k.name as kind_name', 'c.level', 'c.speciality', 'c.cert_no', 'c.issuer', 'c.valid_from', 'c.valid_to', 'c.company', 'c.remark', 'c.updated_by', 'c.updated_at'])
+    .select(['c.id', 'c.user_id', 'u.name as holder_name', 'd.name as dept_name', 'c.kind_id', 'k.name as kind_name', 'c.level', 'c.speciality', 'c.cert_no', 'c.issuer', 'c.valid_from', 'c.valid_to', 'c.company', 'c.remark', 'c.updated_by', 'c.updated_at', 'k.renew_months'])
     .orderBy(sql.ref(sort.column), sort.order)
     .orderBy('u.name')
     .orderBy('c.id')
@@ -212,7 +226,8 @@ async function certRows(db: Db, f: CertFilter, offset: number, limit: number, so
   return rows.map((r) => ({
     id: r.id, userId: r.user_id, holderName: r.holder_name, deptName: r.dept_name ?? '', kindId: r.kind_id, kindName: r.kind_name, level: r.level, speciality: r.speciality,
     certNo: r.cert_no, issuer: r.issuer, validFrom: r.valid_from, validTo: r.valid_to, company: r.company, remark: r.remark,
-    state: certState(r.valid_to, day), daysLeft: r.valid_to ? daysLeft(r.valid_to, day) : null, updatedBy: r.updated_by, updatedAt: r.updated_at,
+    state: certState(r.valid_to, day), daysLeft: r.valid_to ? daysLeft(r.valid_to, day) : null,
+    renewFrom: renewalStart(r.valid_to, r.renew_months), renewable: inRenewalWindow(r.valid_to, r.renew_months, day), updatedBy: r.updated_by, updatedAt: r.updated_at,
   }));
 }
 
@@ -263,7 +278,7 @@ export async function certSummary(db: Db): Promise<CertificateSummary> {
     .execute();
   const byKind = new Map<string, typeof rows>();
   for (const r of rows) byKind.set(r.kind_id, [...(byKind.get(r.kind_id) ?? []), r]);
-  const out: CertificateSummary = { today: day, warnDays: CERT_WARN_DAYS, total: 0, valid: 0, expiring: 0, expired: 0, kinds: [], titles: [] };
+  const out: CertificateSummary = { today: day, warnDays: CERT_WARN_DAYS, total: 0, valid: 0, expiring: 0, expired: 0, renewable: 0, kinds: [], titles: [] };
   for (const k of kinds) {
     const levels = byKind.get(k.id) ?? [];
     const order = (l: string) => (k.levels.includes(l) ? k.levels.indexOf(l) : k.levels.length);
@@ -290,6 +305,19 @@ export async function certSummary(db: Db): Promise<CertificateSummary> {
     .orderBy('t.level')
     .execute();
   out.titles = titles.map((t) => ({ level: t.level, total: Number(t.n) }));
+  // 可办理延期: the list's state 'renewable', of the same people (active users).
+  out.renewable = Number(
+    (
+      await db
+        .selectFrom('tender_certificates as c')
+        .innerJoin('users as u', 'u.id', 'c.user_id')
+        .innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id')
+        .where('u.status', '=', 1)
+        .where((eb) => renewableWhere(eb, day))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   return out;
 }
 
@@ -312,11 +340,11 @@ export async function certCard(db: Db): Promise<{ expired: number; expiring: num
 export async function certKinds(db: Db): Promise<CertKind[]> {
   const rows = await db
     .selectFrom('tender_cert_kinds as k')
-    .select((eb) => ['k.id', 'k.name', 'k.levels', 'k.has_speciality', 'k.valid_years', 'k.sort', eb.selectFrom('tender_certificates as c').select((e) => e.fn.countAll().as('n')).whereRef('c.kind_id', '=', 'k.id').as('cert_count')])
+    .select((eb) => ['k.id', 'k.name', 'k.levels', 'k.has_speciality', 'k.valid_years', 'k.renew_months', 'k.sort', eb.selectFrom('tender_certificates as c').select((e) => e.fn.countAll().as('n')).whereRef('c.kind_id', '=', 'k.id').as('cert_count')])
     .orderBy('k.sort')
     .orderBy('k.name')
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, levels: parseLevels(r.levels), hasSpeciality: r.has_speciality === 1, validYears: r.valid_years, sort: r.sort, certCount: Number(r.cert_count ?? 0) }));
+  return rows.map((r) => ({ id: r.id, name: r.name, levels: parseLevels(r.levels), hasSpeciality: r.has_speciality === 1, validYears: r.valid_years, renewMonths: r.renew_months, sort: r.sort, certCount: Number(r.cert_count ?? 0) }));
 }
 
 export function parseLevels(text: string): string[] {

@@ -3,7 +3,9 @@
  * change writes the operation log (who and when, before → after for edits). A certificate number once
  * per kind and a title number once are the database's unique indexes: the service checks first for a
  * readable answer, and turns a concurrent writer's unique violation into the same answer. A
- * certificate's end day, when not given, is derived from its kind's default years (defaultValidTo).
+ * certificate's end day, when not given, is derived from its kind's default years (defaultValidTo). A
+ * certificate added, changed or deleted sets its holder's projects' stored 注册建造师 flag again in the same
+ * transaction (refreshRegisteredFlags, from the holder's certificates as the project rule derives it).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -16,6 +18,8 @@ import { nowIso } from '../../../platform/time.js';
 import { currentUser } from '../../../platform/context.js';
 import { parseLevels } from './queries.js';
 import { deleteOwnerAttachments } from '../attachment/attachments.js';
+import { refreshRegisteredFlags } from '../contracts/projects.js';
+import { MANAGER_INDEX } from '../contracts/migration.js';
 import './tables.js';
 
 type Db = Kysely<Database>;
@@ -39,7 +43,22 @@ export function isForeignKeyViolation(err: unknown): boolean {
   return e.code === '23503' || e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
+/** The registered-manager index of projects broke (either engine): a project of the holder was saved at the same moment. */
+function isManagerIndexViolation(err: unknown): boolean {
+  const e = err as { constraint?: string; message?: string } | null;
+  return isUniqueViolation(err) && (e?.constraint === MANAGER_INDEX || String(e?.message ?? '').includes(MANAGER_INDEX) || String(e?.message ?? '').includes('projects.manager_id'));
+}
+const MANAGER_RACE = '持证人负责的项目刚被修改，请重试';
+
 const orNone = (v: string | null | undefined) => (v ? v : '无');
+const renewText = (m: number | null) => (m ? `${m}个月` : '无');
+
+/** The holders' projects whose 注册建造师 flag a certificate change set again, for its log line ('' when none). */
+async function refreshFlags(k: Db, userIds: string[]): Promise<string> {
+  const changed = [];
+  for (const id of new Set(userIds)) changed.push(...(await refreshRegisteredFlags(k, id)));
+  return changed.length ? `；项目注册建造师标记：${changed.map((p) => `${p.code} ${p.name} ${p.registered ? '否 → 是' : '是 → 否'}`).join('，')}` : '';
+}
 
 export class PeopleService {
   constructor(private readonly app: FastifyInstance) {}
@@ -162,22 +181,26 @@ export class PeopleService {
         if (!b.id) {
           const id = newId();
           await k.insertInto('tender_certificates').values({ id, created_at: now, ...values }).execute();
-          await this.app.oplog.record(req, OperationLogType.add, `新增资格证书：${what}`, k);
+          const flags = await refreshFlags(k, [b.userId]);
+          await this.app.oplog.record(req, OperationLogType.add, `新增资格证书：${what}${flags}`, k);
           return id;
         }
         const before = await k
           .selectFrom('tender_certificates as c')
           .innerJoin('users as u', 'u.id', 'c.user_id')
           .innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id')
-          .select(['u.name', 'k.name as kind_name', 'c.level', 'c.cert_no', 'c.valid_from', 'c.valid_to'])
+          .select(['c.user_id', 'u.name', 'k.name as kind_name', 'c.level', 'c.cert_no', 'c.valid_from', 'c.valid_to'])
           .where('c.id', '=', b.id)
           .executeTakeFirst();
         if (!before) throw notFound('资格证书不存在');
         await k.updateTable('tender_certificates').set(values).where('id', '=', b.id).execute();
-        await this.app.oplog.record(req, OperationLogType.edit, `修改资格证书：${before.name} ${before.kind_name}${before.level ? ` ${before.level}` : ''}（${before.cert_no}，${before.valid_from} 至 ${before.valid_to ?? '长期'}） → ${what}`, k);
+        // The holder may have changed: both the former and the new one.
+        const flags = await refreshFlags(k, [before.user_id, b.userId]);
+        await this.app.oplog.record(req, OperationLogType.edit, `修改资格证书：${before.name} ${before.kind_name}${before.level ? ` ${before.level}` : ''}（${before.cert_no}，${before.valid_from} 至 ${before.valid_to ?? '长期'}） → ${what}${flags}`, k);
         return b.id;
       });
     } catch (err) {
+      if (isManagerIndexViolation(err)) throw conflict(MANAGER_RACE);
       if (isUniqueViolation(err)) throw conflict(`证书编号「${b.certNo}」已存在`);
       if (isForeignKeyViolation(err)) throw conflict('证书种类或持证人刚被删除，请刷新后重新选择');
       throw err;
@@ -185,19 +208,25 @@ export class PeopleService {
   }
 
   async deleteCertificate(req: FastifyRequest, id: string): Promise<void> {
-    await this.db.transaction().execute(async (k) => {
-      const c = await k
-        .selectFrom('tender_certificates as c')
-        .innerJoin('users as u', 'u.id', 'c.user_id')
-        .innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id')
-        .select(['u.name', 'k.name as kind_name', 'c.level', 'c.cert_no'])
-        .where('c.id', '=', id)
-        .executeTakeFirst();
-      if (!c) throw notFound('资格证书不存在');
-      await k.deleteFrom('tender_cert_reminders').where('cert_id', '=', id).execute();
-      await k.deleteFrom('tender_certificates').where('id', '=', id).execute();
-      await this.app.oplog.record(req, OperationLogType.delete, `删除资格证书：${c.name} ${c.kind_name}${c.level ? ` ${c.level}` : ''}（${c.cert_no}）`, k);
-    });
+    try {
+      await this.db.transaction().execute(async (k) => {
+        const c = await k
+          .selectFrom('tender_certificates as c')
+          .innerJoin('users as u', 'u.id', 'c.user_id')
+          .innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id')
+          .select(['c.user_id', 'u.name', 'k.name as kind_name', 'c.level', 'c.cert_no'])
+          .where('c.id', '=', id)
+          .executeTakeFirst();
+        if (!c) throw notFound('资格证书不存在');
+        await k.deleteFrom('tender_cert_reminders').where('cert_id', '=', id).execute();
+        await k.deleteFrom('tender_certificates').where('id', '=', id).execute();
+        const flags = await refreshFlags(k, [c.user_id]);
+        await this.app.oplog.record(req, OperationLogType.delete, `删除资格证书：${c.name} ${c.kind_name}${c.level ? ` ${c.level}` : ''}（${c.cert_no}）${flags}`, k);
+      });
+    } catch (err) {
+      if (isManagerIndexViolation(err)) throw conflict(MANAGER_RACE);
+      throw err;
+    }
     await deleteOwnerAttachments(this.app, 'certificate', [id]);
   }
 
@@ -211,8 +240,8 @@ export class PeopleService {
         const dup = await k.selectFrom('tender_cert_kinds').select('id').where('name', '=', b.name).$if(!!b.id, (q) => q.where('id', '<>', b.id!)).executeTakeFirst();
         if (dup) throw conflict(`证书种类「${b.name}」已存在`);
         const now = nowIso();
-        const values = { name: b.name, levels: JSON.stringify(levels), has_speciality: b.hasSpeciality ? 1 : 0, valid_years: b.validYears, sort: b.sort, updated_by: this.who(req), updated_at: now };
-        const what = `${b.name}（级别：${levels.length ? levels.join('、') : '不分级'}；有效年限：${b.validYears ? `${b.validYears}年` : '长期'}）`;
+        const values = { name: b.name, levels: JSON.stringify(levels), has_speciality: b.hasSpeciality ? 1 : 0, valid_years: b.validYears, renew_months: b.renewMonths, sort: b.sort, updated_by: this.who(req), updated_at: now };
+        const what = `${b.name}（级别：${levels.length ? levels.join('、') : '不分级'}；有效年限：${b.validYears ? `${b.validYears}年` : '长期'}；延期办理期：${renewText(b.renewMonths)}）`;
         if (!b.id) {
           const id = newId();
           await k.insertInto('tender_cert_kinds').values({ id, created_at: now, ...values }).execute();
@@ -228,7 +257,7 @@ export class PeopleService {
           if (used.length) throw refuse(`级别「${used.map((u) => u.level).join('、')}」已有证书使用，不能删除`);
         }
         await k.updateTable('tender_cert_kinds').set(values).where('id', '=', b.id).execute();
-        const beforeText = `${before.name}（级别：${parseLevels(before.levels).join('、') || '不分级'}；有效年限：${before.valid_years ? `${before.valid_years}年` : '长期'}）`;
+        const beforeText = `${before.name}（级别：${parseLevels(before.levels).join('、') || '不分级'}；有效年限：${before.valid_years ? `${before.valid_years}年` : '长期'}；延期办理期：${renewText(before.renew_months)}）`;
         await this.app.oplog.record(req, OperationLogType.edit, `修改证书种类：${beforeText} → ${what}`, k);
         return b.id;
       });

@@ -1,4 +1,4 @@
-/** Table types of migration 0037_tender_people (declaration merging, as the other areas' tables.ts do). */
+/** Table types of migrations 0037_tender_people and 0039_tender_renewal (declaration merging, as the other areas' tables.ts do). */
 import '../../../db/schema.js';
 
 export interface TenderPersonnelTable {
@@ -24,6 +24,8 @@ export interface TenderCertKindTable {
   levels: string;
   has_speciality: number;
   valid_years: number | null;
+  /** 延期办理期 in months (0039); null: no renewal window. */
+  renew_months: number | null;
   sort: number;
   updated_by: string;
   created_at: string;
