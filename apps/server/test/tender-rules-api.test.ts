@@ -2,10 +2,11 @@
  * Issue 17, rule gaps closed after the first round: a 竣工验收 day after today is refused; a certificate
  * kind's hasSpeciality is enforced (required when the kind has specialities, refused when it has none);
  * 证书汇总, its alerts and the 工作台 card count only the certificates of active users; a project's detail
- * lists the certificates in use (its manager's).
+ * lists the certificates in use (its manager's); a certificate added, edited or deleted refreshes the stored
+ * 注册建造师 flag of the projects its holder leads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractType } from '@zhyy/shared';
+import { ContractType, ProjectState } from '@zhyy/shared';
 import { demoId } from '../src/platform/ids.js';
 import { shanghaiDay } from '../src/platform/listing.js';
 import { certKindId } from '../src/seed/tender-people.js';
@@ -109,5 +110,68 @@ describe('certificates in use on a project', () => {
     expect(d.certificates.find((c: { certNo: string }) => c.certNo === 'XM-ZS-1')).toMatchObject({ holderName: expect.any(String), state: 'expired', kindName: '安全生产考核合格证书' });
     const none = await call('project/save', { code: `T-XM-ZS-${process.pid}-2`, name: '无经理项目', state: 3 }, 'demo4');
     expect((await call('project/detail', { id: none.r.id }, 'demo4')).r.certificates).toEqual([]);
+  });
+});
+
+describe('the stored 注册建造师 flag follows the certificates', () => {
+  it('adding a valid 一级建造师 certificate marks the holder\'s project; an expired end unmarks it; deleting it unmarks it', async () => {
+    const today = shanghaiDay();
+    // A staff member with no 建造师 certificate and no project.
+    const free = await db()
+      .selectFrom('users as u')
+      .select('u.id')
+      .where('u.status', '=', 1)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('user_roles as r').select('r.user_id').whereRef('r.user_id', '=', 'u.id').where('r.role', '=', 'admin'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('tender_certificates as c').select('c.id').whereRef('c.user_id', '=', 'u.id').where('c.kind_id', 'in', [certKindId('jz1'), certKindId('jz2')]))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.manager_id', '=', 'u.id'))))
+      .orderBy('u.login_name')
+      .executeTakeFirstOrThrow();
+    const code = `T-ZC-${process.pid}`;
+    const p = await call('project/save', { code, name: '注册建造师标记项目', state: ProjectState.building, managerId: free.id }, 'demo4');
+    expect(p.code, p.message).toBe(20000);
+    const flag = async () => {
+      const d = (await call('project/detail', { id: p.r.id }, 'demo4')).r;
+      const row = (await call('project/list', { keyword: code }, 'demo1')).r.items.find((x: { id: string }) => x.id === p.r.id);
+      expect(row.managerRegistered).toBe(d.managerRegistered);
+      return d.managerRegistered as boolean;
+    };
+    expect(await flag()).toBe(false);
+    const body = { userId: free.id, kindId: certKindId('jz1'), speciality: '建筑工程', certNo: `ZC-${process.pid}`, validFrom: '2024-01-01', validTo: addDays(today, 400) };
+    const c = await call('certificate/save', body, 'demo15');
+    expect(c.code, c.message).toBe(20000);
+    expect(await flag()).toBe(true);
+    const log = await db().selectFrom('operation_logs').select('description').where('description', 'like', `%ZC-${process.pid}%`).execute();
+    expect(log.map((l) => l.description).join()).toContain(`项目注册建造师标记：${code} 注册建造师标记项目 否 → 是`);
+    // Edited to have ended yesterday: no longer registered.
+    expect((await call('certificate/save', { ...body, id: c.r.id, validTo: addDays(today, -1) }, 'demo15')).code).toBe(20000);
+    expect(await flag()).toBe(false);
+    expect((await call('certificate/save', { ...body, id: c.r.id }, 'demo6')).code).toBe(20000);
+    expect(await flag()).toBe(true);
+    expect((await call('certificate/delete', { id: c.r.id }, 'demo15')).code).toBe(20000);
+    expect(await flag()).toBe(false);
+  });
+
+  it('of two active projects led before the certificate, one is marked (the rule allows one), the finished one too', async () => {
+    const free = await db()
+      .selectFrom('users as u')
+      .select('u.id')
+      .where('u.status', '=', 1)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('user_roles as r').select('r.user_id').whereRef('r.user_id', '=', 'u.id').where('r.role', '=', 'admin'))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('tender_certificates as c').select('c.id').whereRef('c.user_id', '=', 'u.id').where('c.kind_id', 'in', [certKindId('jz1'), certKindId('jz2')]))))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.manager_id', '=', 'u.id'))))
+      .orderBy('u.login_name', 'desc')
+      .executeTakeFirstOrThrow();
+    const save = async (suffix: string, state: number) => {
+      const a = await call('project/save', { code: `T-ZC2-${process.pid}-${suffix}`, name: `两个在建项目${suffix}`, state, managerId: free.id }, 'demo4');
+      expect(a.code, a.message).toBe(20000);
+      return a.r.id as string;
+    };
+    const ids = [await save('A', ProjectState.building), await save('B', ProjectState.suspended), await save('C', ProjectState.finished)];
+    const c = await call('certificate/save', { userId: free.id, kindId: certKindId('jz2'), speciality: '建筑工程', certNo: `ZC2-${process.pid}`, validFrom: '2024-01-01', validTo: addDays(shanghaiDay(), 400) }, 'demo15');
+    expect(c.code, c.message).toBe(20000);
+    const flags = async () => Promise.all(ids.map(async (id) => (await call('project/detail', { id }, 'demo4')).r.managerRegistered as boolean));
+    expect(await flags()).toEqual([true, false, true]);
+    expect((await call('certificate/delete', { id: c.r.id }, 'demo15')).code).toBe(20000);
+    expect(await flags()).toEqual([false, false, false]);
   });
 });
