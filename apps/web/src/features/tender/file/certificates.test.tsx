@@ -28,7 +28,7 @@ configure({ asyncUtilTimeout: 15_000 });
 
 const cert = (over: Partial<CertificateRow>): CertificateRow => ({
   id: 'k1', userId: 'u1', holderName: '张伟', deptName: '工程部', kindId: 'aq', kindName: '安全生产考核合格证书', level: 'B', speciality: '', certNo: 'AQ-1', issuer: '', validFrom: '2024-01-01', validTo: '2027-12-31',
-  company: '', remark: '', state: 'valid', daysLeft: 400, updatedBy: '', updatedAt: '', ...over,
+  company: '', remark: '', state: 'valid', daysLeft: 400, renewFrom: null, renewable: false, updatedBy: '', updatedAt: '', ...over,
 });
 const title = (over: Partial<TitleRow>): TitleRow => ({ id: 't1', userId: 'u1', holderName: '张伟', deptName: '', level: 2, titleName: '工程师', speciality: '', certNo: 'ZC-1', issuer: '', issueDate: '2020-01-01', remark: '', updatedBy: '', updatedAt: '', ...over });
 const checkRow = (over: Partial<CertificateCheckRow>): CertificateCheckRow => ({ kind: 'certificate', id: 'k1', holderName: '张伟', name: '安全生产考核合格证书', level: 'B', certNo: 'AQ-1', validFrom: '2024-01-01', validTo: '2027-12-31', scanCount: 1, problems: [], ...over });

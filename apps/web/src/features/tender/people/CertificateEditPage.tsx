@@ -2,14 +2,15 @@
  * 新增资格证书 / 修改资格证书: holder, kind (its levels and whether it has specialities), number, issuer, valid
  * from / to, registered company, remark. An empty end is derived by the server from the kind's default years
  * (shown here before saving); 长期有效 keeps it open. The server's refusal (a number already used for the
- * kind) is shown in place. The scans come with the attachment panel (PeopleScans).
+ * kind) is shown in place. For a kind with a renewal window (延期办理期) the day renewal may begin is shown
+ * under the end day (可于 YYYY-MM-DD 起办理延期). The scans come with the attachment panel (PeopleScans).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, DatePicker, Form, Input, Select, Space, Spin, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { defaultValidTo, type CertificateBody, type CertKind } from '@zhyy/shared';
+import { defaultValidTo, renewalStart, type CertificateBody, type CertKind } from '@zhyy/shared';
 import { certificateApi } from '../../../api/tender-people';
 import { RecordNotFound } from '../../../components/RecordNotFound';
 import { feedback } from '../../../ui/feedback';
@@ -48,6 +49,14 @@ export function derivedEndText(kind: CertKind | undefined, validFrom: Dayjs | nu
   return to ? `留空按${kind.name}默认${kind.validYears}年计算：${to}` : `${kind.name}没有默认有效年限，留空为长期有效`;
 }
 
+/** 可于 YYYY-MM-DD 起办理延期, for the end day the form will save (given, or derived from the start), or ''. */
+export function renewalText(kind: CertKind | undefined, validFrom: Dayjs | null | undefined, validTo: Dayjs | null | undefined, permanent: boolean | undefined): string {
+  if (!kind?.renewMonths || permanent) return '';
+  const end = validTo ? validTo.format('YYYY-MM-DD') : validFrom ? defaultValidTo(validFrom.format('YYYY-MM-DD'), kind.validYears) : null;
+  const from = renewalStart(end, kind.renewMonths);
+  return from ? `可于 ${from} 起办理延期（${kind.name}到期前${kind.renewMonths}个月内）` : '';
+}
+
 export default function CertificateEditPage() {
   const { id } = useParams();
   const editing = !!id;
@@ -61,6 +70,7 @@ export default function CertificateEditPage() {
   const kindId = Form.useWatch('kindId', form);
   const validFrom = Form.useWatch('validFrom', form);
   const permanent = Form.useWatch('permanent', form);
+  const validTo = Form.useWatch('validTo', form);
   const kind = kinds.data?.find((k) => k.id === kindId);
   if (editing && detail.isError) return <RecordNotFound what="资格证书" error={detail.error} back={PEOPLE_PATHS.certificates} backLabel="返回资格证书" />;
   if ((editing && detail.isLoading) || kinds.isLoading) return <Spin style={{ display: 'block', margin: 48 }} />;
@@ -98,7 +108,15 @@ export default function CertificateEditPage() {
         <Form.Item name="certNo" label="证书编号" rules={[{ required: true, whitespace: true, message: '请填写证书编号' }]}><Input maxLength={50} style={{ width: 320 }} /></Form.Item>
         <Form.Item name="issuer" label="发证机关"><Input maxLength={100} /></Form.Item>
         <Form.Item name="validFrom" label="有效期起" rules={[{ required: true, message: '请选择有效期起' }]}><DatePicker style={{ width: 160 }} /></Form.Item>
-        <Form.Item label="有效期至" extra={permanent ? '长期有效，不设到期日' : derivedEndText(kind, validFrom)}>
+        <Form.Item
+          label="有效期至"
+          extra={
+            <>
+              <div>{permanent ? '长期有效，不设到期日' : derivedEndText(kind, validFrom)}</div>
+              {renewalText(kind, validFrom, validTo, permanent) ? <div data-testid="cert-renewal">{renewalText(kind, validFrom, validTo, permanent)}</div> : null}
+            </>
+          }
+        >
           <Space>
             <Form.Item
               name="validTo"

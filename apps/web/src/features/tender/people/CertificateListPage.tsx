@@ -1,27 +1,28 @@
 /**
  * 资格证书: the certificates with their state today (expired red, within 90 days orange) — kind, level, state,
  * holder, expiring within N days — server paging, streamed Excel export; add, modify, delete (after a
- * confirmation). Opened with ?state=expiring or ?within=90 from 证书汇总 and the dashboard card.
+ * confirmation). Opened with ?state=expiring, ?state=renewable or ?within=90 from 证书汇总 and the dashboard
+ * card. A certificate in the renewal window of its kind carries 可办理延期 under its state.
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { CertificateRow, CertState } from '@zhyy/shared';
+import type { CertificateRow, CertStateFilter } from '@zhyy/shared';
 import { certificateApi } from '../../../api/tender-people';
 import { ExportButton } from '../../../components/ExportButton';
 import { FilterButtons, pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
-import { CERT_STATE_OPTIONS, CertStateTag, compact, daysLeftText, kindOptions, PEOPLE_KEY, PEOPLE_PATHS, useCertKinds } from './common';
+import { CERT_STATE_OPTIONS, CertStateCell, compact, daysLeftText, kindOptions, PEOPLE_KEY, PEOPLE_PATHS, useCertKinds } from './common';
 import '../../../components/listPage.css';
 
 interface FilterValues {
   keyword?: string;
   kindId?: string;
   level?: string;
-  state?: CertState;
+  state?: CertStateFilter;
   expiringWithin?: number | null;
 }
 
@@ -34,7 +35,7 @@ export default function CertificateListPage() {
   const qc = useQueryClient();
   const [search] = useSearchParams();
   const initial: FilterValues = compact({
-    state: (CERT_STATE_OPTIONS.find((o) => o.value === search.get('state'))?.value) as CertState | undefined,
+    state: (CERT_STATE_OPTIONS.find((o) => o.value === search.get('state'))?.value),
     expiringWithin: search.get('within') ? Number(search.get('within')) : undefined,
     kindId: search.get('kindId') ?? undefined,
   });
@@ -66,12 +67,12 @@ export default function CertificateListPage() {
     { title: '专业', dataIndex: 'speciality', key: 'speciality', width: 110, ellipsis: true },
     { title: '证书编号', dataIndex: 'certNo', key: 'certNo', width: 160, ellipsis: true },
     { title: '有效期至', key: 'validTo', width: 100, render: (_, r) => r.validTo ?? '长期' },
-    { title: '状态', key: 'state', width: 90, render: (_, r) => <CertStateTag state={r.state} /> },
+    { title: '状态', key: 'state', width: 170, render: (_, r) => <CertStateCell cert={r} /> },
     { title: '剩余', key: 'daysLeft', width: 100, render: (_, r) => <Typography.Text type={r.state === 'expired' ? 'danger' : r.state === 'expiring' ? 'warning' : undefined}>{daysLeftText(r.daysLeft)}</Typography.Text> },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true },
     { title: '有效期起', dataIndex: 'validFrom', key: 'validFrom', width: 100 },
-    { title: '发证机关', dataIndex: 'issuer', key: 'issuer', width: 160, ellipsis: true },
-    { title: '注册单位', dataIndex: 'company', key: 'company', width: 160, ellipsis: true },
+    { title: '发证机关', dataIndex: 'issuer', key: 'issuer', width: 120, ellipsis: true },
+    { title: '注册单位', dataIndex: 'company', key: 'company', width: 120, ellipsis: true },
     {
       title: '操作', key: 'actions', width: 120, fixed: 'right',
       render: (_, r) => (
@@ -90,7 +91,7 @@ export default function CertificateListPage() {
         <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="姓名或证书编号" maxLength={50} style={{ width: 150 }} /></Form.Item>
         <Form.Item name="kindId" label="证书种类"><Select allowClear placeholder="全部" options={kindOptions(kinds.data)} style={{ width: 170 }} onChange={() => form.setFieldValue('level', undefined)} /></Form.Item>
         <Form.Item name="level" label="级别"><Select allowClear placeholder="全部" disabled={!levels.length} options={levels.map((l) => ({ value: l, label: l }))} style={{ width: 90 }} /></Form.Item>
-        <Form.Item name="state" label="状态"><Select allowClear placeholder="全部" options={CERT_STATE_OPTIONS} style={{ width: 110 }} /></Form.Item>
+        <Form.Item name="state" label="状态"><Select allowClear placeholder="全部" options={CERT_STATE_OPTIONS} style={{ width: 120 }} /></Form.Item>
         <Form.Item name="expiringWithin" label="到期天数"><InputNumber min={0} max={3650} precision={0} placeholder="N天内" style={{ width: 90 }} /></Form.Item>
         <FilterButtons onReset={() => { form.resetFields(); form.setFieldsValue({ state: undefined, expiringWithin: undefined, kindId: undefined }); apply({}); }} />
         <div className="list-page-actions">

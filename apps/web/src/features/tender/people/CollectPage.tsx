@@ -1,7 +1,8 @@
 /**
  * 证书汇总 (the landing page of role 15): counts by kind and level, valid / expiring / expired per kind as a
  * stacked bar chart, titles by level, and the certificates expired or expiring within 90 days, soonest
- * first, with holder and days left.
+ * first, with holder and days left. 可办理延期 counts the certificates in the renewal window of their kind and
+ * opens the list filtered to them.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Row, Statistic, Table, Typography, type TableColumnsType } from 'antd';
@@ -12,7 +13,7 @@ import { certificateApi } from '../../../api/tender-people';
 import { EChart } from '../../../components/EChart';
 import { pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
-import { CertStateTag, daysLeftText, PEOPLE_KEY, PEOPLE_PATHS } from './common';
+import { CertStateCell, daysLeftText, PEOPLE_KEY, PEOPLE_PATHS } from './common';
 import '../../../components/listPage.css';
 
 /** The chart: one stacked bar per kind (有效 green, 即将到期 orange, 已过期 red). */
@@ -32,6 +33,9 @@ export function kindChart(s: CertificateSummary) {
     ],
   };
 }
+
+/** Five cards: two a row on a phone, three on a tablet, one row of five from 1200 px. */
+const CARD = { xs: 12, md: 8, xl: { flex: '20%' } } as const;
 
 interface LevelRow { key: string; kindName: string; level: string; total: number; valid: number; expiring: number; expired: number }
 
@@ -60,23 +64,28 @@ export default function CollectPage() {
     { title: '级别', dataIndex: 'level', key: 'level', width: 60 },
     { title: '证书编号', dataIndex: 'certNo', key: 'certNo', width: 150, ellipsis: true },
     { title: '有效期至', dataIndex: 'validTo', key: 'validTo', width: 100 },
-    { title: '状态', key: 'state', width: 90, render: (_, r) => <CertStateTag state={r.state} /> },
+    { title: '状态', key: 'state', width: 170, render: (_, r) => <CertStateCell cert={r} /> },
     { title: '剩余天数', key: 'daysLeft', width: 110, render: (_, r) => <Typography.Text type={r.state === 'expired' ? 'danger' : 'warning'}>{daysLeftText(r.daysLeft)}</Typography.Text> },
     { title: '操作', key: 'actions', width: 80, fixed: 'right', render: (_, r) => <Button type="link" size="small" onClick={() => navigate(PEOPLE_PATHS.certificateModify(r.id))}>更新</Button> },
   ];
   return (
     <div className="list-page" data-testid="cert-collect">
       <Row gutter={[12, 12]}>
-        <Col xs={12} md={6}><Card size="small"><Statistic title="证书总数" value={s?.total ?? '-'} loading={summary.isLoading} /></Card></Col>
-        <Col xs={12} md={6}><Card size="small"><Statistic title="有效" value={s?.valid ?? '-'} loading={summary.isLoading} styles={{ content: { color: '#389e0d' } }} /></Card></Col>
-        <Col xs={12} md={6}>
+        <Col {...CARD}><Card size="small"><Statistic title="证书总数" value={s?.total ?? '-'} loading={summary.isLoading} /></Card></Col>
+        <Col {...CARD}><Card size="small"><Statistic title="有效" value={s?.valid ?? '-'} loading={summary.isLoading} styles={{ content: { color: '#389e0d' } }} /></Card></Col>
+        <Col {...CARD}>
           <Card size="small" hoverable onClick={() => navigate(`${PEOPLE_PATHS.certificates}?state=expiring`)}>
             <Statistic title={`${s?.warnDays ?? 90}天内到期`} value={s?.expiring ?? '-'} loading={summary.isLoading} styles={{ content: { color: '#d46b08' } }} />
           </Card>
         </Col>
-        <Col xs={12} md={6}>
+        <Col {...CARD}>
           <Card size="small" hoverable onClick={() => navigate(`${PEOPLE_PATHS.certificates}?state=expired`)}>
             <Statistic title="已过期" value={s?.expired ?? '-'} loading={summary.isLoading} styles={{ content: { color: '#cf1322' } }} />
+          </Card>
+        </Col>
+        <Col {...CARD}>
+          <Card size="small" hoverable onClick={() => navigate(`${PEOPLE_PATHS.certificates}?state=renewable`)} data-testid="collect-renewable">
+            <Statistic title="可办理延期" value={s?.renewable ?? '-'} loading={summary.isLoading} styles={{ content: { color: '#08979c' } }} />
           </Card>
         </Col>
         <Col xs={24} xl={12}>

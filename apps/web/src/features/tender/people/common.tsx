@@ -1,12 +1,12 @@
 /**
  * What the people and certificate pages share: their paths, the query key, the certificate state tag
- * (expired red, within 90 days orange), days left, the option lists, the holder picker (searching the
- * active staff) and the certificate kinds.
+ * (expired red, within 90 days orange) and the 可办理延期 tag, days left, the option lists, the holder picker
+ * (searching the active staff) and the certificate kinds.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Select, Tag } from 'antd';
 import { useState } from 'react';
-import { CERT_STATE_LABEL, Education, Gender, TitleLevel, type CertKind, type CertState } from '@zhyy/shared';
+import { CERT_STATE_LABEL, Education, Gender, TitleLevel, type CertificateRow, type CertKind, type CertState, type CertStateFilter } from '@zhyy/shared';
 import { certKindApi, personnelApi } from '../../../api/tender-people';
 
 export const PEOPLE_KEY = ['tender', 'people'] as const;
@@ -30,6 +30,22 @@ export function CertStateTag({ state }: { state: CertState }) {
   return <Tag color={STATE_COLOURS[state]} data-testid="cert-state">{CERT_STATE_LABEL[state]}</Tag>;
 }
 
+/** 可办理延期: today in the renewal window of the certificate's kind (not expired), with the window's start. */
+export function RenewableTag({ cert }: { cert: Pick<CertificateRow, 'renewable' | 'renewFrom'> }) {
+  if (!cert.renewable) return null;
+  return <Tag color="cyan" title={`${cert.renewFrom} 起可办理延期`} data-testid="cert-renewable">可办理延期</Tag>;
+}
+
+/** The 状态 column: the state, and under it 可办理延期 when it is. */
+export function CertStateCell({ cert }: { cert: Pick<CertificateRow, 'state' | 'renewable' | 'renewFrom'> }) {
+  return (
+    <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
+      <CertStateTag state={cert.state} />
+      <RenewableTag cert={cert} />
+    </span>
+  );
+}
+
 /** 还剩 12 天 / 已过期 3 天 / 今天到期 / 长期. */
 export function daysLeftText(daysLeft: number | null): string {
   if (daysLeft === null) return '长期';
@@ -40,7 +56,10 @@ export function daysLeftText(daysLeft: number | null): string {
 export const EDUCATION_OPTIONS = Education.options.filter((o) => o.value !== 0).map((o) => ({ value: o.value, label: o.label }));
 export const GENDER_OPTIONS = Gender.options.filter((o) => o.value !== 0).map((o) => ({ value: o.value, label: o.label }));
 export const TITLE_LEVEL_OPTIONS = TitleLevel.options.map((o) => ({ value: o.value, label: o.label }));
-export const CERT_STATE_OPTIONS = (['expired', 'expiring', 'valid', 'permanent'] as const).map((s) => ({ value: s, label: CERT_STATE_LABEL[s] }));
+export const CERT_STATE_OPTIONS: Array<{ value: CertStateFilter; label: string }> = [
+  ...(['expired', 'expiring', 'valid', 'permanent'] as const).map((s) => ({ value: s, label: CERT_STATE_LABEL[s] })),
+  { value: 'renewable', label: '可办理延期' },
+];
 
 /** Drops the empty fields of a request. */
 export function compact<T extends Record<string, unknown>>(o: T): Partial<T> {

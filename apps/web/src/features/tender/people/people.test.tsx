@@ -3,8 +3,9 @@
  * soonest first with days left; the certificate list filters by state (from ?state=) and asks before
  * deleting; the certificate editor shows the derived end day, sends an open end as null and shows the
  * server's refusal in place; the title editor sends the form as the schema wants it; the personnel editor
- * checks the ID card's check character before sending; the kinds tab saves a kind; the 工作台 card shows
- * the counts to roles 1, 6, 15 only.
+ * checks the ID card's check character before sending; the kinds tab saves a kind with its 延期办理期; the
+ * 工作台 card shows the counts to roles 1, 6, 15 only; 可办理延期: the list's tag, 证书汇总's count opening
+ * the filtered list, the editor's 可于…起办理延期.
  */
 import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -26,7 +27,7 @@ vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), fe
 
 const { default: CollectPage, kindChart } = await import('./CollectPage');
 const { default: CertificateListPage } = await import('./CertificateListPage');
-const { default: CertificateEditPage, toCertBody, derivedEndText } = await import('./CertificateEditPage');
+const { default: CertificateEditPage, toCertBody, derivedEndText, renewalText } = await import('./CertificateEditPage');
 const { default: TitleEditPage, toTitleBody } = await import('./TitleEditPage');
 const { default: PersonnelEditPage } = await import('./PersonnelEditPage');
 const { CertKindsTab, toKindBody } = await import('./CertKindsTab');
@@ -36,14 +37,14 @@ const { useSession } = await import('../../../stores/session');
 configure({ asyncUtilTimeout: 15_000 });
 
 const uuid = (n: number) => `0b7e5c1e-7c55-4a33-9f59-4c1b3e1f${String(n).padStart(4, '0')}`;
-const AQ: CertKind = { id: uuid(1), name: '安全生产考核合格证书', levels: ['A', 'B', 'C'], hasSpeciality: false, validYears: 3, sort: 10, certCount: 5 };
-const JL: CertKind = { id: uuid(2), name: '监理工程师', levels: [], hasSpeciality: true, validYears: null, sort: 20, certCount: 0 };
+const AQ: CertKind = { id: uuid(1), name: '安全生产考核合格证书', levels: ['A', 'B', 'C'], hasSpeciality: false, validYears: 3, renewMonths: 3, sort: 10, certCount: 5 };
+const JL: CertKind = { id: uuid(2), name: '监理工程师', levels: [], hasSpeciality: true, validYears: null, renewMonths: null, sort: 20, certCount: 0 };
 const cert = (n: number, over: Partial<CertificateRow> = {}): CertificateRow => ({
   id: uuid(100 + n), userId: uuid(200 + n), holderName: `持证人${n}`, deptName: '工程一部', kindId: AQ.id, kindName: AQ.name, level: 'B', speciality: '', certNo: `AQ-${n}`,
-  issuer: '江苏省住建厅', validFrom: '2024-01-01', validTo: '2026-12-31', company: '华建', remark: '', state: 'valid', daysLeft: 400, updatedBy: '马超', updatedAt: '2026-01-01T00:00:00Z', ...over,
+  issuer: '江苏省住建厅', validFrom: '2024-01-01', validTo: '2026-12-31', company: '华建', remark: '', state: 'valid', daysLeft: 400, renewFrom: '2026-09-30', renewable: false, updatedBy: '马超', updatedAt: '2026-01-01T00:00:00Z', ...over,
 });
 const SUMMARY: CertificateSummary = {
-  today: '2026-11-23', warnDays: 90, total: 10, valid: 6, expiring: 3, expired: 1, titles: [{ level: 3, total: 4 }],
+  today: '2026-11-23', warnDays: 90, total: 10, valid: 6, expiring: 3, expired: 1, renewable: 2, titles: [{ level: 3, total: 4 }],
   kinds: [
     { kindId: AQ.id, kindName: AQ.name, total: 7, valid: 4, expiring: 2, expired: 1, byLevel: [{ level: 'A', total: 3, valid: 2, expiring: 1, expired: 0 }, { level: 'B', total: 4, valid: 2, expiring: 1, expired: 1 }] },
     { kindId: JL.id, kindName: JL.name, total: 3, valid: 2, expiring: 1, expired: 0, byLevel: [{ level: '', total: 3, valid: 2, expiring: 1, expired: 0 }] },
@@ -85,6 +86,11 @@ describe('证书汇总', { timeout: 60_000 }, () => {
     expect(within(alerts).getByText('即将到期')).toBeTruthy();
     expect(certs.alerts).toHaveBeenCalledWith({ pageIndex: 1, pageSize: 10 });
     expect(within(screen.getByTestId('collect-levels')).getAllByRole('row')).toHaveLength(4);
+    // 可办理延期: the count, opening the list filtered to them.
+    const renewable = screen.getByTestId('collect-renewable');
+    expect(renewable.textContent).toBe('可办理延期2');
+    fireEvent.click(renewable);
+    await screen.findByTestId('elsewhere');
   });
   it('the chart leaves out kinds without certificates; none at all is no chart', () => {
     expect(kindChart({ ...SUMMARY, kinds: [SUMMARY.kinds[0]!, { ...SUMMARY.kinds[1]!, total: 0, valid: 0, expiring: 0 }] })!.yAxis.data).toEqual([AQ.name]);
@@ -111,6 +117,29 @@ describe('资格证书', { timeout: 120_000 }, () => {
     const pop = (await screen.findByText(`删除 持证人1 的${AQ.name}（AQ-1）？`)).closest('.ant-popover')! as HTMLElement;
     fireEvent.click(within(pop).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(certs.remove).toHaveBeenCalledWith(uuid(101)));
+  });
+  it('可办理延期: the tag on the certificates in their renewal window only; opened with ?state=renewable', async () => {
+    certs.list.mockResolvedValue({
+      total: 2,
+      items: [cert(1, { state: 'expiring', daysLeft: 60, validTo: '2027-01-22', renewFrom: '2026-10-22', renewable: true }), cert(2, { state: 'valid', daysLeft: 120, validTo: '2027-03-23', renewFrom: '2026-12-23', renewable: false })],
+    });
+    show('/l?state=renewable', '/l', <CertificateListPage />);
+    await screen.findByText('持证人2');
+    const rows = screen.getAllByRole('row');
+    const row = (name: string) => rows.find((r) => r.textContent?.includes(name))! as HTMLElement;
+    await waitFor(() => expect(within(row('持证人1')).getByTestId('cert-renewable').textContent).toBe('可办理延期'));
+    expect(within(row('持证人1')).getByTestId('cert-renewable').getAttribute('title')).toBe('2026-10-22 起可办理延期');
+    expect(within(row('持证人2')).queryByTestId('cert-renewable')).toBeNull();
+    expect(certs.list).toHaveBeenCalledWith({ state: 'renewable', pageIndex: 1, pageSize: 20 });
+  });
+  it('the editor: 可于 YYYY-MM-DD 起办理延期 for a kind with a renewal window, from the given or the derived end', async () => {
+    expect(renewalText(AQ, dayjs('2024-03-01'), dayjs('2027-05-31'), false)).toBe('可于 2027-02-28 起办理延期（安全生产考核合格证书到期前3个月内）');
+    expect(renewalText(AQ, dayjs('2024-03-01'), null, false)).toBe('可于 2026-11-28 起办理延期（安全生产考核合格证书到期前3个月内）');
+    expect(renewalText(AQ, dayjs('2024-03-01'), null, true)).toBe('');
+    expect(renewalText(JL, dayjs('2024-03-01'), dayjs('2027-05-31'), false)).toBe('');
+    certs.detail.mockResolvedValue(cert(1, { validTo: '2026-12-31' }));
+    show(`/e/${uuid(101)}`, '/e/:id', <CertificateEditPage />);
+    expect((await screen.findByTestId('cert-renewal')).textContent).toBe('可于 2026-09-30 起办理延期（安全生产考核合格证书到期前3个月内）');
   });
   it('the editor: the derived end day, an open end as null, the refusal in place', async () => {
     expect(derivedEndText(AQ, dayjs('2024-03-01'))).toBe('留空按安全生产考核合格证书默认3年计算：2027-02-28');
@@ -169,17 +198,36 @@ describe('职称证书 and 人员编辑', { timeout: 60_000 }, () => {
 
 describe('证书种类 and the 工作台 card', { timeout: 60_000 }, () => {
   it('saves a new kind with its levels and default years; shows the refusal in place', async () => {
-    expect(toKindBody({ name: ' 特种作业 ', levels: [' 高压 ', ''], validYears: 6 })).toEqual({ name: '特种作业', levels: ['高压'], hasSpeciality: false, validYears: 6, sort: 0 });
+    expect(toKindBody({ name: ' 特种作业 ', levels: [' 高压 ', ''], validYears: 6 })).toEqual({ name: '特种作业', levels: ['高压'], hasSpeciality: false, validYears: 6, renewMonths: null, sort: 0 });
+    expect(toKindBody({ name: '安全生产许可证', validYears: 3, renewMonths: 3 })).toMatchObject({ validYears: 3, renewMonths: 3 });
     kinds.save.mockRejectedValueOnce(new Error('证书种类「监理工程师」已存在'));
     show('/k', '/k', <CertKindsTab />);
     await screen.findByText('安全生产考核合格证书');
     expect(screen.getByText('3 年')).toBeTruthy();
+    expect(screen.getByText('到期前 3 个月')).toBeTruthy();
     fireEvent.click(screen.getByTestId('kind-new'));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: '监理工程师' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect((await screen.findByTestId('kind-error')).textContent).toContain('已存在');
-    expect(kinds.save.mock.calls[0]![0]).toMatchObject({ name: '监理工程师', levels: [], validYears: null });
+    expect(kinds.save.mock.calls[0]![0]).toMatchObject({ name: '监理工程师', levels: [], validYears: null, renewMonths: null });
+  });
+  it('modifies a kind\'s 延期办理期; more months than its years is refused before sending', async () => {
+    kinds.save.mockResolvedValue({ code: 20000, message: '保存成功', r: [AQ, JL] });
+    show('/k', '/k', <CertKindsTab />);
+    fireEvent.click(await screen.findByTestId(`kind-edit-${AQ.id}`));
+    const dialog = await screen.findByRole('dialog');
+    const renew = within(dialog).getByTestId('kind-renew');
+    expect((renew as HTMLInputElement).value).toBe('3');
+    fireEvent.change(renew, { target: { value: '24' } });
+    fireEvent.change(within(dialog).getByLabelText('默认有效年限'), { target: { value: '1' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    expect(await within(dialog).findByText('延期办理期不能超过默认有效年限')).toBeTruthy();
+    expect(kinds.save).not.toHaveBeenCalled();
+    fireEvent.change(renew, { target: { value: '6' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(kinds.save).toHaveBeenCalled());
+    expect(kinds.save.mock.calls[0]![0]).toMatchObject({ id: AQ.id, name: AQ.name, validYears: 1, renewMonths: 6 });
   });
   it('the card: roles 1, 6 and 15 see the counts; others nothing', async () => {
     expect(['1', '6', '15'].map((r) => mayOpenCollect([r]))).toEqual([true, true, true]);
