@@ -10,7 +10,7 @@ import { personnelApi } from '../../../api/tender-people';
 import { formatDateTime } from '../../../components/format';
 import { RecordNotFound } from '../../../components/RecordNotFound';
 import { tableScrollX } from '../../../components/tableWidth';
-import { CertStateTag, daysLeftText, PEOPLE_KEY, PEOPLE_PATHS } from './common';
+import { CertStateCell, daysLeftText, PEOPLE_KEY, PEOPLE_PATHS } from './common';
 
 export default function PersonnelDetailPage() {
   const { id = '' } = useParams();
@@ -34,7 +34,7 @@ export default function PersonnelDetailPage() {
     { title: '专业', dataIndex: 'speciality', key: 'speciality', width: 110 },
     { title: '证书编号', dataIndex: 'certNo', key: 'certNo', width: 160 },
     { title: '有效期', key: 'valid', width: 190, render: (_, r) => `${r.validFrom} 至 ${r.validTo ?? '长期'}` },
-    { title: '状态', key: 'state', width: 90, render: (_, r) => <CertStateTag state={r.state} /> },
+    { title: '状态', key: 'state', width: 170, render: (_, r) => <CertStateCell cert={r} /> },
     { title: '剩余', key: 'left', width: 100, render: (_, r) => daysLeftText(r.daysLeft) },
     { title: '操作', key: 'a', width: 70, fixed: 'right', render: (_, r) => <Button type="link" size="small" onClick={() => navigate(PEOPLE_PATHS.certificateModify(r.id))}>修改</Button> },
   ];
