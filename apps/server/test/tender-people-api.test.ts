@@ -311,5 +311,7 @@ describe('renewal window (延期办理期)', () => {
     expect(sum.renewable).toBe(list.total);
     expect(sum.renewable).toBeGreaterThan(0);
     await refused('certificate/list', { state: 'soon' }, '证书状态不正确');
+    const { ws } = await s.download(`${T}/certificate/export`, { keyword: 'YQ-', state: 'renewable', userId: user('demo15') }, tokens.demo15!);
+    expect([ws!.getRow(1).getCell(12).value, ws!.getRow(2).getCell(6).value, ws!.getRow(2).getCell(12).value, ws!.getRow(3).getCell(6).value]).toEqual(['可办理延期起', 'YQ-2', `${in2.renewFrom}（可办理）`, null]);
   });
 });

@@ -2,10 +2,11 @@
  * Issue 17, the demo people and certificates at the demo volume (seed/tender-people.ts, tenderPeople 230):
  * 230 people (field staff added as users without roles), every ID card number valid, about 650
  * certificates with some expired and some expiring within 90 days, numbers once per kind, every end day
- * derived from its start and kind, every mark already due recorded (so the job sends nothing at start).
+ * derived from its start and kind, every mark already due recorded (so the job sends nothing at start);
+ * 安全生产考核合格证书 and 安全生产许可证 renewed in the last 3 months, with some in that window today.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certState, defaultValidTo, idCardProblem, reminderMark } from '@zhyy/shared';
+import { certState, defaultValidTo, idCardProblem, inRenewalWindow, reminderMark } from '@zhyy/shared';
 import { shanghaiDay } from '../src/platform/listing.js';
 import { sendReminders } from '../src/modules/tender/people/reminders.js';
 import '../src/modules/tender/people/tables.js';
@@ -44,6 +45,13 @@ describe('the demo people', () => {
     for (const c of certs) expect([c.cert_no, defaultValidTo(c.valid_from, c.valid_years)]).toEqual([c.cert_no, c.valid_to]);
     const titles = await k().selectFrom('tender_titles').select('id').execute();
     expect(titles.length).toBeGreaterThan(80);
+  });
+
+  it('the two kinds DOMAIN names have a 3-month renewal window, the others none; some certificates are in it today', async () => {
+    const kinds = await k().selectFrom('tender_cert_kinds').select(['name', 'renew_months']).execute();
+    expect(kinds.filter((x) => x.renew_months !== null).map((x) => [x.name, x.renew_months]).sort()).toEqual([['安全生产考核合格证书', 3], ['安全生产许可证', 3]]);
+    const certs = await k().selectFrom('tender_certificates as c').innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id').select(['c.valid_to', 'k.renew_months']).execute();
+    expect(certs.filter((c) => inRenewalWindow(c.valid_to, c.renew_months, today)).length).toBeGreaterThan(5);
   });
 
   it('every mark already due is recorded: a round now sends nothing', async () => {

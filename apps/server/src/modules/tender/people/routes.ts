@@ -71,6 +71,7 @@ const CERT_COLUMNS: XlsxColumn<CertificateRow>[] = [
   { header: '有效期至', width: 12, value: (r) => r.validTo ?? '长期' },
   { header: '状态', width: 10, value: (r) => CERT_STATE_LABEL[r.state] },
   { header: '剩余天数', width: 10, value: (r) => r.daysLeft ?? '' },
+  { header: '可办理延期起', width: 14, value: (r) => (r.renewFrom ? `${r.renewFrom}${r.renewable ? '（可办理）' : ''}` : '') },
   { header: '注册单位', width: 24, value: (r) => r.company },
   { header: '备注', width: 20, value: (r) => r.remark },
   { header: '更新人', width: 10, value: (r) => r.updatedBy },
@@ -144,7 +145,7 @@ export async function peopleRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- 资格证书 ----
   const CP = '/api/tender/certificate';
-  r.post(`${CP}/list`, { schema: { body: CertificateQuery, summary: '资格证书：种类、级别、今日状态（已过期、90天内到期、有效、长期）、持证人、N天内到期，分页', tags }, config: people }, async (req) => ok(await certPage(db(), req.body)));
+  r.post(`${CP}/list`, { schema: { body: CertificateQuery, summary: '资格证书：种类、级别、今日状态（已过期、90天内到期、有效、长期、可办理延期）、持证人、N天内到期，分页', tags }, config: people }, async (req) => ok(await certPage(db(), req.body)));
   r.post(`${CP}/export`, { schema: { body: CertificateExportQuery, summary: '导出资格证书（筛选结果全部，流式Excel，含状态与剩余天数）', tags }, config: people }, async (req, reply) => {
     const n = await certCount(db(), req.body);
     tooMany(n);
@@ -155,7 +156,7 @@ export async function peopleRoutes(app: FastifyInstance): Promise<void> {
     if (!c) throw notFound('资格证书不存在');
     return ok(c);
   });
-  r.post(`${CP}/save`, { schema: { body: CertificateBody, summary: '新增或修改资格证书（同一种类证书编号不能重复；有效期至为空时按种类默认年限计算，长期有效则不设）', tags }, config: people }, async (req) => {
+  r.post(`${CP}/save`, { schema: { body: CertificateBody, summary: '新增或修改资格证书（同一种类证书编号不能重复；有效期至为空时按种类默认年限计算，长期有效则不设；持证人所负责项目的注册建造师标记随之更新）', tags }, config: people }, async (req) => {
     const id = await s.saveCertificate(req, req.body);
     return ok(await certById(db(), id), req.body.id ? '保存成功' : '已新增');
   });
@@ -163,14 +164,14 @@ export async function peopleRoutes(app: FastifyInstance): Promise<void> {
     await s.deleteCertificate(req, req.body.id);
     return ok(null, '已删除');
   });
-  r.post(`${CP}/summary`, { schema: { body: z.object({}), summary: '证书汇总：按种类、级别的证书数，有效、90天内到期、已过期数；职称按级别计数', tags }, config: people }, async () => ok(await certSummary(db())));
+  r.post(`${CP}/summary`, { schema: { body: z.object({}), summary: '证书汇总：按种类、级别的证书数，有效、90天内到期、已过期数，可办理延期数；职称按级别计数', tags }, config: people }, async () => ok(await certSummary(db())));
   r.post(`${CP}/alerts`, { schema: { body: CertificateAlertQuery, summary: '已过期或90天内到期的证书，到期日最早的在前，含持证人与剩余天数，分页', tags }, config: people }, async (req) => ok(await certAlerts(db(), req.body)));
   r.post(`${CP}/card`, { schema: { body: z.object({}), summary: '工作台证书卡片：已过期与90天内到期的证书数', tags }, config: people }, async () => ok(await certCard(db())));
 
   // ---- 证书种类（投标设置） ----
   const KP = '/api/tender/cert-kind';
-  r.post(`${KP}/list`, { schema: { body: z.object({}), summary: '证书种类：名称、级别、是否区分专业、默认有效年限、证书数', tags }, config: access.settingRead }, async () => ok(await certKinds(db())));
-  r.post(`${KP}/save`, { schema: { body: CertKindBody, summary: '新增或修改证书种类（名称不能重复；已有证书使用的级别不能删除）', tags }, config: access.setting }, async (req) => {
+  r.post(`${KP}/list`, { schema: { body: z.object({}), summary: '证书种类：名称、级别、是否区分专业、默认有效年限、延期办理期、证书数', tags }, config: access.settingRead }, async () => ok(await certKinds(db())));
+  r.post(`${KP}/save`, { schema: { body: CertKindBody, summary: '新增或修改证书种类（名称不能重复；已有证书使用的级别不能删除；延期办理期1至24个月或不设）', tags }, config: access.setting }, async (req) => {
     await s.saveKind(req, req.body);
     return ok(await certKinds(db()), req.body.id ? '保存成功' : '已新增');
   });
