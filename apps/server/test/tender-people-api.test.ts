@@ -305,7 +305,7 @@ describe('renewal window (延期办理期)', () => {
     expect(nos).not.toContain('YQ-JZ');
     expect(list.items.every((i: { renewable: boolean; state: string }) => i.renewable && i.state !== 'expired')).toBe(true);
     // The filter (SQL) finds exactly the certificates the shared rule says are in their window today.
-    const all = await db().selectFrom('tender_certificates as c').innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id').select(['c.valid_to', 'k.renew_months']).execute();
+    const all = await db().selectFrom('tender_certificates as c').innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id').innerJoin('users as u', 'u.id', 'c.user_id').where('u.status', '=', 1).select(['c.valid_to', 'k.renew_months']).execute();
     expect(all.filter((c) => inRenewalWindow(c.valid_to, c.renew_months, today)).length).toBe(list.total);
     const sum = await ok('certificate/summary', {});
     expect(sum.renewable).toBe(list.total);

@@ -90,8 +90,14 @@ describe('证书汇总 and disabled users', () => {
     const card = (await call('certificate/card', {}, 'demo15')).r;
     expect(card.expired + card.expiring).toBeLessThanOrEqual(cardBefore.expired + cardBefore.expiring);
     expect([card.expired, card.expiring]).toEqual([after.expired, after.expiring]);
-    // The certificates themselves stay in the list (the record is kept).
+    // The certificates themselves are kept: in the holder's own list, and in the list with 含停用人员.
     expect((await call('certificate/list', { pageIndex: 1, pageSize: 10, userId: holder }, 'demo15')).r.total).toBeGreaterThanOrEqual(3);
+    const list = async (f: Record<string, unknown>) => (await call('certificate/list', { pageIndex: 1, pageSize: 500, ...f }, 'demo15')).r as { total: number; items: Array<{ id: string }> };
+    expect((await list({ keyword: 'DIS-' })).total).toBe(0);
+    expect((await list({ keyword: 'DIS-', includeDisabled: true })).items.map((c) => c.id).sort()).toEqual([...saved].sort());
+    // Each card of 证书汇总 opens the list filtered by its state: the same count.
+    expect([(await list({})).total, (await list({ state: 'expired' })).total, (await list({ state: 'expiring' })).total, (await list({ state: 'renewable' })).total]).toEqual([after.total, after.expired, after.expiring, after.renewable]);
+    expect((await call('certificate/list', { pageIndex: 1, pageSize: 10, includeDisabled: 'yes' }, 'demo15')).message).toContain('参数不正确');
     await db().updateTable('users').set({ status: 1 }).where('id', '=', holder).execute();
   });
 });

@@ -171,6 +171,8 @@ export const CertificateQuery = PageQuery.extend({
   deptId: Uuid.optional(),
   /** Expiring within N days from today (expired ones excluded). */
   expiringWithin: z.coerce.number({ error: '天数须为数字' }).int('天数须为整数').min(0, '天数不能为负数').max(3650, '天数不能超过3650').optional(),
+  /** Certificates of disabled users too (by default only active holders', as 证书汇总 counts them; one person's or chosen ids always whole). */
+  includeDisabled: z.boolean({ error: '参数不正确' }).optional(),
 });
 export type CertificateQuery = z.infer<typeof CertificateQuery>;
 export const CertificateExportQuery = CertificateQuery.omit({ pageIndex: true, pageSize: true });

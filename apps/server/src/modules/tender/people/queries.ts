@@ -202,6 +202,8 @@ function certBase(db: Db, f: CertFilter, day: string) {
     .$if(!!f.level, (q) => q.where('c.level', '=', f.level!))
     .$if(!!f.state, (q) => q.where((eb) => (f.state === 'renewable' ? renewableWhere(eb, day) : stateWhere(eb, f.state!, day))))
     .$if(!!f.userId, (q) => q.where('c.user_id', '=', f.userId!))
+    // Active holders only, as 证书汇总 counts (a person's own list and chosen ids are whole).
+    .$if(!f.includeDisabled && !f.userId && !f.ids, (q) => q.where('u.status', '=', 1))
     .$if(!!f.deptId, (q) => q.where('u.dept_id', '=', f.deptId!))
     .$if(f.expiringWithin !== undefined, (q) => q.where('c.valid_to', '>=', day).where('c.valid_to', '<=', dayAfter(day, f.expiringWithin!)));
 }

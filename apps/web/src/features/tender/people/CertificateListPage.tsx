@@ -6,7 +6,7 @@
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Button, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { CertificateRow, CertStateFilter } from '@zhyy/shared';
@@ -24,10 +24,11 @@ interface FilterValues {
   level?: string;
   state?: CertStateFilter;
   expiringWithin?: number | null;
+  includeDisabled?: boolean;
 }
 
 export function toCertQuery(v: FilterValues): Record<string, unknown> {
-  return compact({ keyword: v.keyword?.trim(), kindId: v.kindId, level: v.level, state: v.state, expiringWithin: v.expiringWithin ?? undefined });
+  return compact({ keyword: v.keyword?.trim(), kindId: v.kindId, level: v.level, state: v.state, expiringWithin: v.expiringWithin ?? undefined, includeDisabled: v.includeDisabled || undefined });
 }
 
 export default function CertificateListPage() {
@@ -93,6 +94,7 @@ export default function CertificateListPage() {
         <Form.Item name="level" label="级别"><Select allowClear placeholder="全部" disabled={!levels.length} options={levels.map((l) => ({ value: l, label: l }))} style={{ width: 90 }} /></Form.Item>
         <Form.Item name="state" label="状态"><Select allowClear placeholder="全部" options={CERT_STATE_OPTIONS} style={{ width: 120 }} /></Form.Item>
         <Form.Item name="expiringWithin" label="到期天数"><InputNumber min={0} max={3650} precision={0} placeholder="N天内" style={{ width: 90 }} /></Form.Item>
+        <Form.Item name="includeDisabled" valuePropName="checked"><Checkbox data-testid="cert-include-disabled">含停用人员</Checkbox></Form.Item>
         <FilterButtons onReset={() => { form.resetFields(); form.setFieldsValue({ state: undefined, expiringWithin: undefined, kindId: undefined }); apply({}); }} />
         <div className="list-page-actions">
           <Space wrap>
