@@ -219,7 +219,13 @@ describe('contracts', () => {
   });
 
   it('框架合同开票统计: a frame invoiced beyond its orders never makes 未开票 negative; red invoices net', async () => {
-    const blue = await db().selectFrom('invoices').selectAll().where('status', '=', InvoiceStatus.created).orderBy('id').executeTakeFirstOrThrow();
+    const blue = await db()
+      .selectFrom('invoices as i')
+      .selectAll('i')
+      .where('i.status', '=', InvoiceStatus.created)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('invoice_allocations as a').select('a.id').whereRef('a.invoice_id', '=', 'i.id').where('a.target_id', 'in', [frameId, orderId]))))
+      .orderBy('i.id')
+      .executeTakeFirstOrThrow();
     // A red invoice in force (created, negative) on the order, and one not in force (failed) that does not count.
     const red = (status: number) => ({ ...blue, id: newId(), order_no: `R${process.pid}${++seq}`.slice(0, 20), colour: InvoiceColour.red, status, request_work_id: null, red_confirm_id: null, serial_no: null, blue_invoice_id: blue.id, amount_excl: -10_000_00, tax: 0, amount_incl: -10_000_00 });
     const [r1, r2] = [red(InvoiceStatus.created), red(22)];
