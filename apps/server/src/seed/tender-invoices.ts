@@ -1,17 +1,25 @@
 /**
  * Outgoing invoices on the tender demo's order contracts (issue 17, 框架合同开票统计), after the
- * 'tender-contracts' seeder: most orders invoiced in instalments (进度款), partly or in full, some not
- * yet (the newest above all), and a few frame contracts with an invoice issued on the frame itself
- * (框架合同直接开票). Each invoice is a created (2) blue 数电专票 to the contract's customer, issued after
- * the contract was signed and not later than today, with one line whose 单价 × 数量 is its 价税合计
+ * 'tender-contracts' seeder: under half the orders invoiced, partly or in full, mostly at once and some
+ * in two instalments (进度款), the others not yet (the newest above all), and a few frame contracts
+ * with an invoice issued on the frame itself (框架合同直接开票). Each invoice is a created (2) blue
+ * 数电专票 to the contract's customer, issued after the contract was signed and not later than today, with one line whose 单价 × 数量 is its 价税合计
  * and whose tax is computed as the entry form computes it (computeLine, price including tax); an
  * order's invoices never add up to more than its amount. They get their default allocations (project
  * and contract) through the issuing hook (`allocateOnCreated`), as any created invoice does, so
- * 合同开票统计, 项目开票统计 and 发票台账 count them too. Own RNG, so the other seeders' draws do not change.
+ * 合同开票统计, 项目开票统计 and 发票台账 count them too. Each has the files an issued invoice has: its PDF
+ * (and XML), rendered by the tax simulator's own renderers from the invoice's fields and line as stored
+ * (number, issue time), kept as the issuing poll keeps the files the service returns (storeResultFiles).
+ * Own RNG, so the other seeders' draws do not change.
  */
 import { ContractType, computeLine, InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind } from '@zhyy/shared';
 import type { InvoiceLineTable, InvoiceTable } from '../modules/invoice/tables.js';
+import { renderInvoicePdf } from '../integrations/tax/pdf/render.js';
+import { shanghaiTime } from '../integrations/tax/simulator/numbers.js';
+import { renderInvoiceXml } from '../integrations/tax/simulator/xml.js';
+import type { TaxInvoiceFile } from '../integrations/tax/types.js';
 import { allocateOnCreated } from '../modules/invoice/apportionment/store.js';
+import { storeResultFiles, toTaxRequest } from '../modules/invoice/taxmap.js';
 import { demoId } from '../platform/ids.js';
 import { bulkInsert } from './bulk.js';
 import type { SeedContext } from './index.js';
@@ -33,6 +41,16 @@ function instalments(rng: Rng, total: number, n: number): number[] {
   const out = weights.map((w) => Math.floor((total * w) / sum / 100) * 100);
   out[out.length - 1]! += total - out.reduce((a, x) => a + x, 0);
   return out;
+}
+
+/** The files the tax simulator returns for an issued invoice (simulator/progress.ts), from the invoice as stored. */
+export async function issuedFiles(inv: InvoiceTable, lines: readonly InvoiceLineTable[]): Promise<TaxInvoiceFile[]> {
+  const req = toTaxRequest(inv, lines);
+  const printed = { invoiceNo: inv.invoice_no, invoiceCode: inv.invoice_code || null, issuedAt: shanghaiTime(new Date(inv.issued_at!)) };
+  return [
+    { type: 'pdf', fileName: `${inv.invoice_no}.pdf`, content: Buffer.from(await renderInvoicePdf(req, printed)) },
+    { type: 'xml', fileName: `${inv.invoice_no}.xml`, content: Buffer.from(renderInvoiceXml(req, printed), 'utf8') },
+  ];
 }
 
 interface Target {
@@ -100,10 +118,11 @@ export async function seedTenderInvoices(ctx: SeedContext): Promise<void> {
   for (const o of contracts.filter((c) => c.contract_type === ContractType.order)) {
     const amount = Number(o.amount);
     const r = rng.next();
-    // A sixth not invoiced yet; a third in full; the rest in part (30–90 %).
-    if (r < 0.16 || !o.signed_on) continue;
-    const total = r < 0.5 ? amount : Math.floor((amount * rng.int(30, 90)) / 100 / 100) * 100;
-    const n = Math.min(rng.int(1, 3), Math.max(1, Math.floor(total / 1_000_000)));
+    // Over half not invoiced yet; a fifth in full; the rest in part (30–90 %). Mostly one invoice, some
+    // two instalments: each invoice has a rendered PDF (~50–100 ms), so the count keeps the seed fast.
+    if (r < 0.55 || !o.signed_on) continue;
+    const total = r < 0.75 ? amount : Math.floor((amount * rng.int(30, 90)) / 100 / 100) * 100;
+    const n = Math.min(rng.chance(0.15) ? 2 : 1, Math.max(1, Math.floor(total / 1_000_000)));
     const ds = dates(o.signed_on, n);
     if (!ds || total <= 0) continue;
     instalments(rng, total, n).forEach((x, k) => issue(o, x, ds[k]!, `第${k + 1}期进度款`));
@@ -125,4 +144,5 @@ export async function seedTenderInvoices(ctx: SeedContext): Promise<void> {
   await bulkInsert(db, 'invoice_lines', lines);
   const actor = { id: clerk.id, name: clerk.name };
   for (const inv of invoices) await allocateOnCreated(db, inv.id, actor);
+  for (const [k, inv] of invoices.entries()) await storeResultFiles(db, inv.id, { files: await issuedFiles(inv, [lines[k]!]) });
 }
