@@ -4,10 +4,11 @@
  * 权限不足); editing for 1, 4, 6, 7, 8 (demo23 gets 权限不足); projects for 1 and 4 (demo6 gets 权限不足).
  * Every change lands in the contract's or project's history. The registered-manager rule is refused with
  * the other project named, also when two assignments race (one wins). 框架合同开票统计 counts only
- * invoices in force.
+ * invoices in force, red ones netted; its 已开票 is what was issued on the orders, invoices on the frame
+ * itself show apart (框架合同直接开票) and never make 未开票 negative; the totals add up over the rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSTRUCTOR_KINDS, ContractType, InvoiceStatus, Messages, OperationLogType, ProjectState } from '@zhyy/shared';
+import { CONSTRUCTOR_KINDS, ContractType, InvoiceColour, InvoiceStatus, Messages, OperationLogType, ProjectState, type FrameStatisticRow } from '@zhyy/shared';
 import { certKindId } from '../src/seed/tender-people.js';
 import '../src/modules/tender/people/tables.js';
 import { newId } from '../src/platform/ids.js';
@@ -43,6 +44,11 @@ const refused = async (path: string, body: unknown, who: string, status: number,
 const userId = async (login: string) => (await db().selectFrom('users').select('id').where('login_name', '=', login).executeTakeFirstOrThrow()).id;
 
 let seq = 0;
+const now = new Date().toISOString();
+/** A contract allocation of an invoice (as the apportionment pages write them). */
+const alloc = (invoiceId: string, target: string, incl: number) => ({
+  id: newId(), invoice_id: invoiceId, dim: 'contract', target_id: target, amount_excl: incl, tax: 0, amount_incl: incl, issue_date: '2026-01-10', created_by: null, created_by_name: '', created_at: now, updated_at: now,
+});
 const contract = (over: Record<string, unknown> = {}) => ({
   contractType: ContractType.single, code: `T-HT-${process.pid}-${++seq}`, name: `测试合同${seq}`, customer: '南京测试客户有限公司', amount: 12_345_600, signedOn: '2025-03-01',
   workFrom: '2025-03-10', workTo: '2025-12-31', acceptedOn: '2026-01-15', remark: '', ...over,
@@ -190,27 +196,45 @@ describe('contracts', () => {
     for (const reader of ['demo5', 'demo9', 'demo15', 'demo23']) await refused('contract/users', {}, reader, 403);
   });
 
-  it('框架合同开票统计: orders against the invoices in force on them and on the frame', async () => {
+  it('框架合同开票统计: orders against the invoices in force on them; invoices on the frame itself apart', async () => {
     const invoices = await db().selectFrom('invoices').select(['id', 'status', 'issue_date']).execute();
     const inForce = invoices.find((i) => i.status === InvoiceStatus.created)!;
     const other = invoices.find((i) => i.status !== InvoiceStatus.created)!;
-    const now = new Date().toISOString();
-    const alloc = (invoiceId: string, target: string, incl: number) => ({
-      id: newId(), invoice_id: invoiceId, dim: 'contract', target_id: target, amount_excl: incl, tax: 0, amount_incl: incl, issue_date: inForce.issue_date, created_by: null, created_by_name: '', created_at: now, updated_at: now,
-    });
     await db().insertInto('invoice_allocations').values([alloc(inForce.id, orderId, 30_000_00), alloc(inForce.id, frameId, 6_000_00), alloc(other.id, orderId, 50_000_00)]).execute();
     const r = await ok('contract/frame-statistic', { keyword: 'T-HT-' }, 'demo1');
-    expect(r.items).toEqual([expect.objectContaining({ id: frameId, frameAmount: 500_000_00, orderCount: 1, orderAmount: 120_000_00, invoiced: 36_000_00, remaining: 84_000_00, percentBp: 3000 })]);
-    expect(r.totals).toEqual({ frameAmount: 500_000_00, orderAmount: 120_000_00, invoiced: 36_000_00, remaining: 84_000_00, orderCount: 1 });
-    expect(r.chart).toEqual([{ name: r.items[0].code, orderAmount: 120_000_00, invoiced: 36_000_00 }]);
+    // 已开票 is the order's 30,000 only: the 6,000 on the frame is 框架合同直接开票, the 50,000 is not in force.
+    expect(r.items).toEqual([expect.objectContaining({ id: frameId, frameAmount: 500_000_00, orderCount: 1, orderAmount: 120_000_00, invoiced: 30_000_00, frameInvoiced: 6_000_00, remaining: 90_000_00, percentBp: 2500 })]);
+    expect(r.totals).toEqual({ frameAmount: 500_000_00, orderAmount: 120_000_00, invoiced: 30_000_00, frameInvoiced: 6_000_00, remaining: 90_000_00, orderCount: 1 });
+    expect(r.chart).toEqual([{ name: r.items[0].code, orderAmount: 120_000_00, invoiced: 30_000_00 }]);
     const all = await ok('contract/frame-statistic', { pageSize: 500 }, 'demo1');
-    const sum = all.items.reduce((a: number, x: { orderAmount: number }) => a + x.orderAmount, 0);
-    expect(all.totals.orderAmount).toBe(sum);
+    const sum = (f: (x: FrameStatisticRow) => number) => all.items.reduce((a: number, x: FrameStatisticRow) => a + f(x), 0);
+    expect(all.totals).toEqual({ frameAmount: sum((x) => x.frameAmount), orderAmount: sum((x) => x.orderAmount), invoiced: sum((x) => x.invoiced), frameInvoiced: sum((x) => x.frameInvoiced), remaining: sum((x) => x.remaining), orderCount: sum((x) => x.orderCount) });
+    // The detail's 已开票 is everything issued on the frame and its orders.
     const d = await ok('contract/detail', { id: frameId }, 'demo1');
     expect(d.invoiced).toBe(36_000_00);
     const { res, ws } = await s.download('/api/tender/contract/frame-statistic/export', { keyword: 'T-HT-' }, tokens.demo1!);
     expect(res.statusCode).toBe(200);
-    expect(ws!.getRow(2).getCell(9).value).toBe('30.00%');
+    expect([7, 8, 9, 10].map((c) => ws!.getRow(1).getCell(c).value)).toEqual(['订单已开票（元）', '框架合同直接开票（元）', '订单未开票（元）', '订单开票比例']);
+    expect([7, 8, 9, 10].map((c) => ws!.getRow(2).getCell(c).value)).toEqual([30_000, 6_000, 90_000, '25.00%']);
+  });
+
+  it('框架合同开票统计: a frame invoiced beyond its orders never makes 未开票 negative; red invoices net', async () => {
+    const blue = await db()
+      .selectFrom('invoices as i')
+      .selectAll('i')
+      .where('i.status', '=', InvoiceStatus.created)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('invoice_allocations as a').select('a.id').whereRef('a.invoice_id', '=', 'i.id').where('a.target_id', 'in', [frameId, orderId]))))
+      .orderBy('i.id')
+      .executeTakeFirstOrThrow();
+    // A red invoice in force (created, negative) on the order, and one not in force (failed) that does not count.
+    const red = (status: number) => ({ ...blue, id: newId(), order_no: `R${process.pid}${++seq}`.slice(0, 20), colour: InvoiceColour.red, status, request_work_id: null, red_confirm_id: null, serial_no: null, blue_invoice_id: blue.id, amount_excl: -10_000_00, tax: 0, amount_incl: -10_000_00 });
+    const [r1, r2] = [red(InvoiceStatus.created), red(22)];
+    await db().insertInto('invoices').values([r1, r2]).execute();
+    await db().insertInto('invoice_allocations').values([alloc(blue.id, frameId, 200_000_00), alloc(r1.id, orderId, -10_000_00), alloc(r2.id, orderId, -40_000_00)]).execute();
+    const r = await ok('contract/frame-statistic', { keyword: 'T-HT-' }, 'demo1');
+    expect(r.items).toEqual([expect.objectContaining({ id: frameId, orderAmount: 120_000_00, invoiced: 20_000_00, frameInvoiced: 206_000_00, remaining: 100_000_00, percentBp: 1667 })]);
+    expect(r.totals).toEqual(expect.objectContaining({ invoiced: 20_000_00, frameInvoiced: 206_000_00, remaining: 100_000_00 }));
+    expect(r.chart).toEqual([{ name: r.items[0].code, orderAmount: 120_000_00, invoiced: 20_000_00 }]);
   });
 });
 

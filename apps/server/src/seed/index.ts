@@ -24,6 +24,7 @@ import path from 'node:path';
 import { LocalStorage, type FileStorage } from '../platform/storage/index.js';
 import { deriveRegisteredManagers, seedTenderContracts } from './tender-contracts.js';
 import { seedTenderExports } from './tender-exports.js';
+import { seedTenderInvoices } from './tender-invoices.js';
 import { seedTenderScans } from './tender-scans.js';
 
 export const DEMO_PASSWORD = 'demo123';
@@ -87,6 +88,8 @@ export const SEEDERS: Seeder[] = [
   { name: 'reimbursement', run: seedReimbursement },
   { name: 'cost', run: seedCost },
   { name: 'tender-contracts', run: seedTenderContracts },
+  // After the tender contracts it invoices (own RNG: the draws of the seeders after it do not change).
+  { name: 'tender-invoices', run: seedTenderInvoices },
   { name: 'tender-people', run: seedTenderPeople },
   { name: 'tender-registered', run: deriveRegisteredManagers },
   { name: 'tender-scans', run: seedTenderScans },

@@ -221,9 +221,11 @@ export interface FrameStatisticRow {
   orderCount: number;
   /** Sum of its orders' amounts (分). */
   orderAmount: number;
-  /** Invoices in force on its orders and on the frame itself (分). */
+  /** 已开票: invoices in force issued on its orders (分), red ones netted; what remaining and percentBp use. */
   invoiced: number;
-  /** orderAmount − invoiced. */
+  /** 框架合同直接开票: invoices in force issued on the frame contract itself (分), not on any of its orders; shown apart, never in invoiced. */
+  frameInvoiced: number;
+  /** orderAmount − invoiced (invoices on the frame itself do not reduce it). */
   remaining: number;
   /** invoiced / orderAmount in basis points; null when there are no order amounts. */
   percentBp: number | null;
@@ -232,7 +234,8 @@ export interface FrameStatisticRow {
 export interface FrameStatisticPage {
   items: FrameStatisticRow[];
   total: number;
-  totals: { frameAmount: number; orderAmount: number; invoiced: number; remaining: number; orderCount: number };
-  /** The largest twelve by order amount, for the chart. */
+  /** Sums over every frame of the filter; remaining = orderAmount − invoiced. */
+  totals: { frameAmount: number; orderAmount: number; invoiced: number; frameInvoiced: number; remaining: number; orderCount: number };
+  /** The largest twelve by order amount, for the chart: orders against what was invoiced on the orders. */
   chart: { name: string; orderAmount: number; invoiced: number }[];
 }

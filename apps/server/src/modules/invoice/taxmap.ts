@@ -87,6 +87,7 @@ export function createdColumns(r: TaxInvoiceResult, now: string) {
   };
 }
 
-export async function storeResultFiles(db: Kysely<Database>, invoiceId: string, r: TaxInvoiceResult): Promise<void> {
+/** Stores the files a created result returned (the issuing poll; the tender demo's invoices, seed/tender-invoices.ts). */
+export async function storeResultFiles(db: Kysely<Database>, invoiceId: string, r: Pick<TaxInvoiceResult, 'files'>): Promise<void> {
   for (const f of r.files) await storeFile(db, invoiceId, { type: AttachmentType.invoicePaperPdf, format: f.type, name: f.fileName, content: f.content });
 }

@@ -76,7 +76,7 @@ export async function tenderContractRoutes(app: FastifyInstance): Promise<void> 
     ok(await userOptions(db(), req.body.keyword)),
   );
 
-  r.post(`${C}/frame-statistic`, { schema: { body: FrameStatisticQuery, summary: '框架合同开票统计：每个框架合同的订单金额合计、订单与框架合同上的已开票、未开票与比例，合计与图表数据', tags }, config: access.frameStatistic }, async (req) =>
+  r.post(`${C}/frame-statistic`, { schema: { body: FrameStatisticQuery, summary: '框架合同开票统计：每个框架合同的订单金额合计、订单上的已开票、未开票与开票比例，另列直接开在框架合同上的发票（框架合同直接开票，不计入已开票与未开票），合计与图表数据', tags }, config: access.frameStatistic }, async (req) =>
     ok(await frameStatistic(db(), req.body)),
   );
   r.post(`${C}/frame-statistic/export`, { schema: { body: FrameStatisticFilter, summary: '导出框架合同开票统计（流式Excel）', tags }, config: access.frameStatistic }, async (req, reply) => {

@@ -46,7 +46,8 @@ export const FRAME_COLUMNS: XlsxColumn<FrameStatisticRow>[] = [
   { header: '框架合同金额（元）', width: 18, value: (r) => yuan(r.frameAmount) },
   { header: '订单数', width: 8, value: (r) => r.orderCount },
   { header: '订单金额合计（元）', width: 18, value: (r) => yuan(r.orderAmount) },
-  { header: '已开票（元）', width: 16, value: (r) => yuan(r.invoiced) },
-  { header: '未开票（元）', width: 16, value: (r) => yuan(r.remaining) },
-  { header: '开票比例', width: 10, value: (r) => (r.percentBp === null ? '' : `${(r.percentBp / 100).toFixed(2)}%`) },
+  { header: '订单已开票（元）', width: 16, value: (r) => yuan(r.invoiced) },
+  { header: '框架合同直接开票（元）', width: 20, value: (r) => yuan(r.frameInvoiced) },
+  { header: '订单未开票（元）', width: 16, value: (r) => yuan(r.remaining) },
+  { header: '订单开票比例', width: 12, value: (r) => (r.percentBp === null ? '' : `${(r.percentBp / 100).toFixed(2)}%`) },
 ];

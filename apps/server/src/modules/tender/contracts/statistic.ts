@@ -1,7 +1,9 @@
 /**
  * 框架合同开票统计: per frame contract, the sum of its orders' amounts against the invoices in force
- * issued on those orders and on the frame itself (counted as 合同开票统计 counts 已开票: the contract
- * allocations of created invoices, red ones netted), the remaining amount and the percentage.
+ * issued on those orders (已开票, counted as 合同开票统计 counts it: the contract allocations of created
+ * invoices, red ones netted — `invoicedByContract`), the remaining amount (orders − 已开票) and the
+ * percentage; beside them, apart, the invoices in force issued on the frame contract itself
+ * (框架合同直接开票), which neither reduce the remaining amount nor count in the percentage.
  */
 import { sql, type Kysely } from 'kysely';
 import { ContractType, percentBp, type FrameStatisticFilter, type FrameStatisticPage, type FrameStatisticQuery, type FrameStatisticRow } from '@zhyy/shared';
@@ -19,17 +21,21 @@ function frames(db: Db, f: FrameStatisticFilter) {
     .where('o.parent_id', 'is not', null)
     .select(['o.parent_id as frame_id', sql<number>`count(*)`.as('n'), sql<number>`sum(o.amount)`.as('amount')])
     .groupBy('o.parent_id');
-  // Invoiced on each contract, gathered under its frame (the frame itself, or an order's parent).
-  const invoiced = db
-    .selectFrom(invoicedByContract(db, { keyword: undefined }).as('s'))
+  const inForce = () => invoicedByContract(db, { keyword: undefined });
+  // Invoiced on the orders, gathered under their frame.
+  const onOrders = db
+    .selectFrom(inForce().as('s'))
     .innerJoin('contracts as x', 'x.id', 's.target_id')
-    .where((eb) => eb.or([eb('x.contract_type', '=', ContractType.frame), eb('x.parent_id', 'is not', null)]))
-    .select([sql<string>`case when x.contract_type = ${sql.lit(ContractType.frame)} then x.id else x.parent_id end`.as('frame_id'), sql<number>`sum(s.invoiced)`.as('invoiced')])
-    .groupBy(sql`case when x.contract_type = ${sql.lit(ContractType.frame)} then x.id else x.parent_id end`);
+    .where('x.contract_type', '=', ContractType.order)
+    .where('x.parent_id', 'is not', null)
+    .select(['x.parent_id as frame_id', sql<number>`sum(s.invoiced)`.as('invoiced')])
+    .groupBy('x.parent_id');
   let q = db
     .selectFrom('contracts as f')
     .leftJoin(orders.as('o'), 'o.frame_id', 'f.id')
-    .leftJoin(invoiced.as('v'), 'v.frame_id', 'f.id')
+    .leftJoin(onOrders.as('v'), 'v.frame_id', 'f.id')
+    // Invoiced on the frame contract itself.
+    .leftJoin(inForce().as('w'), 'w.target_id', 'f.id')
     .where('f.contract_type', '=', ContractType.frame)
     .where('f.is_temp', '=', 0);
   const kw = f.keyword?.trim();
@@ -40,25 +46,26 @@ function frames(db: Db, f: FrameStatisticFilter) {
 
 const orderAmount = sql<number>`coalesce(o.amount, 0)`;
 const invoicedSum = sql<number>`coalesce(v.invoiced, 0)`;
+const frameInvoicedSum = sql<number>`coalesce(w.invoiced, 0)`;
 
 function rowsQuery(db: Db, f: FrameStatisticFilter) {
   return frames(db, f)
-    .select(['f.id', 'f.code', 'f.name', 'f.customer', 'f.amount', orderAmount.as('order_amount'), sql<number>`coalesce(o.n, 0)`.as('order_count'), invoicedSum.as('invoiced')])
+    .select(['f.id', 'f.code', 'f.name', 'f.customer', 'f.amount', orderAmount.as('order_amount'), sql<number>`coalesce(o.n, 0)`.as('order_count'), invoicedSum.as('invoiced'), frameInvoicedSum.as('frame_invoiced')])
     .orderBy(orderAmount, 'desc')
     .orderBy('f.code');
 }
 
-const toRow = (r: { id: string; code: string; name: string; customer: string; amount: number | string; order_amount: number | string; order_count: number | string; invoiced: number | string }): FrameStatisticRow => {
+const toRow = (r: { id: string; code: string; name: string; customer: string; amount: number | string; order_amount: number | string; order_count: number | string; invoiced: number | string; frame_invoiced: number | string }): FrameStatisticRow => {
   const orderAmt = Number(r.order_amount);
   const inv = Number(r.invoiced);
-  return { id: r.id, code: r.code, name: r.name, customer: r.customer, frameAmount: Number(r.amount), orderCount: Number(r.order_count), orderAmount: orderAmt, invoiced: inv, remaining: orderAmt - inv, percentBp: percentBp(inv, orderAmt) };
+  return { id: r.id, code: r.code, name: r.name, customer: r.customer, frameAmount: Number(r.amount), orderCount: Number(r.order_count), orderAmount: orderAmt, invoiced: inv, frameInvoiced: Number(r.frame_invoiced), remaining: orderAmt - inv, percentBp: percentBp(inv, orderAmt) };
 };
 
 export async function frameStatistic(db: Db, q: FrameStatisticQuery): Promise<FrameStatisticPage> {
   const [items, t, chart] = await Promise.all([
     rowsQuery(db, q).limit(q.pageSize).offset(offsetOf(q)).execute(),
     frames(db, q)
-      .select([sql<number>`count(*)`.as('rows'), sql<number>`coalesce(sum(f.amount), 0)`.as('frame'), sql<number>`coalesce(sum(o.amount), 0)`.as('orders'), sql<number>`coalesce(sum(o.n), 0)`.as('n'), sql<number>`coalesce(sum(v.invoiced), 0)`.as('inv')])
+      .select([sql<number>`count(*)`.as('rows'), sql<number>`coalesce(sum(f.amount), 0)`.as('frame'), sql<number>`coalesce(sum(o.amount), 0)`.as('orders'), sql<number>`coalesce(sum(o.n), 0)`.as('n'), sql<number>`coalesce(sum(v.invoiced), 0)`.as('inv'), sql<number>`coalesce(sum(w.invoiced), 0)`.as('direct')])
       .executeTakeFirstOrThrow(),
     rowsQuery(db, q).limit(12).execute(),
   ]);
@@ -67,7 +74,7 @@ export async function frameStatistic(db: Db, q: FrameStatisticQuery): Promise<Fr
   return {
     items: items.map(toRow),
     total: Number(t.rows),
-    totals: { frameAmount: Number(t.frame), orderAmount: orders, invoiced: inv, remaining: orders - inv, orderCount: Number(t.n) },
+    totals: { frameAmount: Number(t.frame), orderAmount: orders, invoiced: inv, frameInvoiced: Number(t.direct), remaining: orders - inv, orderCount: Number(t.n) },
     chart: chart.map((r) => ({ name: r.code, orderAmount: Number(r.order_amount), invoiced: Number(r.invoiced) })),
   };
 }

@@ -1,4 +1,4 @@
-/** The bar chart of 框架合同开票统计: per frame contract (the largest by order amount) its orders' amount and what was invoiced, in 元. */
+/** The bar chart of 框架合同开票统计: per frame contract (the largest by order amount) its orders' amount and what was invoiced on those orders (not on the frame itself), in 元. */
 import type { EChartsCoreOption } from 'echarts/core';
 import type { FrameStatisticPage } from '@zhyy/shared';
 import { moneyAxis, tooltipYuan } from '../../../components/format';
@@ -15,7 +15,7 @@ export function frameChart(v: FrameStatisticPage): EChartsCoreOption | null {
     yAxis: moneyAxis(),
     series: [
       { name: '订单金额', type: 'bar', data: v.chart.map((c) => yuan(c.orderAmount)) },
-      { name: '已开票', type: 'bar', data: v.chart.map((c) => yuan(c.invoiced)) },
+      { name: '订单已开票', type: 'bar', data: v.chart.map((c) => yuan(c.invoiced)) },
     ],
   };
 }

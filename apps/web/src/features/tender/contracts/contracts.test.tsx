@@ -2,7 +2,7 @@
  * Issue 17, contracts: 合同台账 asks for the list with the filters, shows 完整/缺N页 and the add buttons
  * only to the roles that may add (demo7's role 7 edits but does not add); the editor reads the amount in
  * 元 into 分, requires a frame for an order and sends the add; 框架合同开票统计's 合计 row is the sum the
- * server counted, its percentage derived, and the chart gets each frame's orders and invoiced in 元.
+ * server counted (框架合同直接开票 beside 已开票), its percentage derived, and the chart gets each frame's orders and invoiced in 元.
  */
 import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -135,11 +135,11 @@ describe('the contract editor', { timeout: 60_000 }, () => {
 describe('框架合同开票统计', { timeout: 60_000 }, () => {
   const PAGE: FrameStatisticPage = {
     items: [
-      { id: F1, code: 'KJ-001', name: '框架一', customer: '甲', frameAmount: 900_000_00, orderCount: 2, orderAmount: 300_000_00, invoiced: 120_000_00, remaining: 180_000_00, percentBp: 4000 },
-      { id: 'f2', code: 'KJ-002', name: '框架二', customer: '乙', frameAmount: 100_000_00, orderCount: 0, orderAmount: 0, invoiced: 0, remaining: 0, percentBp: null },
+      { id: F1, code: 'KJ-001', name: '框架一', customer: '甲', frameAmount: 900_000_00, orderCount: 2, orderAmount: 300_000_00, invoiced: 120_000_00, frameInvoiced: 50_000_00, remaining: 180_000_00, percentBp: 4000 },
+      { id: 'f2', code: 'KJ-002', name: '框架二', customer: '乙', frameAmount: 100_000_00, orderCount: 0, orderAmount: 0, invoiced: 0, frameInvoiced: 7_000_00, remaining: 0, percentBp: null },
     ],
     total: 2,
-    totals: { frameAmount: 1_000_000_00, orderAmount: 300_000_00, invoiced: 120_000_00, remaining: 180_000_00, orderCount: 2 },
+    totals: { frameAmount: 1_000_000_00, orderAmount: 300_000_00, invoiced: 120_000_00, frameInvoiced: 57_000_00, remaining: 180_000_00, orderCount: 2 },
     chart: [{ name: 'KJ-001', orderAmount: 300_000_00, invoiced: 120_000_00 }, { name: 'KJ-002', orderAmount: 0, invoiced: 0 }],
   };
 
@@ -149,11 +149,15 @@ describe('框架合同开票统计', { timeout: 60_000 }, () => {
     api.exportFrameStatistic.mockResolvedValue(new Blob());
     show('/tender/framecontract-invoice-statistic', '/tender/framecontract-invoice-statistic', <FrameStatisticPage />);
     const totals = await screen.findByTestId('frame-totals');
-    expect(within(totals).getAllByRole('cell').map((c) => c.textContent)).toEqual(['合计（2 个）', '300,000.00', '120,000.00', '180,000.00', '40.00%', '2', '', '1,000,000.00']);
+    expect(within(totals).getAllByRole('cell').map((c) => c.textContent)).toEqual(['合计（2 个）', '300,000.00', '120,000.00', '57,000.00', '180,000.00', '40.00%', '2', '', '1,000,000.00']);
+    // 框架合同直接开票 is its own column beside 已开票, explained; it does not enter 未开票 or the percentage.
+    expect(screen.getByText('7,000.00')).toBeTruthy();
+    expect(screen.getByTestId('frame-note').textContent).toContain('直接开在框架合同上的发票另列于「框架合同直接开票」');
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent?.trim()).slice(0, 5)).toEqual(['框架合同', '订单金额合计（元）', '已开票（元）', '框架合同直接开票（元）', '未开票（元）']);
     expect(screen.getByText('—')).toBeTruthy();
     const chart = charts.options.get('frame-chart') as { xAxis: { data: string[] }; series: Array<{ name: string; data: number[] }> };
     expect(chart.xAxis.data).toEqual(['KJ-001', 'KJ-002']);
-    expect(chart.series).toEqual([expect.objectContaining({ name: '订单金额', data: [300_000, 0] }), expect.objectContaining({ name: '已开票', data: [120_000, 0] })]);
+    expect(chart.series).toEqual([expect.objectContaining({ name: '订单金额', data: [300_000, 0] }), expect.objectContaining({ name: '订单已开票', data: [120_000, 0] })]);
     fireEvent.change(screen.getByLabelText('客户'), { target: { value: '甲' } });
     fireEvent.click(screen.getByText('查 询'));
     await waitFor(() => expect(api.frameStatistic).toHaveBeenLastCalledWith({ customer: '甲', pageIndex: 1, pageSize: 20 }));
