@@ -119,19 +119,23 @@ describe('certificates in use on a project', () => {
   });
 });
 
+/** An active staff member (not admin) with no 建造师 certificate and no project: the first or last by login name. */
+const freeStaff = (order: 'asc' | 'desc') =>
+  db()
+    .selectFrom('users as u')
+    .select('u.id')
+    .where('u.status', '=', 1)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('user_roles as r').select('r.user_id').whereRef('r.user_id', '=', 'u.id').where('r.role', '=', 'admin'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('tender_certificates as c').select('c.id').whereRef('c.user_id', '=', 'u.id').where('c.kind_id', 'in', [certKindId('jz1'), certKindId('jz2')]))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.manager_id', '=', 'u.id'))))
+    .orderBy('u.login_name', order)
+    .executeTakeFirstOrThrow();
+
 describe('the stored 注册建造师 flag follows the certificates', () => {
   it('adding a valid 一级建造师 certificate marks the holder\'s project; an expired end unmarks it; deleting it unmarks it', async () => {
     const today = shanghaiDay();
     // A staff member with no 建造师 certificate and no project.
-    const free = await db()
-      .selectFrom('users as u')
-      .select('u.id')
-      .where('u.status', '=', 1)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('user_roles as r').select('r.user_id').whereRef('r.user_id', '=', 'u.id').where('r.role', '=', 'admin'))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('tender_certificates as c').select('c.id').whereRef('c.user_id', '=', 'u.id').where('c.kind_id', 'in', [certKindId('jz1'), certKindId('jz2')]))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.manager_id', '=', 'u.id'))))
-      .orderBy('u.login_name')
-      .executeTakeFirstOrThrow();
+    const free = await freeStaff('asc');
     const code = `T-ZC-${process.pid}`;
     const p = await call('project/save', { code, name: '注册建造师标记项目', state: ProjectState.building, managerId: free.id }, 'demo4');
     expect(p.code, p.message).toBe(20000);
@@ -158,15 +162,7 @@ describe('the stored 注册建造师 flag follows the certificates', () => {
   });
 
   it('of two active projects led before the certificate, one is marked (the rule allows one), the finished one too', async () => {
-    const free = await db()
-      .selectFrom('users as u')
-      .select('u.id')
-      .where('u.status', '=', 1)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('user_roles as r').select('r.user_id').whereRef('r.user_id', '=', 'u.id').where('r.role', '=', 'admin'))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('tender_certificates as c').select('c.id').whereRef('c.user_id', '=', 'u.id').where('c.kind_id', 'in', [certKindId('jz1'), certKindId('jz2')]))))
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('projects as p').select('p.id').whereRef('p.manager_id', '=', 'u.id'))))
-      .orderBy('u.login_name', 'desc')
-      .executeTakeFirstOrThrow();
+    const free = await freeStaff('desc');
     const save = async (suffix: string, state: number) => {
       const a = await call('project/save', { code: `T-ZC2-${process.pid}-${suffix}`, name: `两个在建项目${suffix}`, state, managerId: free.id }, 'demo4');
       expect(a.code, a.message).toBe(20000);
