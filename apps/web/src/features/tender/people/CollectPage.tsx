@@ -22,7 +22,7 @@ export function kindChart(s: CertificateSummary) {
   if (!kinds.length) return null;
   return {
     tooltip: { trigger: 'axis' },
-    legend: { data: ['有效', '即将到期', '已过期'] },
+    legend: { data: ['有效', '即将到期', '已过期'], top: 0 },
     grid: { left: 8, right: 16, bottom: 8, top: 36, containLabel: true },
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: kinds.map((k) => k.kindName), inverse: true },
