@@ -99,25 +99,17 @@ export interface PerformanceCheckRow {
 
 // ---- 证书 ----
 
-export const CertificateCheckBody = z
-  .object({
-    certificateIds: ids('证书').default([]),
-    titleIds: ids('职称').default([]),
-    deadline,
-  })
-  .refine((b) => b.certificateIds.length + b.titleIds.length > 0, { message: '请至少选择一个证书', path: ['certificateIds'] })
-  .refine((b) => b.certificateIds.length + b.titleIds.length <= TENDER_EXPORT_MAX_ITEMS, { message: `一次最多导出${TENDER_EXPORT_MAX_ITEMS}项`, path: ['certificateIds'] });
+const certificatePick = { certificateIds: ids('证书').default([]), titleIds: ids('职称').default([]), deadline };
+/** At least one certificate or title, at most TENDER_EXPORT_MAX_ITEMS together (both bodies' rule). */
+const pickedCertificates = <T extends z.ZodType<{ certificateIds: string[]; titleIds: string[] }>>(s: T) =>
+  s
+    .refine((b) => b.certificateIds.length + b.titleIds.length > 0, { message: '请至少选择一个证书', path: ['certificateIds'] })
+    .refine((b) => b.certificateIds.length + b.titleIds.length <= TENDER_EXPORT_MAX_ITEMS, { message: `一次最多导出${TENDER_EXPORT_MAX_ITEMS}项`, path: ['certificateIds'] });
+
+export const CertificateCheckBody = pickedCertificates(z.object(certificatePick));
 export type CertificateCheckBody = z.input<typeof CertificateCheckBody>;
 
-export const CertificateCreateBody = z
-  .object({
-    certificateIds: ids('证书').default([]),
-    titleIds: ids('职称').default([]),
-    deadline,
-    ...exportOptions,
-  })
-  .refine((b) => b.certificateIds.length + b.titleIds.length > 0, { message: '请至少选择一个证书', path: ['certificateIds'] })
-  .refine((b) => b.certificateIds.length + b.titleIds.length <= TENDER_EXPORT_MAX_ITEMS, { message: `一次最多导出${TENDER_EXPORT_MAX_ITEMS}项`, path: ['certificateIds'] });
+export const CertificateCreateBody = pickedCertificates(z.object({ ...certificatePick, ...exportOptions }));
 export type CertificateCreateBody = z.input<typeof CertificateCreateBody>;
 
 export interface CertificateCheckRow {

@@ -13,16 +13,8 @@ import './tables.js';
 type Db = FastifyInstance['db']['kysely'];
 export type CertItem = { kind: 'certificate' | 'title'; id: string };
 
-interface Facts {
-  kind: 'certificate' | 'title';
-  id: string;
-  holderName: string;
-  name: string;
-  level: string;
-  certNo: string;
-  validFrom: string | null;
-  validTo: string | null;
-}
+/** A check row before its scans are counted and its problems found. */
+type Facts = Omit<CertificateCheckRow, 'scanCount' | 'problems'>;
 
 async function factsOf(db: Db, certificateIds: readonly string[], titleIds: readonly string[]): Promise<Map<string, Facts>> {
   const out = new Map<string, Facts>();
