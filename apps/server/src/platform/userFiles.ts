@@ -111,21 +111,24 @@ export const FILE_CSP = "sandbox; default-src 'none'; img-src 'self' data:; styl
 /** Browsers' PDF viewers are plugins, which a sandbox blocks; a PDF still gets no scripts or connections. */
 export const PDF_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; object-src 'self'";
 
+/** The serving headers of a user file of this sniffed format (null: not shown inline) and stored type. */
+function fileHeaders(reply: FastifyReply, name: string, mime: string, format: FileFormat | null, cacheControl = 'private, no-store'): FastifyReply {
+  const inlineType = format ? INLINE_TYPES[format] : undefined;
+  const stored = !mime || /html|svg|javascript|ecmascript/i.test(mime) ? 'application/octet-stream' : mime;
+  return reply
+    .header('content-type', inlineType ?? stored)
+    .header('content-disposition', contentDisposition(inlineType ? 'inline' : 'attachment', name))
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', format === 'pdf' ? PDF_CSP : FILE_CSP)
+    .header('cache-control', cacheControl);
+}
+
 /**
  * Sends a user file with the serving headers: shown inline only when its content is a PDF or an
  * image (then with that type), otherwise as an attachment of its stored type.
  */
 export function sendUserFile(reply: FastifyReply, file: { name: string; mime: string; content: Buffer }, opts: { cacheControl?: string } = {}): FastifyReply {
-  const format = sniffFormat(file.content);
-  const inlineType = format ? INLINE_TYPES[format] : undefined;
-  const stored = !file.mime || /html|svg|javascript|ecmascript/i.test(file.mime) ? 'application/octet-stream' : file.mime;
-  return reply
-    .header('content-type', inlineType ?? stored)
-    .header('content-disposition', contentDisposition(inlineType ? 'inline' : 'attachment', file.name))
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', format === 'pdf' ? PDF_CSP : FILE_CSP)
-    .header('cache-control', opts.cacheControl ?? 'private, no-store')
-    .send(file.content);
+  return fileHeaders(reply, file.name, file.mime, sniffFormat(file.content), opts.cacheControl).send(file.content);
 }
 
 /**
@@ -135,14 +138,6 @@ export function sendUserFile(reply: FastifyReply, file: { name: string; mime: st
  */
 export function sendUserStream(reply: FastifyReply, file: { name: string; mime: string; size?: number; stream: Readable }, opts: { cacheControl?: string } = {}): FastifyReply {
   const format = (Object.entries(INLINE_TYPES).find(([, t]) => t === file.mime)?.[0] ?? null) as FileFormat | null;
-  const inlineType = format ? INLINE_TYPES[format] : undefined;
-  const stored = !file.mime || /html|svg|javascript|ecmascript/i.test(file.mime) ? 'application/octet-stream' : file.mime;
   if (file.size !== undefined) reply.header('content-length', file.size);
-  return reply
-    .header('content-type', inlineType ?? stored)
-    .header('content-disposition', contentDisposition(inlineType ? 'inline' : 'attachment', file.name))
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', format === 'pdf' ? PDF_CSP : FILE_CSP)
-    .header('cache-control', opts.cacheControl ?? 'private, no-store')
-    .send(file.stream);
+  return fileHeaders(reply, file.name, file.mime, format, opts.cacheControl).send(file.stream);
 }
