@@ -4,9 +4,9 @@
  * scrollWidth <= clientWidth), reachable by scrolling the table and then not covered by a fixed column, and a
  * table's 合计 row keeps its label beside the fixed columns while the table scrolls.
  *
- * This file is the part of the browser suite that runs at both sizes (the rest runs at the usual size, or at
- * E2E_VIEWPORT=1366x768 when asked): the layout is what changes with the width, and one pass over every page
- * per size keeps the suite's time modest on the 2-core CI machine.
+ * This file is the part of the browser suite that runs at both sizes (the rest runs once, at 1366×768, or at
+ * E2E_VIEWPORT when asked): the layout is what changes with the width, and one pass over every page per size
+ * keeps the suite's time modest on the 2-core CI machine (docs/testing.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';

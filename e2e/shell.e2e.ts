@@ -1,7 +1,7 @@
 /** Issue 3: the web client's shell in headless Chromium, signed in as the demo users. */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newSession, openTagMenu, signIn, useBrowser } from './browser';
+import { DESKTOP_SIZES, newSession, openTagMenu, signIn, useBrowser } from './browser';
 import { setInitialPassword } from './db';
 
 useBrowser();
@@ -51,8 +51,9 @@ describe('menus by role (SPEC section 6)', () => {
     expect(titles).not.toContain('系统管理');
   });
 
-  it('admin sees every module', async () => {
-    const { page } = await newSession();
+  // The top menu is what changes with the width: checked at both desktop sizes.
+  it.each(DESKTOP_SIZES)('admin sees every module at $width×$height', async (size) => {
+    const { page } = await newSession(size);
     await signIn(page, 'admin');
     await expect.poll(() => topMenuTitles(page)).toEqual(['工作台', '销项发票', '进项管理', '费用报销', '成本管理', '投标管理', '系统管理']);
   });

@@ -1,10 +1,13 @@
 /**
- * A fresh server per test file: SQLite in memory, or (TEST_DB=postgres) a fresh PostgreSQL schema
- * in DATABASE_URL_TEST, migrated and loaded with the demo company.
+ * A fresh server per test file: SQLite in memory, or (TEST_DB=postgres) a PostgreSQL database of its
+ * own, migrated and loaded with the demo company. The usual start (the test demo, or migrated only)
+ * is a copy of the database global-setup.ts built once for the run; other demo volumes seed their own.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -13,16 +16,11 @@ import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/db/index.js';
 import { seedDemo, type DemoOptions } from '../src/seed/index.js';
 import { createStorage } from '../src/platform/storage/index.js';
+import { admin, databaseUrlOf } from './global-setup.js';
+import { TEST_DEMO } from './test-demo.js';
 
 export const DEMO_PASSWORD = 'demo123';
-/**
- * Test servers seed the whole demo company with its incoming-invoice pool drawn at 3 a day (1,080
- * invoices over the same twelve months) instead of 60 (21,600): the full pool costs seconds per file on
- * PostgreSQL; income-demo.test.ts seeds it at full volume once on each database. Reimbursement bills
- * likewise: 10 a month instead of 700 (reimbursement-demo.test.ts checks a larger volume), and cost
- * orders 12 a month instead of 180 (cost-demo.test.ts checks a larger volume).
- */
-export const TEST_DEMO = { incomePerDay: 3, reimbPerMonth: 10, costPerMonth: 12, tenderFrames: 3, tenderPeople: 0, tenderExports: 0, tenderScans: false } as const;
+export { TEST_DEMO } from './test-demo.js';
 
 export interface Answer {
   status: number;
@@ -47,7 +45,8 @@ export interface TestServer {
 }
 
 const testEnv = {
-  DATA_DIR: path.join(os.tmpdir(), 'zhyy-test'),
+  // One folder for every server of a file (and its second servers): files running side by side keep apart.
+  DATA_DIR: path.join(os.tmpdir(), `zhyy-test-${process.pid}-${crypto.randomBytes(4).toString('hex')}`),
   LOG_LEVEL: 'silent',
   WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'),
   LOGIN_RATE_LIMIT: '1000',
@@ -71,28 +70,57 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const usePg = process.env.TEST_DB === 'postgres';
   const url = process.env.DATABASE_URL_TEST;
   if (usePg && !url) throw new Error('TEST_DB=postgres needs DATABASE_URL_TEST');
+  const config: Config = loadConfig({ ...testEnv, ...opts.env }, []);
+  const clone = await cloneOf(opts, usePg);
+  if (clone) {
+    const app = await buildApp(config, clone.db, { extraModules: opts.extraModules });
+    return serverOf(app, clone.db, clone.drop);
+  }
   let schema: string | undefined;
   if (usePg) {
     schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`create schema ${schema}`);
-    await c.end();
+    await admin(url!, `create schema ${schema}`);
   }
   const db = openDatabase(usePg ? { databaseUrl: url, pgSchema: schema } : { sqlitePath: ':memory:' });
   await migrate(db);
-  const config: Config = loadConfig({ ...testEnv, ...opts.env }, []);
   if (opts.demo !== false) await seedDemo(db, new Date(), { storage: createStorage(config), ...(opts.demoOptions ?? TEST_DEMO) });
+  opened.set(db, { databaseUrl: url, pgSchema: schema });
   const app = await buildApp(config, db, { extraModules: opts.extraModules });
   return serverOf(app, db, async () => {
     await db.close();
-    if (usePg && schema) {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    }
+    if (usePg && schema) await admin(url!, `drop schema ${schema} cascade`);
   });
+}
+
+/** How each PostgreSQL test database was opened, for a second server on it (attachServer). */
+const opened = new WeakMap<Db, { databaseUrl?: string; pgSchema?: string }>();
+
+/**
+ * A private copy of the run's seeded database (global-setup.ts) when the file starts from the usual
+ * one: the test demo (no demoOptions) or migrated only (demo: false).
+ */
+async function cloneOf(opts: TestServerOptions, usePg: boolean): Promise<{ db: Db; drop(): Promise<void> } | undefined> {
+  const images = inject('testImages');
+  if (!images || images.engine !== (usePg ? 'postgres' : 'sqlite')) return undefined;
+  if (opts.demo !== false && opts.demoOptions) return undefined;
+  const source = opts.demo === false ? images.migrated : images.demo;
+  if (!usePg) {
+    const db = openDatabase({ sqliteImage: fs.readFileSync(source) });
+    return { db, drop: () => db.close() };
+  }
+  const url = process.env.DATABASE_URL_TEST!;
+  const name = `zhyy_t_${crypto.randomBytes(6).toString('hex')}`;
+  await admin(url, `create database ${name} template ${source}`);
+  const databaseUrl = databaseUrlOf(url, name);
+  const db = openDatabase({ databaseUrl });
+  opened.set(db, { databaseUrl });
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await admin(url, `drop database if exists ${name} with (force)`);
+    },
+  };
 }
 
 /** A TestServer around an app; `closeDb` runs after the app has closed. */
@@ -143,7 +171,7 @@ export function serverOf(app: FastifyInstance, db: Db, closeDb: () => Promise<vo
  */
 export async function attachServer(s: TestServer, env: Record<string, string> = {}, extraModules?: RouteModule[]): Promise<TestServer> {
   const own = s.db.dialect === 'postgres';
-  const db = own ? openDatabase({ databaseUrl: process.env.DATABASE_URL_TEST, pgSchema: s.db.schema }) : s.db;
+  const db = own ? openDatabase(opened.get(s.db) ?? { databaseUrl: process.env.DATABASE_URL_TEST, pgSchema: s.db.schema }) : s.db;
   const app = await buildApp(Object.keys(env).length ? loadConfig({ ...testEnv, ...env }, []) : s.app.appConfig, db, { extraModules });
   return serverOf(app, db, async () => {
     if (own) await db.close();

@@ -214,7 +214,7 @@ describe('a simultaneous first start', () => {
     } finally {
       await empty.drop();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('without demo data: exactly one administrator, and only one server has a password to show', async () => {
     const empty = await emptyDatabase();

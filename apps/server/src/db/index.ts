@@ -29,6 +29,11 @@ export interface OpenOptions {
   /** postgres://... ; when absent, SQLite at sqlitePath. */
   databaseUrl?: string;
   sqlitePath?: string;
+  /**
+   * SQLite: open an in-memory copy of this serialised database instead of sqlitePath (the test
+   * suite's seeded image, apps/server/test/global-setup.ts).
+   */
+  sqliteImage?: Buffer;
   /** PostgreSQL schema to work in (tests use a fresh one per file). */
   pgSchema?: string;
 }
@@ -51,9 +56,9 @@ export function openDatabase(opts: OpenOptions): Db {
     };
     return { kysely, dialect: 'postgres', schema: opts.pgSchema, reads, close };
   }
-  const file = opts.sqlitePath ?? ':memory:';
+  const file = opts.sqliteImage ? ':memory:' : (opts.sqlitePath ?? ':memory:');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = new BetterSqlite3(opts.sqliteImage ?? file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
