@@ -10,6 +10,7 @@
  *   node scripts/build-if-stale.mjs            # all three, in order
  *   node scripts/build-if-stale.mjs shared server
  *   node scripts/build-if-stale.mjs --force    # build regardless (same as npm run build)
+ *   npm run build -- --no-check                # npm test: emit shared and server without type-checking again
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -92,7 +93,14 @@ export function writeStamp(root, target, hash) {
   fs.writeFileSync(path.join(root, target.dist, STAMP), `${hash}\n`);
 }
 
-const npmBuild = (root, target) => spawnSync('npm', ['run', 'build', '-w', target.workspace], { cwd: root, stdio: 'inherit' }).status === 0;
+/**
+ * `--no-check` (npm test, right after its own type checks of the same sources): the shared package and
+ * the server are emitted with tsc's --noCheck, so the suite type-checks them once, not twice.
+ */
+const noCheck = process.argv.includes('--no-check');
+const TSC_TARGETS = new Set(['shared', 'server']);
+const npmBuild = (root, target) =>
+  spawnSync('npm', ['run', 'build', '-w', target.workspace, ...(noCheck && TSC_TARGETS.has(target.key) ? ['--', '--noCheck'] : [])], { cwd: root, stdio: 'inherit' }).status === 0;
 
 /**
  * Builds the stale targets in order (all of them with `force`); `run(root, target)` builds one and
