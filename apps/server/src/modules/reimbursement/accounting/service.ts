@@ -3,7 +3,8 @@
  *
  * Push: the bill in 0 未报销 or 2 报销失败 is claimed by one conditional UPDATE to -1 报销中 with a lease
  * (push_claimed_until); a claim whose lease ran out (a crashed push) may be taken again, after asking the
- * accounting side whether the voucher arrived. The bill number is the voucher id (the idempotency key),
+ * accounting side whether the voucher arrived; the settling job (settle.ts) does the same for a bill nobody
+ * pushes again, so no bill stays 报销中 past its lease. The bill number is the voucher id (the idempotency key),
  * so no repeat or concurrent push makes a second voucher. Success → 1 已报销 (voucher number, period,
  * date, who, when), the bill's invoices closed in the pool (usage lock) and booked 02 with the tax service;
  * failure → 2 报销失败 with the reason. One reimb_pushes row per attempt; the applicant is told.
@@ -125,7 +126,7 @@ export async function pushBill(deps: AccountingDeps, billId: string, by: Actor):
   return succeed(deps, b, answer, plan.voucher.date, by);
 }
 
-async function fail(deps: AccountingDeps, b: ReimbBillTable, message: string, by: Actor): Promise<ReimbPushResult> {
+export async function fail(deps: AccountingDeps, b: ReimbBillTable, message: string, by: Actor): Promise<ReimbPushResult> {
   const { db } = deps;
   const text = `推送失败：${message}`;
   await db.transaction().execute(async (trx) => {
@@ -136,7 +137,7 @@ async function fail(deps: AccountingDeps, b: ReimbBillTable, message: string, by
   return result(b, false, ReimbState.failed, text);
 }
 
-async function succeed(deps: AccountingDeps, b: ReimbBillTable, a: VoucherAnswer, voucherDate: string, by: Actor): Promise<ReimbPushResult> {
+export async function succeed(deps: AccountingDeps, b: ReimbBillTable, a: VoucherAnswer, voucherDate: string, by: Actor): Promise<ReimbPushResult> {
   const { db } = deps;
   const invoiceIds = await invoiceIdsOf(db, b.id);
   const use = { kind: 'reimbursement' as const, docNo: b.bill_no };
