@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeUsage, ReimbRevocationState, ReimbState, SyncSystem } from '@zhyy/shared';
 import { accountingSimControl, createAccountingGateway } from '../src/integrations/accounting/index.js';
+import { pushBill } from '../src/modules/reimbursement/accounting/service.js';
 import { PUSH_INTERRUPTED } from '../src/modules/reimbursement/accounting/settle.js';
 import { planVoucher } from '../src/modules/reimbursement/accounting/voucher.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
@@ -350,6 +351,26 @@ describe('settling pushes cut short (issue 27 item 6)', () => {
     expect((await bill(b.id)).reimb_state).toBe(ReimbState.applying);
     expect(await exchanges(b.billNo, 'accountingVoucherState')).toBe(0);
     await s.db.kysely.updateTable('reimb_bills').set({ reimb_state: ReimbState.unReimburse, push_claimed_until: null }).where('id', '=', b.id).execute();
+  });
+
+  it('the booking flags (02) are queued with the bill\'s success: cut off before they are sent, the booking job sends them', async () => {
+    const b = await makeBill(s);
+    const deps = {
+      db: s.db.kysely,
+      accounting: async () => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator', delayMs: 0 }),
+      // As if the process died right after the bill's transaction: nothing is sent.
+      booking: async () => {
+        throw new Error('进程在发送入账标识前中断');
+      },
+    };
+    const r = await pushBill(deps, b.id, { id: null, name: '李会计' });
+    expect(r.ok).toBe(true);
+    expect(r.message).toContain('发票入账标识稍后重试');
+    for (const inv of await invoices(b.invoiceIds)) expect(inv.booking_state).toBe('02');
+    const queued = () => s.db.kysely.selectFrom('income_booking_deliveries').select(['status', 'state']).where('source_no', '=', b.billNo).execute();
+    expect((await queued()).map((d) => [d.status, d.state])).toEqual(b.invoiceIds.map(() => ['pending', '02']));
+    await s.app.incomeBookingJob.tick();
+    expect((await queued()).map((d) => d.status)).toEqual(b.invoiceIds.map(() => 'sent'));
   });
 
   it('two app servers settling at once settle each bill once, asking the accounting side once', async () => {
