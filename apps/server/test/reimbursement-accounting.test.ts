@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeUsage, ReimbRevocationState, ReimbState, SyncSystem } from '@zhyy/shared';
 import { accountingSimControl, createAccountingGateway } from '../src/integrations/accounting/index.js';
+import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { pushBill } from '../src/modules/reimbursement/accounting/service.js';
 import { PUSH_INTERRUPTED } from '../src/modules/reimbursement/accounting/settle.js';
 import { planVoucher } from '../src/modules/reimbursement/accounting/voucher.js';
@@ -325,8 +326,13 @@ describe('settling pushes cut short (issue 27 item 6)', () => {
 
   it('the accounting side never got it: 报销失败 (推送中断), back in 一键报销 with 保存并推送 enabled; pushing again makes one voucher', async () => {
     await job().settleDue();
+    const badge = async () => (await s.call('/api/invoice/billing-cancellation-count', {}, tok.demo12)).r.reimbursementApplyCount as number;
     const b = await crashed(false);
+    const before = await badge();
     expect(await job().settleDue()).toEqual({ pushed: 0, failed: 1, unknown: 0 });
+    expect(await badge()).toBe(before + 1);
+    const row = (await call('/apply/list', { billNo: b.billNo })).r.items[0];
+    expect([row.reimbState, row.pushMessage]).toEqual([ReimbState.failed, PUSH_INTERRUPTED]);
     const after = await bill(b.id);
     expect(after.reimb_state).toBe(ReimbState.failed);
     expect(after.push_message).toBe(PUSH_INTERRUPTED);
@@ -369,6 +375,9 @@ describe('settling pushes cut short (issue 27 item 6)', () => {
     for (const inv of await invoices(b.invoiceIds)) expect(inv.booking_state).toBe('02');
     const queued = () => s.db.kysely.selectFrom('income_booking_deliveries').select(['status', 'state']).where('source_no', '=', b.billNo).execute();
     expect((await queued()).map((d) => [d.status, d.state])).toEqual(b.invoiceIds.map(() => ['pending', '02']));
+    // The simulated tax service knows these invoices (not every demo pool invoice is registered there).
+    const pool = await s.db.kysely.selectFrom('income_invoices').select(['digital_no', 'issue_date', 'tax']).where('id', 'in', b.invoiceIds).execute();
+    await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, pool.map((p) => ({ key: p.digital_no, kind: '81', issueDate: p.issue_date, tax: Number(p.tax) })));
     await s.app.incomeBookingJob.tick();
     expect((await queued()).map((d) => d.status)).toEqual(b.invoiceIds.map(() => 'sent'));
   });
