@@ -386,7 +386,10 @@ describe('settling pushes cut short (issue 27 item 6)', () => {
     await job().settleDue();
     const other = await attachServer(s);
     try {
+      // Each server starts its settling job when ready (then stopped here: the test runs the rounds).
+      expect(other.app.reimbPushSettleJob.started).toBe(true);
       await other.app.reimbPushSettleJob.stop();
+      expect(other.app.reimbPushSettleJob.started).toBe(false);
       const a = await crashed(true);
       const b = await crashed(false);
       const [x, y] = await Promise.all([job().settleDue(), other.app.reimbPushSettleJob.settleDue()]);
