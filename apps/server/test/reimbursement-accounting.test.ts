@@ -7,10 +7,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeUsage, ReimbRevocationState, ReimbState, SyncSystem } from '@zhyy/shared';
-import { accountingSimControl, createAccountingGateway } from '../src/integrations/accounting/index.js';
+import { AccountingError, accountingSimControl, createAccountingGateway } from '../src/integrations/accounting/index.js';
 import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { pushBill } from '../src/modules/reimbursement/accounting/service.js';
-import { PUSH_INTERRUPTED } from '../src/modules/reimbursement/accounting/settle.js';
+import { PUSH_INTERRUPTED, PushSettleJob } from '../src/modules/reimbursement/accounting/settle.js';
 import { planVoucher } from '../src/modules/reimbursement/accounting/voucher.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
 import { makeBill, setupSettings } from './reimbursement-accounting-fixture.js';
@@ -345,6 +345,26 @@ describe('settling pushes cut short (issue 27 item 6)', () => {
     for (const inv of await invoices(b.invoiceIds)) expect([inv.usage, inv.doc_no]).toEqual([IncomeUsage.locked, b.billNo]);
     const pushed = await call('/push', { billIds: [b.id] });
     expect(pushed.r.results[0].ok).toBe(true);
+    expect((await bill(b.id)).reimb_state).toBe(ReimbState.success);
+    expect(await vouchersOf(b.billNo)).toHaveLength(1);
+  });
+
+  it('the accounting side cannot be asked: the bill stays 报销中 for a later round, which settles it', async () => {
+    await job().settleDue();
+    const b = await crashed(true);
+    const sim = createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator', delayMs: 0 });
+    const down = new PushSettleJob({
+      db: s.db, log: s.app.log, oplog: s.app.oplog,
+      accounting: () => ({ db: s.db.kysely, booking: null, accounting: async () => ({ ...sim, voucherState: async () => { throw new AccountingError('无法连接会计系统，请稍后重试', 'TRANSPORT', undefined, 502); } }) }),
+    });
+    expect(await down.settleDue()).toEqual({ pushed: 0, failed: 0, unknown: 1 });
+    const held = await bill(b.id);
+    expect(held.reimb_state).toBe(ReimbState.applying);
+    // Its lease was renewed by the attempt: the next round waits for it to run out, then settles.
+    expect(held.push_claimed_until! > new Date().toISOString()).toBe(true);
+    expect(await job().settleDue()).toEqual({ pushed: 0, failed: 0, unknown: 0 });
+    await s.db.kysely.updateTable('reimb_bills').set({ push_claimed_until: past() }).where('id', '=', b.id).execute();
+    expect(await job().settleDue()).toEqual({ pushed: 1, failed: 0, unknown: 0 });
     expect((await bill(b.id)).reimb_state).toBe(ReimbState.success);
     expect(await vouchersOf(b.billNo)).toHaveLength(1);
   });
