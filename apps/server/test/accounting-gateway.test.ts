@@ -32,7 +32,7 @@ beforeAll(async () => {
       if (req.method === 'GET') {
         const id = decodeURIComponent(req.url!.split('/').pop()!);
         const no = posted.get(id);
-        return no ? res.end(JSON.stringify({ code: '0', data: { voucherNo: no, period: '202611' } })) : res.writeHead(404).end(JSON.stringify({ code: 'NOT_FOUND', message: '无此凭证' }));
+        return no ? res.end(JSON.stringify({ code: '0', data: { voucherNo: no, period: '202611', ...(id.startsWith('dated-') ? { date: '2026-11-20' } : {}) } })) : res.writeHead(404).end(JSON.stringify({ code: 'NOT_FOUND', message: '无此凭证' }));
       }
       const v = JSON.parse(body) as Voucher;
       if (v.summary.includes('已结账')) return res.end(JSON.stringify({ code: 'E3001', message: '会计期间已结账，不能制单' }));
@@ -83,7 +83,8 @@ describe('simulator', () => {
     expect((await gw().pushVoucher(c)).voucherNo).toBe('记-0001');
     const again = await Promise.all([gw().pushVoucher(a), gw().pushVoucher(a)]);
     expect(again.map((x) => x.voucherNo)).toEqual(['记-0001', '记-0001']);
-    expect(await gw().voucherState(b.id)).toEqual({ status: 'posted', voucherNo: '记-0002', period: '203001' });
+    // The question by the idempotency key answers the voucher's date too (the settling jobs record it).
+    expect(await gw().voucherState(b.id)).toEqual({ status: 'posted', voucherNo: '记-0002', period: '203001', date: '2026-11-20' });
     expect(await gw().voucherState(randomUUID())).toEqual({ status: 'notFound' });
     const rows = await logs(a.id);
     expect(rows).toHaveLength(3);
@@ -163,6 +164,10 @@ describe('HTTP client', () => {
     expect(await gw().voucherState(v.id)).toEqual({ status: 'posted', voucherNo: a.voucherNo, period: '202611' });
     expect(await gw().voucherState(randomUUID())).toEqual({ status: 'notFound' });
     expect((await logs(v.id)).length).toBe(3);
+    // The voucher date, when the accounting side tells it.
+    const d = voucher({ id: `dated-${randomUUID()}` });
+    await gw().pushVoucher(d);
+    expect(await gw().voucherState(d.id)).toEqual({ status: 'posted', voucherNo: posted.get(d.id), period: '202611', date: '2026-11-20' });
   });
 
   it('asks whether a period is closed; has no simulated accountant', async () => {

@@ -2,12 +2,14 @@
  * Issue 14, the abnormal worklist on the server: /api/income/abnormal/… — cases raised per (invoice,
  * flag) with an owner and an age, the demo's open cases of every kind, the badge counting invoices with
  * an open case, 确认无误 / 更正 / 驳回, 进项转出 "producing one voucher even when the request is repeated"
- * (same key, another key, at once), a gateway failure left pending and pushed by the retry job, and the
+ * (same key, another key, at once), a gateway failure left pending and pushed by the retry job, a push cut
+ * short by a crash settled by the job asking the accounting side first (issue 27 item 6), and the
  * permissions (roles 1, 13; 14 and 16 权限不足).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeAbnormalFlag } from '@zhyy/shared';
-import { accountingSimControl, ACCOUNTING_SIM_DOWN } from '../src/integrations/accounting/index.js';
+import { accountingSimControl, ACCOUNTING_SIM_DOWN, createAccountingGateway } from '../src/integrations/accounting/index.js';
+import { transferVoucher } from '../src/modules/income/abnormal/transfer.js';
 import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { raiseCases } from '../src/modules/income/abnormal/raise.js';
 import { tickRefusal } from '../src/modules/income/deduction/rules.js';
@@ -242,6 +244,47 @@ describe('进项转出', () => {
     expect(await vouchersOf(t.id)).toHaveLength(1);
     const done = await caseOf(x.id, 'lostControl');
     expect([done.state, done.action]).toEqual(['resolved', 'transferOut']);
+  });
+
+  /** The exchanges of a record at the accounting side, by method (the sync log indexes them by the record's id). */
+  const exchanges = async (id: string, type: string) =>
+    (await s.db.kysely.selectFrom('sync_logs as l').innerJoin('sync_log_refs as f', 'f.sync_log_id', 'l.id').select('l.id').where('f.ref', '=', id).where('l.type', '=', type).execute()).length;
+  /** A record as a crash mid-push leaves it: pending, never answered; `delivered` when the voucher reached the accounting side. */
+  async function cut(delivered: boolean) {
+    const x = await invoice(deducted);
+    const c = await caseOf(x.id, 'abnormalVoucher');
+    accountingSimControl.failNext(1);
+    expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 1 }, t13)).code).toBe(20000);
+    const t = await s.db.kysely.selectFrom('income_transfer_outs').selectAll().where('invoice_id', '=', x.id).executeTakeFirstOrThrow();
+    await s.db.kysely.updateTable('income_transfer_outs').set({ attempts: 0, last_error: '', next_try_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', t.id).execute();
+    if (delivered) {
+      const inv = await s.db.kysely.selectFrom('income_invoices').selectAll().where('id', '=', x.id).executeTakeFirstOrThrow();
+      await createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator', delayMs: 0 }).pushVoucher(transferVoucher(t, inv, 'abnormalVoucher'));
+    }
+    return { x, t };
+  }
+
+  it('a push cut short after the voucher arrived: the job asks by the record id and records that voucher without pushing again', async () => {
+    const { x, t } = await cut(true);
+    const held = (await vouchersOf(t.id))[0]!;
+    const pushesBefore = await exchanges(t.id, 'accountingPushVoucher');
+    expect(await s.app.incomeAbnormalJob.tick()).toBe(true);
+    const after = await s.db.kysely.selectFrom('income_transfer_outs').selectAll().where('id', '=', t.id).executeTakeFirstOrThrow();
+    expect([after.state, after.voucher_no]).toEqual(['pushed', held.voucher_no]);
+    expect(await vouchersOf(t.id)).toHaveLength(1);
+    expect(await exchanges(t.id, 'accountingVoucherState')).toBe(1);
+    expect(await exchanges(t.id, 'accountingPushVoucher')).toBe(pushesBefore);
+    expect((await caseOf(x.id, 'abnormalVoucher')).state).toBe('resolved');
+  });
+
+  it('a push cut short before the voucher arrived: the job finds none and pushes it: one voucher', async () => {
+    const { x, t } = await cut(false);
+    expect(await vouchersOf(t.id)).toHaveLength(0);
+    expect(await s.app.incomeAbnormalJob.tick()).toBe(true);
+    const after = await s.db.kysely.selectFrom('income_transfer_outs').selectAll().where('id', '=', t.id).executeTakeFirstOrThrow();
+    expect(after.state).toBe('pushed');
+    expect(await vouchersOf(t.id)).toHaveLength(1);
+    expect((await caseOf(x.id, 'abnormalVoucher')).state).toBe('resolved');
   });
 });
 

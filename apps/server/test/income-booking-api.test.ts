@@ -295,6 +295,29 @@ describe('two servers', () => {
     }
   });
 
+  it('an attempt cut short by a crash: its claim is left to run out, then the job sends the flag again, once (issue 27 item 6)', async () => {
+    // The flag reached the tax service, then the server died before recording the answer: pending, claimed by the dead attempt.
+    const a = await fresh();
+    await s.call(`${B}/book`, { invoiceIds: [a.id], state: '02' }, t13);
+    const t0 = Date.now();
+    await s.db.kysely
+      .updateTable('income_booking_deliveries')
+      .set({ status: 'pending', sent_at: null, claimed_by: 'dead-server:1:x', claimed_until: new Date(t0 + 2 * MIN).toISOString(), next_attempt_at: new Date(t0).toISOString() })
+      .where('invoice_id', '=', a.id)
+      .execute();
+    const log0 = await syncLog();
+    // Within the dead attempt's claim nothing is sent (a live attempt may still be waiting for its answer).
+    expect((await job(s, t0 + MIN)).last.size).toBe(0);
+    expect((await syncLog()).total).toBe(log0.total);
+    // Past it the flag goes again: the tax service keeps one flag per invoice, so sending it again is the settlement.
+    const j = await job(s, t0 + 3 * MIN);
+    expect([...j.last.values()]).toEqual([{ status: 'sent', error: '' }]);
+    expect((await info(a.id)).deliveries[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    expect((await syncLog()).total).toBe(log0.total + 1);
+    expect((await simDb(s.db).selectFrom('taxsim_income_bookings').select('state').where('invoice_key', '=', a.no).execute()).map((r) => r.state)).toEqual(['02']);
+    expect((await job(s, t0 + 10 * MIN)).last.size).toBe(0);
+  });
+
   it('the job is started with the app and stopped when it closes', async () => {
     const b = await attachServer(s);
     expect(b.app.incomeBookingJob.started).toBe(true);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_ID, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import { buildApp } from '../src/app.js';
 import { FORCED_FAILURE } from '../src/integrations/tax/index.js';
+import { InvoiceSettings } from '../src/modules/invoice/settings.js';
+import { toTaxRequest } from '../src/modules/invoice/taxmap.js';
 import type { TestServer } from './helpers.js';
 import { buyer, entryBody, invoice, newRequest, startInvoiceServer } from './invoice-helpers.js';
 
@@ -115,6 +117,22 @@ describe('issuing', () => {
     expect(sims).toHaveLength(1);
     const files = await s.db.kysely.selectFrom('invoice_files').select('format').where('invoice_id', '=', id).execute();
     expect(files.filter((f) => f.format === 'pdf')).toHaveLength(1);
+  });
+
+  it('submitted, then the server died before recording the serial number: the job finds it by the order number, one invoice (issue 27 item 6)', async () => {
+    const id = await newRequest(s, t5, '苏州工业园区市政工程管理有限公司');
+    await s.db.kysely.updateTable('invoices').set({ status: S.creating, next_poll_at: new Date(0).toISOString() }).where('id', '=', id).execute();
+    const lines = await s.db.kysely.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('line_no').execute();
+    const sent = await (await new InvoiceSettings(s.app).gateway()).submitInvoice(toTaxRequest(await invoice(s, id), lines));
+    expect((await invoice(s, id)).serial_no).toBeNull();
+    for (let i = 0; i < 4; i++) {
+      await s.db.kysely.updateTable('invoices').set({ next_poll_at: new Date(0).toISOString() }).where('id', '=', id).where('status', 'in', [20, 21]).execute();
+      await s.app.invoiceJob.tick();
+    }
+    const inv = await invoice(s, id);
+    expect([inv.status, inv.serial_no]).toEqual([S.created, sent.serialNo]);
+    const sims = await (s.db.kysely as any).selectFrom('taxsim_invoices').select('serial_no').where('order_no', '=', inv.order_no).execute();
+    expect(sims).toHaveLength(1);
   });
 
   it('22: corrected and resubmitted under a new order number; 24: re-issued on the same serial', async () => {

@@ -95,6 +95,45 @@ describe('数电红字确认单', () => {
     }
   });
 
+  it('an application cut short by a crash is settled by asking the tax service by our bill number (issue 27 item 6)', async () => {
+    const issued = async (buyerName: string) => {
+      const id = await newRequest(s, t5, buyerName);
+      await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+      for (let i = 0; i < 3; i++) await s.call('/api/invoice/request-billing/refresh', { ids: [id] }, t5);
+      const c = await s.call('/api/invoiceredconfirm/create', { blueInvoiceId: id }, t5);
+      expect(c.code, c.message).toBe(20000);
+      expect((await s.call('/api/invoiceredconfirm/save', { id: c.r.id, redReason: 1, vatUsage: 4, lines: [] }, t5)).code).toBe(20000);
+      return c.r.id as number;
+    };
+    const row = (id: number) => s.db.kysely.selectFrom('invoice_red_confirms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const old = new Date(Date.now() - 3 * 60_000).toISOString();
+    const atService = async (id: number) => (await (s.db.kysely as any).selectFrom('taxsim_red_confirms').select('bill_id').where('bill_no', '=', (await row(id)).bill_no).execute()).length as number;
+    // Reached the service, then the server died before recording its answer: 申请中 with no billId.
+    const reached = await issued('江苏长江路桥建设有限公司');
+    expect((await s.call('/api/invoiceredconfirm/apply', { id: reached }, t5)).code).toBe(20000);
+    await s.db.kysely.updateTable('invoice_red_confirms').set({ state: '15', bill_id: null, confirm_no: '', next_poll_at: null, updated_at: old }).where('id', '=', reached).execute();
+    // Claimed, then the server died before calling the service.
+    const lost = await issued('无锡新城发展集团有限公司');
+    await s.db.kysely.updateTable('invoice_red_confirms').set({ state: '15', updated_at: old }).where('id', '=', lost).execute();
+    // One still within the grace is left alone.
+    const young = await issued('苏州工业园区市政工程管理有限公司');
+    await s.db.kysely.updateTable('invoice_red_confirms').set({ state: '15' }).where('id', '=', young).execute();
+    await s.app.invoiceJob.tick();
+    const a = await row(reached);
+    expect(a.bill_id).toBeTruthy();
+    expect(a.state).not.toBe('16');
+    expect(await atService(reached)).toBe(1);
+    const b = await row(lost);
+    expect([b.state, b.message, b.bill_id]).toEqual(['16', '申请中断：税务端未收到该红字确认单申请，请重新提交', null]);
+    expect(await atService(lost)).toBe(0);
+    expect((await row(young)).state).toBe('15');
+    // From 申请失败 the application is submitted again: one application at the service.
+    expect((await s.call('/api/invoiceredconfirm/apply', { id: lost }, t5)).code).toBe(20000);
+    expect((await row(lost)).bill_id).toBeTruthy();
+    expect(await atService(lost)).toBe(1);
+    await s.db.kysely.updateTable('invoice_red_confirms').set({ state: '00' }).where('id', '=', young).execute();
+  });
+
   it('confirms a buyer application awaiting us; refuses illegal moves', async () => {
     const list = await s.call('/api/invoiceredconfirm/list', { direction: 'buyer', state: '03' }, t5);
     const theirs = list.r.items[0];

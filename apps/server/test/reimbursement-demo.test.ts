@@ -175,7 +175,7 @@ describe('the demo reimbursements', () => {
       keys.add(key);
     }
     // Every one through the simulator itself (a sample of 50 keeps it quick), every one in its table.
-    for (const b of pushed.slice(0, 50)) expect(await sim.voucherState(b.voucher_id)).toEqual({ status: 'posted', voucherNo: b.voucher_no, period: b.voucher_period });
+    for (const b of pushed.slice(0, 50)) expect(await sim.voucherState(b.voucher_id)).toEqual({ status: 'posted', voucherNo: b.voucher_no, period: b.voucher_period, date: b.voucher_date });
     const rows = new Map((await k().withTables<{ accountingsim_vouchers: { id: string; period: string; voucher_no: string; body: string } }>().selectFrom('accountingsim_vouchers').selectAll().execute()).map((r) => [r.id, r]));
     for (const b of pushed) {
       const r = rows.get(b.voucher_id);

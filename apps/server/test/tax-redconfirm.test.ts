@@ -86,6 +86,9 @@ describe('our applications', () => {
     const a = await gw.applyRedConfirm(req);
     const b = await gw.applyRedConfirm(req);
     expect(b.billId).toBe(a.billId);
+    // Asked by our bill number (the settling job's question after a crash): that one application, or none.
+    expect((await gw.queryRedConfirms({ billNos: [req.billNo] })).map((c) => c.billId)).toEqual([a.billId]);
+    expect(await gw.queryRedConfirms({ billNos: ['HZ-never-sent'] })).toEqual([]);
   });
 
   it('refuses paper and unknown blue invoices', async () => {

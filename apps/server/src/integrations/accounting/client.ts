@@ -1,7 +1,8 @@
 /**
  * The accounting side's HTTP client (ACCOUNTING_MODE=http). Provisional protocol, to be confirmed in the
  * first joint test: `POST {url}/vouchers` with the voucher as JSON (our `id` is the idempotency key: the
- * same id again answers the voucher already posted) and `GET {url}/vouchers/{id}`; header
+ * same id again answers the voucher already posted) and `GET {url}/vouchers/{id}` (the question by the
+idempotency key: whether a push cut short arrived; `data: { voucherNo, period, date? }`); header
  * `Authorization: Bearer {token}`. Answers `{ code: '0', message, data: { voucherNo, period } }`; a GET of
  * an unknown id answers HTTP 404 or code 'NOT_FOUND'. `GET {url}/periods/{YYYYMM}` answers
  * `{ code: '0', data: { period, closed } }` (closed true once the month is 结账). Any other code is a refusal
@@ -19,7 +20,7 @@ export interface AccountingHttpOptions {
 interface Reply {
   code?: string | number;
   message?: string;
-  data?: { voucherNo?: string; period?: string; closed?: boolean };
+  data?: { voucherNo?: string; period?: string; date?: string; closed?: boolean };
 }
 
 export class AccountingHttpClient {
@@ -49,7 +50,7 @@ export class AccountingHttpClient {
     if (status === 404 || String(reply.code) === 'NOT_FOUND') return { status: 'notFound' };
     if (String(reply.code) !== '0') throw new AccountingError(reply.message || `会计系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
     if (!reply.data?.voucherNo) throw new AccountingError('会计系统未返回凭证号', 'INVALID', reply, 502);
-    return { status: 'posted', voucherNo: reply.data.voucherNo, period: reply.data.period ?? '' };
+    return { status: 'posted', voucherNo: reply.data.voucherNo, period: reply.data.period ?? '', ...(reply.data.date ? { date: reply.data.date } : {}) };
   }
 
   async periodState(period: string): Promise<PeriodState> {

@@ -74,7 +74,7 @@ export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher
   }
 
   private find(id: string) {
-    return this.sdb.selectFrom('accountingsim_vouchers').select(['voucher_no', 'period']).where('id', '=', id).executeTakeFirst();
+    return this.sdb.selectFrom('accountingsim_vouchers').select(['voucher_no', 'period', 'body']).where('id', '=', id).executeTakeFirst();
   }
 
   async pushVoucher(v: Voucher): Promise<VoucherAnswer> {
@@ -117,7 +117,9 @@ export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher
   async voucherState(id: string): Promise<VoucherLookup> {
     await pause(this.delayMs);
     const r = await this.find(id);
-    return r ? { status: 'posted', voucherNo: r.voucher_no, period: r.period } : { status: 'notFound' };
+    if (!r) return { status: 'notFound' };
+    const date = (JSON.parse(r.body) as Partial<Voucher>).date;
+    return { status: 'posted', voucherNo: r.voucher_no, period: r.period, ...(date ? { date } : {}) };
   }
 
   async periodState(period: string): Promise<PeriodState> {

@@ -44,7 +44,12 @@ export interface VoucherAnswer {
   period: string;
 }
 
-export type VoucherLookup = { status: 'posted'; voucherNo: string; period: string } | { status: 'notFound' };
+/**
+ * What the accounting side holds under our voucher id (the idempotency key): the question a settling job
+ * asks after an exchange cut short (a crash between sending and recording). `date` is the voucher date
+ * when the side tells it.
+ */
+export type VoucherLookup = { status: 'posted'; voucherNo: string; period: string; date?: string } | { status: 'notFound' };
 
 /** An accounting period (YYYYMM) and whether it is closed (已结账: no voucher may be made, changed or deleted in it). */
 export interface PeriodState {

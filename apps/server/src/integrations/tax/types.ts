@@ -206,6 +206,12 @@ export interface RedConfirm {
 
 export interface RedConfirmQuery {
   billIds?: string[];
+  /**
+   * Our own applications by our bill number (the apply's idempotency key): whether an application cut short
+   * (a crash before its answer was recorded) reached the service. Nuonuo: the application's billId is our
+   * bill number, so this is queryInvoiceRedConfirm by billId.
+   */
+  billNos?: string[];
   /** Applications entered since (ISO instant); with refresh, what the bureau holds since then. */
   since?: string;
   /** Only those awaiting our confirmation. */

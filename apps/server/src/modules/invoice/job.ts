@@ -1,7 +1,7 @@
 /**
  * The invoicing background job: every few seconds it asks the tax service about invoices whose next
- * poll is due (creating / signing) and about pending cancellations, and now and then refreshes
- * red-letter confirmations. (Approved 开票申请 become requests in the approval's own transaction,
+ * poll is due (creating / signing) and about pending cancellations, settles red-letter applications cut
+ * short by a crash, and now and then refreshes red-letter confirmations. (Approved 开票申请 become requests in the approval's own transaction,
  * through the workflow service's outcome event, not here.) All state is in the database,
  * so a restart loses nothing: the next tick carries on where the last one stopped. Ticks never overlap,
  * and with several app servers only the one holding the 'invoice' lease runs a round (platform/leases.ts),
@@ -46,6 +46,8 @@ export class InvoiceJob extends LeasedJob {
     await this.deps.cancellation.refresh(undefined, null, stillOurs);
     // A 红字确认单 just submitted is asked about within seconds, then less often (as issuing does).
     await this.deps.red.pollDue(undefined, stillOurs);
+    // An application cut short by a crash (申请中 with no answer recorded) is asked about by our bill number.
+    await this.deps.red.settleApplying(stillOurs);
     if (Date.now() - this.lastRedRefresh >= this.redEveryMs) {
       await lease.check();
       this.lastRedRefresh = Date.now();

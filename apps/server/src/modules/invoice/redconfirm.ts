@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, OperationLogType, RED_ISSUED_STATES, RED_OPEN_STATES, RedConfirmState, computeLine, isDigitalKind, redConfirmAllowed, redConfirmRefusal, type RedConfirmSaveBody } from '@zhyy/shared';
 import type { RedConfirm } from '../../integrations/tax/index.js';
 import { notFound, refuse } from '../../platform/envelope.js';
-import { invoiceRef } from '../../platform/oplog.js';
+import { SYSTEM_OPERATOR, invoiceRef } from '../../platform/oplog.js';
 import { isoBefore, nowIso } from '../../platform/time.js';
 import { messageOf, nextPollAt } from './issuing.js';
 import { newOrderNo, toLineRow } from './mapping.js';
@@ -21,6 +21,13 @@ const R = RedConfirmState;
  * 20, 30, 60 s …); after this many polls the periodic refresh (every 5 minutes) takes over.
  */
 export const RED_MAX_POLLS = 12;
+
+/**
+ * How long an application may stay 申请中 with no answer recorded (no billId from the service) before the
+ * job settles it: far above one tax call's timeout, so a request still waiting for its answer is left alone.
+ */
+export const RED_APPLY_GRACE_MS = 2 * 60_000;
+export const RED_APPLY_INTERRUPTED = '申请中断：税务端未收到该红字确认单申请，请重新提交';
 
 /** Whether a confirmation may still move at the tax service by itself: open, or issued with the red invoice not yet known. */
 function stillMoving(state: string, redSerialNo: string | null | undefined): boolean {
@@ -198,6 +205,45 @@ export class RedConfirmService {
       else await this.db.updateTable('invoice_red_confirms').set(poll).where('id', '=', d.id).execute();
     }
     return due.length;
+  }
+
+  /**
+   * Settles applications cut short (issue 27): `apply` claims the confirmation (→ 15 申请中) before it calls
+   * the tax service, so a process that dies in between leaves it 申请中 with no billId — never polled, never
+   * refreshed. Past RED_APPLY_GRACE_MS the job asks the service by our bill number (the apply's idempotency
+   * key): found → its answer recorded (and polled from then on); not found → 申请失败 with the reason, from
+   * which 提交申请 works again (same bill number, so still one application). A failed question leaves them
+   * for the next round. Answers how many were settled.
+   */
+  async settleApplying(stillOurs: () => Promise<void> = async () => {}, now: Date = new Date()): Promise<number> {
+    const stuck = await this.db
+      .selectFrom('invoice_red_confirms')
+      .select(['id', 'bill_no', 'blue_invoice_id'])
+      .where('state', '=', R.applying)
+      .where('direction', '=', 'seller')
+      .where('bill_id', 'is', null)
+      .where('updated_at', '<', isoBefore(RED_APPLY_GRACE_MS, now))
+      .orderBy('updated_at')
+      .limit(50)
+      .execute();
+    if (!stuck.length) return 0;
+    await stillOurs();
+    const keyOf = (c: (typeof stuck)[number]) => c.bill_no ?? String(c.id);
+    const found = await (await this.settings.gateway()).queryRedConfirms({ billNos: stuck.map(keyOf) }, { userId: null });
+    const byNo = new Map(found.map((rc) => [rc.billNo, rc]));
+    let settled = 0;
+    for (const c of stuck) {
+      const rc = byNo.get(keyOf(c));
+      if (rc) {
+        await this.record(Number(c.id), rc, firstPoll(rc));
+      } else {
+        const u = await this.db.updateTable('invoice_red_confirms').set({ state: R.applyFailed, message: RED_APPLY_INTERRUPTED, updated_at: nowIso() }).where('id', '=', c.id).where('state', '=', R.applying).where('bill_id', 'is', null).executeTakeFirst();
+        if (Number(u.numUpdatedRows) === 0) continue;
+      }
+      settled++;
+      await this.app.oplog.write({ type: OperationLogType.edit, description: `红字确认单 ${c.id} 申请中断已处理：${rc ? `税务端已收到，${RedConfirmState.label(rc.state)}` : '税务端未收到，记为申请失败，可重新提交'}`, actor: SYSTEM_OPERATOR, ...(c.blue_invoice_id ? { record: { kind: 'invoice' as const, id: c.blue_invoice_id } } : {}) });
+    }
+    return settled;
   }
 
   /** Downloads from the bureau what changed (buyers' applications included) and asks about our open ones. */

@@ -187,9 +187,10 @@ export class NuonuoTaxGateway implements TaxGateway {
 
   async queryRedConfirms(query: RedConfirmQuery, ctx?: TaxCallContext): Promise<RedConfirm[]> {
     let out: RedConfirm[];
-    if (query.billIds) {
+    if (query.billIds || query.billNos) {
+      // Our applications are sent with our bill number as their billId, so both are asked by billId.
       out = [];
-      for (const billId of query.billIds) out.push(...(await this.forms({ billId }, ctx)));
+      for (const billId of [...(query.billIds ?? []), ...(query.billNos ?? [])]) out.push(...(await this.forms({ billId }, ctx)));
     } else {
       const since = query.since ?? new Date(this.clock.now().getTime() - 30 * 86_400_000).toISOString();
       out = await this.forms({ billTimeStart: day(since), billTimeEnd: day(this.clock.now()) }, ctx);

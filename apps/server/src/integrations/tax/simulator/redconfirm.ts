@@ -208,6 +208,10 @@ export async function queryRedConfirms(ctx: SimContext, query: RedConfirmQuery):
     if (query.billIds.length === 0) return [];
     q = q.where('bill_id', 'in', query.billIds);
   }
+  if (query.billNos) {
+    if (query.billNos.length === 0) return [];
+    q = q.where('applicant', '=', 0).where('bill_no', 'in', query.billNos);
+  }
   if (query.since) q = q.where('applied_at', '>=', query.since);
   const out: RedConfirm[] = [];
   for (const row of await q.limit(500).execute()) {

@@ -3,8 +3,10 @@
  * gives back its input tax. One record per invoice — the unique index on income_transfer_outs.invoice_id
  * (and on the idempotency key) makes a repeated or concurrent request find the first record instead of
  * making a second — and one voucher: the record's id is the voucher's id at the accounting gateway,
- * which answers a repeat with the voucher number it gave. A failed push leaves the record 'pending'
- * (attempts, last error, next try); the retry job (job.ts) pushes it later. Success resolves the case.
+ * which answers a repeat with the voucher number it gave. A new record is due for the job only after
+ * TRANSFER_PUSH_LEASE_MS (its request pushes it at once); a failed push leaves it 'pending' (attempts, last
+ * error, next try). The job (job.ts) settles a due record by asking the accounting side first (a push cut
+ * short by a crash may have arrived), then pushes only what did not. Success resolves the case.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -48,6 +50,29 @@ export function transferVoucher(t: IncomeTransferOutTable, inv: IncomeInvoiceTab
   };
 }
 
+/**
+ * How long a new record is left to its own request's push before the job may take it: far above one
+ * accounting call's timeout, so the job never pushes a voucher whose first push is still under way; past it
+ * (the request died mid-exchange) the job asks the accounting side first (`settleTransfer`).
+ */
+export const TRANSFER_PUSH_LEASE_MS = 120_000;
+
+/** Records the voucher the accounting side holds for a pending record (guarded: recorded once) and resolves the case. */
+async function recordPushed(db: Db, t: IncomeTransferOutTable, a: { voucherNo: string; period: string }): Promise<void> {
+  const at = nowIso();
+  await db.transaction().execute(async (trx) => {
+    const u = await trx.updateTable('income_transfer_outs').set({ state: 'pushed', voucher_no: a.voucherNo, voucher_period: a.period, pushed_at: at, last_error: '', attempts: Number(t.attempts) + 1 }).where('id', '=', t.id).where('state', '=', 'pending').executeTakeFirst();
+    if (Number(u.numUpdatedRows) === 0) return; // another server recorded the same voucher first
+    await trx
+      .updateTable('income_abnormal_cases')
+      .set({ state: 'resolved', action: AbnormalAction.transferOut, resolved_by: t.created_by, resolved_by_name: t.created_by_name, resolved_at: at, note: `${TransferOutReason.label(Number(t.reason))}，转出税额${yuan(t.amount)}元，凭证号 ${a.voucherNo}` })
+      .where('id', '=', t.case_id)
+      .where('state', '=', 'open')
+      .execute();
+    await addEvent(trx, t.invoice_id, 'transferOut', `进项转出已生成凭证 ${a.period} ${a.voucherNo}（转出税额${yuan(t.amount)}元）`, t.created_by_name);
+  });
+}
+
 /** Pushes a pending record's voucher (the request, or the retry job); the record as it is afterwards. */
 export async function pushTransfer(db: Db, gateway: AccountingGateway, id: string, userId: string | null): Promise<IncomeTransferOutTable> {
   const t = await db.selectFrom('income_transfer_outs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -55,19 +80,28 @@ export async function pushTransfer(db: Db, gateway: AccountingGateway, id: strin
   const inv = await db.selectFrom('income_invoices').selectAll().where('id', '=', t.invoice_id).executeTakeFirstOrThrow();
   const c = await db.selectFrom('income_abnormal_cases').select(['flag']).where('id', '=', t.case_id).executeTakeFirst();
   try {
-    const a = await gateway.pushVoucher(transferVoucher(t, inv, c?.flag ?? IncomeAbnormalFlag.abnormalVoucher), { userId });
-    const at = nowIso();
-    await db.transaction().execute(async (trx) => {
-      const u = await trx.updateTable('income_transfer_outs').set({ state: 'pushed', voucher_no: a.voucherNo, voucher_period: a.period, pushed_at: at, last_error: '', attempts: Number(t.attempts) + 1 }).where('id', '=', id).where('state', '=', 'pending').executeTakeFirst();
-      if (Number(u.numUpdatedRows) === 0) return; // another server recorded the same voucher first
-      await trx
-        .updateTable('income_abnormal_cases')
-        .set({ state: 'resolved', action: AbnormalAction.transferOut, resolved_by: t.created_by, resolved_by_name: t.created_by_name, resolved_at: at, note: `${TransferOutReason.label(Number(t.reason))}，转出税额${yuan(t.amount)}元，凭证号 ${a.voucherNo}` })
-        .where('id', '=', t.case_id)
-        .where('state', '=', 'open')
-        .execute();
-      await addEvent(trx, t.invoice_id, 'transferOut', `进项转出已生成凭证 ${a.period} ${a.voucherNo}（转出税额${yuan(t.amount)}元）`, t.created_by_name);
-    });
+    await recordPushed(db, t, await gateway.pushVoucher(transferVoucher(t, inv, c?.flag ?? IncomeAbnormalFlag.abnormalVoucher), { userId }));
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const attempts = Number(t.attempts) + 1;
+    await db.updateTable('income_transfer_outs').set({ attempts, last_error: err.message.slice(0, 500), next_try_at: isoAfter(retryDelayMs(attempts)) }).where('id', '=', id).where('state', '=', 'pending').execute();
+  }
+  return db.selectFrom('income_transfer_outs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/**
+ * The job's step for a record still pending past its due time (a failed push, or a push cut short by a crash):
+ * asks the accounting side by the record's id — the voucher's idempotency key — whether the voucher arrived;
+ * posted → recorded as pushed without pushing again; not found → pushed now. A failed question leaves the
+ * record pending for the next try (back-off as for a failed push).
+ */
+export async function settleTransfer(db: Db, gateway: AccountingGateway, id: string): Promise<IncomeTransferOutTable> {
+  const t = await db.selectFrom('income_transfer_outs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  if (t.state !== 'pending') return t;
+  try {
+    const v = await gateway.voucherState(t.id, { userId: null, refs: [t.invoice_id] });
+    if (v.status === 'notFound') return await pushTransfer(db, gateway, id, null);
+    await recordPushed(db, t, v);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const attempts = Number(t.attempts) + 1;
@@ -105,7 +139,7 @@ export async function transferOut(db: Db, req: FastifyRequest, b: TransferOutBod
   const inserted = await db.transaction().execute(async (trx) => {
     const x = await trx
       .insertInto('income_transfer_outs')
-      .values({ id, invoice_id: c.invoice_id, case_id: c.id, idem_key: b.idempotencyKey ?? null, reason: b.reason, amount, state: 'pending', voucher_no: '', voucher_period: '', attempts: 0, last_error: '', next_try_at: at, created_by: user.id, created_by_name: user.name, created_at: at, pushed_at: null })
+      .values({ id, invoice_id: c.invoice_id, case_id: c.id, idem_key: b.idempotencyKey ?? null, reason: b.reason, amount, state: 'pending', voucher_no: '', voucher_period: '', attempts: 0, last_error: '', next_try_at: isoAfter(TRANSFER_PUSH_LEASE_MS), created_by: user.id, created_by_name: user.name, created_at: at, pushed_at: null })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(x.numInsertedOrUpdatedRows ?? 0) === 0) return false;

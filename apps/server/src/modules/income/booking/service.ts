@@ -9,9 +9,10 @@
  * can list the invoices whose booking was withdrawn. 01 and 06 both count as "not booked" everywhere
  * (先入账后勾选, revoking a signing, booking again).
  *
- * The reimbursement side (issue 15) calls `bookInvoices(db, gateway, { invoiceIds, state: '02', source: {
- * type: 'reimbursement', no: 'BX…' } }, booker)` once a bill is pushed, and `unbookInvoices` when its voucher
- * is deleted; a contract signing books its invoice 02 inside its own step 3 through `queueBooking`.
+ * The reimbursement side (issue 15) queues 02 (`queueChanges`, source { type: 'reimbursement', no: 'BX…' }) in
+ * the transaction that records a bill 已报销, and 06 in the one that revokes it, then `sendQueued` (issue 27: a
+ * crash between the two leaves the deliveries pending for the job, never a booking never sent); a contract
+ * signing books its invoice 02 inside its own step 3 through `queueBooking`.
  */
 import { IncomeBookingState as B, IncomeInvoiceState, type BookingAnswer, type BookingResult } from '@zhyy/shared';
 import type { Kysely } from 'kysely';
@@ -113,23 +114,51 @@ export function unbookInvoices(db: Db, gateway: IncomeBookingGateway, r: Omit<Bo
   return change(db, gateway, r.invoiceIds, '06', r.source, by);
 }
 
-async function change(db: Db, gateway: IncomeBookingGateway, ids: readonly string[], state: SentState, source: BookingSource, by: Booker): Promise<BookingAnswer> {
-  const results: BookingResult[] = [];
-  const queued = new Map<string, string>();
-  for (const invoiceId of [...new Set(ids)]) {
-    try {
-      const q = await db.transaction().execute((trx) => queueBooking(trx, invoiceId, state, source, by));
-      results.push({ invoiceId, number: q.number, ok: true, message: q.deliveryId ? B.label(state) : `${B.label(state)}（该票据在税务端无发票号码，无需同步入账标识）` });
-      if (q.deliveryId) queued.set(q.deliveryId, invoiceId);
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      const row = await db.selectFrom('income_invoices').select(['digital_no', 'invoice_no']).where('id', '=', invoiceId).executeTakeFirst();
-      results.push({ invoiceId, number: row ? numberOf(row) : '', ok: false, message: e.message });
-    }
+/** Invoices (un)booked in a transaction and the deliveries queued with them, to send once it has committed. */
+export interface QueuedChanges {
+  state: SentState;
+  results: BookingResult[];
+  /** delivery id → invoice id */
+  queued: Map<string, string>;
+}
+
+async function queueOne(trx: Db, invoiceId: string, source: BookingSource, by: Booker, q: QueuedChanges): Promise<void> {
+  try {
+    const r = await queueBooking(trx, invoiceId, q.state, source, by);
+    q.results.push({ invoiceId, number: r.number, ok: true, message: r.deliveryId ? B.label(q.state) : `${B.label(q.state)}（该票据在税务端无发票号码，无需同步入账标识）` });
+    if (r.deliveryId) q.queued.set(r.deliveryId, invoiceId);
+  } catch (e) {
+    // A refusal changed nothing (the guarded UPDATE matched no row): the transaction stays usable.
+    if (!(e instanceof AppError)) throw e;
+    const row = await trx.selectFrom('income_invoices').select(['digital_no', 'invoice_no']).where('id', '=', invoiceId).executeTakeFirst();
+    q.results.push({ invoiceId, number: row ? numberOf(row) : '', ok: false, message: e.message });
   }
-  if (queued.size) {
-    const statuses = await deliver(db, gateway, [...queued.keys()], { holder: IMMEDIATE_HOLDER, userId: by.id });
-    for (const [deliveryId, invoiceId] of queued) {
+}
+
+/**
+ * In the caller's transaction: (un)books each invoice and queues its delivery, refusals per invoice. A document
+ * whose own change and the invoices' booking must not come apart (a reimbursement bill recorded 已报销 or
+ * revoked) queues them in its own transaction, so a crash after the commit still leaves the deliveries for the
+ * booking job; `sendQueued` then tries them at once.
+ */
+export async function queueChanges(trx: Db, ids: readonly string[], state: SentState, source: BookingSource, by: Booker): Promise<QueuedChanges> {
+  const q: QueuedChanges = { state, results: [], queued: new Map() };
+  for (const invoiceId of [...new Set(ids)]) await queueOne(trx, invoiceId, source, by, q);
+  return q;
+}
+
+async function change(db: Db, gateway: IncomeBookingGateway, ids: readonly string[], state: SentState, source: BookingSource, by: Booker): Promise<BookingAnswer> {
+  const q: QueuedChanges = { state, results: [], queued: new Map() };
+  for (const invoiceId of [...new Set(ids)]) await db.transaction().execute((trx) => queueOne(trx, invoiceId, source, by, q));
+  return sendQueued(db, gateway, q, by);
+}
+
+/** Sends the deliveries queued (after their transaction committed); what is not sent stays pending for the job. */
+export async function sendQueued(db: Db, gateway: IncomeBookingGateway, q: QueuedChanges, by: Booker): Promise<BookingAnswer> {
+  const results = q.results;
+  if (q.queued.size) {
+    const statuses = await deliver(db, gateway, [...q.queued.keys()], { holder: IMMEDIATE_HOLDER, userId: by.id });
+    for (const [deliveryId, invoiceId] of q.queued) {
       const r = results.find((x) => x.invoiceId === invoiceId)!;
       const d = statuses.get(deliveryId);
       r.delivery = d?.status ?? 'pending';

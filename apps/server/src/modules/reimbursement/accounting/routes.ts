@@ -1,7 +1,9 @@
 /**
  * 报销入账 (issue 15): /api/reimbursement/accounting/* — 一键报销 (list, push), 报销编辑 (detail, save),
  * 报销撤销 (list, export, pushed bills, revoke, the simulator's 会计删除凭证) and the accounting sync log.
- * Access from the route table: push and revoke for roles 1, 12, 16; the sync log for 1, 12.
+ * Access from the route table: push and revoke for roles 1, 12, 16; the sync log for 1, 12. The settling
+ * job of pushes cut short (settle.ts, app.reimbPushSettleJob) starts when the server is ready and stops
+ * when it closes.
  */
 import type { FastifyInstance } from 'fastify';
 import {
@@ -31,6 +33,7 @@ import { access, tags } from '../paths.js';
 import { reimbAccountingConfig } from '../settings/read.js';
 import { applyPage, pushedPage, reimbSyncLogDetail, reimbSyncLogs, revocationBatches, revocationCount, revocationPage } from './queries.js';
 import { editBill, editDetail, pushBills, revokeBill, type AccountingDeps } from './service.js';
+import { PushSettleJob } from './settle.js';
 
 const yuan = (fen: number) => fen / 100;
 const REVOKE_COLUMNS = [
@@ -56,6 +59,10 @@ export async function accountingRoutes(app: FastifyInstance): Promise<void> {
     booking: app.hasDecorator('incomeBookingGateway') ? () => app.incomeBookingGateway() : null,
     log: app.log,
   });
+  const job = new PushSettleJob({ db: app.db, log: app.log, oplog: app.oplog, accounting: deps });
+  app.decorate('reimbPushSettleJob', job);
+  app.addHook('onReady', async () => job.start());
+  app.addHook('onClose', async () => job.stop());
   const actor = (req: Parameters<typeof currentUser>[0]) => {
     const u = currentUser(req);
     return { id: u.id, name: u.name };
@@ -104,4 +111,11 @@ export async function accountingRoutes(app: FastifyInstance): Promise<void> {
   // 同步日志
   r.post(`${P}/synclog/list`, { schema: { body: ReimbSyncLogQuery, summary: '报销同步日志：与会计系统的每次交互，按报销单号、方法、状态、时间筛选', tags }, config: access.synclog }, async (req) => ok(await reimbSyncLogs(db(), req.body)));
   r.post(`${P}/synclog/detail`, { schema: { body: z.object({ id: Uuid }), summary: '一条报销同步日志，含请求与响应报文', tags }, config: access.synclog }, async (req) => ok(await reimbSyncLogDetail(db(), req.body.id)));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Settles 一键报销 pushes cut short (accounting/settle.ts). */
+    reimbPushSettleJob: PushSettleJob;
+  }
 }

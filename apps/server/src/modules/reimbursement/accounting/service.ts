@@ -3,7 +3,8 @@
  *
  * Push: the bill in 0 未报销 or 2 报销失败 is claimed by one conditional UPDATE to -1 报销中 with a lease
  * (push_claimed_until); a claim whose lease ran out (a crashed push) may be taken again, after asking the
- * accounting side whether the voucher arrived. The bill number is the voucher id (the idempotency key),
+ * accounting side whether the voucher arrived; the settling job (settle.ts) does the same for a bill nobody
+ * pushes again, so no bill stays 报销中 past its lease. The bill number is the voucher id (the idempotency key),
  * so no repeat or concurrent push makes a second voucher. Success → 1 已报销 (voucher number, period,
  * date, who, when), the bill's invoices closed in the pool (usage lock) and booked 02 with the tax service;
  * failure → 2 报销失败 with the reason. One reimb_pushes row per attempt; the applicant is told.
@@ -20,7 +21,7 @@ import type { IncomeBookingGateway } from '../../../integrations/tax/income-type
 import { AppError, conflict, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { isoAfter, nowIso } from '../../../platform/time.js';
-import { bookInvoices, unbookInvoices } from '../../income/booking/service.js';
+import { queueChanges, sendQueued, type QueuedChanges } from '../../income/booking/service.js';
 import { close, reopen } from '../../income/locks.js';
 import { notifyUser } from '../../messages/service.js';
 import type { ReimbBillTable } from '../tables.js';
@@ -125,7 +126,7 @@ export async function pushBill(deps: AccountingDeps, billId: string, by: Actor):
   return succeed(deps, b, answer, plan.voucher.date, by);
 }
 
-async function fail(deps: AccountingDeps, b: ReimbBillTable, message: string, by: Actor): Promise<ReimbPushResult> {
+export async function fail(deps: AccountingDeps, b: ReimbBillTable, message: string, by: Actor): Promise<ReimbPushResult> {
   const { db } = deps;
   const text = `推送失败：${message}`;
   await db.transaction().execute(async (trx) => {
@@ -136,12 +137,14 @@ async function fail(deps: AccountingDeps, b: ReimbBillTable, message: string, by
   return result(b, false, ReimbState.failed, text);
 }
 
-async function succeed(deps: AccountingDeps, b: ReimbBillTable, a: VoucherAnswer, voucherDate: string, by: Actor): Promise<ReimbPushResult> {
+export async function succeed(deps: AccountingDeps, b: ReimbBillTable, a: VoucherAnswer, voucherDate: string, by: Actor): Promise<ReimbPushResult> {
   const { db } = deps;
   const invoiceIds = await invoiceIdsOf(db, b.id);
   const use = { kind: 'reimbursement' as const, docNo: b.bill_no };
   const notes: string[] = [];
-  const done = await db.transaction().execute(async (trx) => {
+  const booker = { id: by.id, name: by.name };
+  const source = { type: 'reimbursement' as const, no: b.bill_no };
+  const done = await db.transaction().execute(async (trx): Promise<QueuedChanges | null | false> => {
     const now = nowIso();
     const u = await trx
       .updateTable('reimb_bills')
@@ -160,19 +163,20 @@ async function succeed(deps: AccountingDeps, b: ReimbBillTable, a: VoucherAnswer
       }
     }
     await pushRow(trx, b.id, 'push', true, a.voucherNo, `凭证号 ${a.period} ${a.voucherNo}${notes.length ? `；${notes.join('；')}` : ''}`, by.name);
-    return true;
+    // The booking flags (02) are queued with the bill's success: a crash after the commit leaves them to the booking job.
+    return invoiceIds.length && deps.booking ? queueChanges(trx, invoiceIds, '02', source, booker) : null;
   });
-  if (!done) {
+  if (done === false) {
     const now = await db.selectFrom('reimb_bills').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
     return result(now, now.reimb_state === ReimbState.success, now.reimb_state, now.reimb_state === ReimbState.success ? `报销单 ${b.bill_no} 已报销，凭证号 ${now.voucher_no}` : ReimbRefusals.changed, { voucherNo: now.voucher_no, period: now.voucher_period });
   }
   let booking = '';
-  if (invoiceIds.length && deps.booking) {
+  if (done && deps.booking) {
     try {
-      const ans = await bookInvoices(db, await deps.booking(), { invoiceIds, state: '02', source: { type: 'reimbursement', no: b.bill_no } }, { id: by.id, name: by.name });
+      const ans = await sendQueued(db, await deps.booking(), done, booker);
       booking = `，发票入账${ans.done}张${ans.refused ? `，${ans.refused}张未入账（${ans.results.filter((r) => !r.ok).map((r) => r.message).join('；')}）` : ''}`;
     } catch (err) {
-      deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement booking flags not sent');
+      deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement booking flags not sent; the booking job sends them');
       booking = '，发票入账标识稍后重试';
     }
   }
@@ -277,7 +281,8 @@ export async function revokeBill(deps: AccountingDeps, billId: string, reason: s
   }
   const invoiceIds = await invoiceIdsOf(db, b.id);
   const use = { kind: 'reimbursement' as const, docNo: b.bill_no };
-  await db.transaction().execute(async (trx) => {
+  const booker = { id: by.id, name: by.name };
+  const queued = await db.transaction().execute(async (trx) => {
     const u = await trx
       .updateTable('reimb_bills')
       .set({ reimb_state: ReimbState.unReimburse, voucher_id: '', voucher_no: '', voucher_period: '', voucher_date: '', pushed_at: null, pushed_by: '', push_message: '', push_claimed_until: null, updated_at: nowIso() })
@@ -295,12 +300,14 @@ export async function revokeBill(deps: AccountingDeps, billId: string, reason: s
     const message = `凭证 ${b.voucher_no} 已在会计系统删除，报销单恢复为未报销`;
     await revocationRow(trx, b, reason, ReimbRevocationState.done, message, by);
     await pushRow(trx, b.id, 'revoke', true, b.voucher_no, `撤销报销：${reason}`, by.name);
+    // 06 queued with the revocation, as 02 with the push.
+    return invoiceIds.length && deps.booking ? queueChanges(trx, invoiceIds, '06', { type: 'reimbursement', no: b.bill_no }, booker) : null;
   });
-  if (invoiceIds.length && deps.booking) {
+  if (queued && deps.booking) {
     try {
-      await unbookInvoices(db, await deps.booking(), { invoiceIds, source: { type: 'reimbursement', no: b.bill_no } }, { id: by.id, name: by.name });
+      await sendQueued(db, await deps.booking(), queued, booker);
     } catch (err) {
-      deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement unbooking flags not sent');
+      deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement unbooking flags not sent; the booking job sends them');
     }
   }
   await notifyUser(db, b.applicant_id, { title: `报销单 ${b.bill_no} 已撤销入账`, content: `您的报销单 ${b.bill_no}（凭证号 ${b.voucher_no}）已撤销入账，原因：${reason}。`, link: billLink(b.id) }).catch(() => undefined);
