@@ -105,14 +105,6 @@ export function effectiveTaxProblem(eff: number, tax: number): string {
   return '';
 }
 
-/** 元 as typed ('12.3', '12.34') → 分; NaN when not a positive-or-zero amount with at most 2 decimals. */
-export function yuanTextToFen(text: string): number {
-  const t = text.trim();
-  if (!/^\d{1,11}(\.\d{1,2})?$/.test(t)) return Number.NaN;
-  const [y, f = ''] = t.split('.');
-  return Number(y) * 100 + Number(f.padEnd(2, '0'));
-}
-
 const Fen = z.number({ message: '有效税额须为数字' }).int('有效税额须精确到分').positive('有效税额须大于0').max(1e13, '有效税额超出范围');
 
 /** Ticks either the listed invoices or every candidate of the filter (select all on the filtered set). */
