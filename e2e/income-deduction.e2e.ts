@@ -73,8 +73,18 @@ describe('发票抵扣 and 异常票池', () => {
       await stat.getByTestId('stat-apply').click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
       await expect.poll(() => stat.getByTestId('stat-state').innerText(), { timeout: 20_000 }).toBe('已申请');
-      // 合计 counts the period's deduction ticks, the two just made among them.
-      expect(Number(await stat.getByTestId('stat-totals').locator('td').nth(1).innerText())).toBeGreaterThanOrEqual(2);
+      // 合计 counts the period's deduction ticks, the two just made among them: the very figure of 抵扣勾选's header.
+      const statCount = Number(await stat.getByTestId('stat-totals').locator('td').nth(1).innerText());
+      expect(statCount).toBe(tickedBefore + 2);
+
+      // Applied: ticking of the period is closed until 撤销申请 (issue 27), the page says why and disables the actions.
+      await page.goto('/invoice/deduction/deduction/list');
+      await expect.poll(() => tick.getByTestId('tick-closed').innerText(), { timeout: 20_000 }).toContain('已申请统计，不能再勾选或撤销勾选');
+      expect(await tick.getByTestId('tick-deduct').isDisabled()).toBe(true);
+      expect(await tick.getByTestId('tick-import').isDisabled()).toBe(true);
+      expect(countIn(await tick.getByTestId('tick-ticked').innerText())).toBe(statCount);
+      await page.goto('/invoice/deduction/deduction/statistic');
+      await expect.poll(() => stat.getByTestId('stat-state').innerText(), { timeout: 20_000 }).toBe('已申请');
       // The first question's popover fades out before the second is asked.
       await expect.poll(() => page.locator('.ant-popconfirm:visible').count()).toBe(0);
       await stat.getByTestId('stat-confirm').click();

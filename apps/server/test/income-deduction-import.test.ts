@@ -22,7 +22,7 @@ describe('import from Excel', () => {
     const a = await fresh();
     const b = await fresh();
     const bad = await s.call(`${D}/import`, { file: await sheet([['', '', a.no, '8.50'], ['', '', '99000000000000000001', ''], ['123', '456', '', '1'], ['', '', b.no, 'abc']]), vatUsage: 1 }, t13);
-    expect(bad.code, bad.message).toBe(20000);
+    expect([bad.status, bad.code, bad.message]).toEqual([400, 30000, '导入未勾选：请按逐行结果修改后重新导入']);
     expect(bad.r.done).toBe(false);
     expect(bad.r.rows.map((r: { row: number; ok: boolean; message: string }) => [r.row, r.ok, r.message])).toEqual([
       [2, false, '其他行有误，本次未勾选'],
@@ -31,6 +31,16 @@ describe('import from Excel', () => {
       [5, false, '有效税额须为金额（元，最多两位小数）'],
     ]);
     expect((await facts(a.id)).tick_state).toBe(0);
+    // The rule of a tick's effective tax, per row: positive, at most the invoice's tax (9.00), to the 分.
+    const amounts = await s.call(`${D}/import`, { file: await sheet([['', '', a.no, '0'], ['', '', b.no, '999999'], ['', '', a.no, '-5'], ['', '', b.no, '1.234']]), vatUsage: 1 }, t13);
+    expect(amounts.code).toBe(30000);
+    expect(amounts.r.rows.map((r: { row: number; message: string }) => [r.row, r.message])).toEqual([
+      [2, '有效税额须大于0且不超过发票税额（9.00元）'],
+      [3, '有效税额须大于0且不超过发票税额（9.00元）'],
+      [4, '有效税额须为金额（元，最多两位小数）'],
+      [5, '有效税额须为金额（元，最多两位小数）'],
+    ]);
+    expect((await facts(b.id)).tick_state).toBe(0);
     const good = await s.call(`${D}/import`, { file: await sheet([['', '', a.no, '8.50'], ['', '', b.no, '']]), vatUsage: 1 }, t13);
     expect(good.r.done).toBe(true);
     expect(good.r.rows.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);

@@ -88,13 +88,24 @@ describe('ticking for deduction and undoing', () => {
     expect(again.r.outcomes[0].message).toBe('该发票未勾选，无需撤销');
   });
 
-  it('effective tax between 0 and the tax', async () => {
+  it('effective tax: a positive amount of at most the tax, to the fen; else refused (30000) naming the invoice, nothing saved', async () => {
+    // Issue 27: 999999 was saved as the full tax, −5 as 0.00, "abc" as the full tax, all answered 勾选成功.
     const a = await fresh();
-    const r = await tick({ items: [{ id: a.id, effectiveTax: 901 }] });
-    expect(r.r.done).toBe(false);
-    expect(r.r.outcomes[0].message).toBe('有效税额须在0与发票税额之间');
-    expect((await tick({ items: [{ id: a.id, effectiveTax: -1 }] })).message).toContain('有效税额不能为负数');
-    expect((await tick({ items: [{ id: a.id, effectiveTax: 0 }] })).r.done).toBe(true);
+    const over = await tick({ items: [{ id: a.id, effectiveTax: 999999 }] });
+    expect([over.status, over.code, over.message]).toEqual([400, 30000, `勾选失败：发票${a.no}，有效税额须大于0且不超过发票税额（9.00元）`]);
+    expect(over.r).toMatchObject({ done: false, refused: 1, outcomes: [{ invoiceId: a.id, ok: false, message: '有效税额须大于0且不超过发票税额（9.00元）' }] });
+    for (const [eff, words] of [[-5, '有效税额须大于0'], [0, '有效税额须大于0'], ['abc', '有效税额须为数字'], [12.5, '有效税额须精确到分'], [null, '有效税额须为数字']] as const) {
+      const r = await tick({ items: [{ id: a.id, effectiveTax: eff }] });
+      expect([r.status, r.code], String(eff)).toEqual([400, 30000]);
+      expect(r.message).toContain(words);
+    }
+    expect(await facts(a.id)).toMatchObject({ tick_state: 0, effective_tax: null });
+    const log = await s.call(`${D}/log`, { number: a.no }, t13);
+    expect(log.r.items.map((x: { result: number; message: string }) => [x.result, x.message])).toEqual([[0, '有效税额须大于0且不超过发票税额（9.00元）']]);
+    const fine = await tick({ items: [{ id: a.id, effectiveTax: 899 }] });
+    expect([fine.code, fine.message]).toEqual([20000, '勾选成功1张']);
+    expect(Number((await facts(a.id)).effective_tax)).toBe(899);
+    expect(Number((await simTick(a.no))!.effective_tax)).toBe(899);
   });
 
   it('non-deduction needs a reason and records it', async () => {
@@ -136,7 +147,8 @@ describe('all-or-nothing batches', () => {
     const good2 = await fresh();
     const unknown = await fresh({ known: false });
     const r = await tick({ items: [{ id: good1.id }, { id: unknown.id }, { id: good2.id }] });
-    expect(r.code).toBe(20000);
+    // A refusal is never answered 20000 (issue 27): 30000 with the batch's words and each invoice's outcome.
+    expect([r.status, r.code]).toEqual([400, 30000]);
     expect(r.message).toBe('勾选失败：1张发票不能勾选，本批均未勾选');
     expect(r.r).toMatchObject({ done: false, refused: 1, count: 0 });
     expect(r.r.outcomes[1]).toMatchObject({ invoiceId: unknown.id, ok: false, message: '税务端无此发票信息' });
@@ -180,11 +192,45 @@ describe('all-or-nothing batches', () => {
   it('two concurrent batches of the same invoice: it ends ticked here and at the service', async () => {
     const a = await fresh();
     const both = await Promise.all([tick({ items: [{ id: a.id }] }), tick({ items: [{ id: a.id }] }, t1)]);
-    expect(both.some((x) => x.r.done)).toBe(true);
-    for (const x of both.filter((y) => !y.r.done)) expect(x.r.outcomes[0].message).toContain('请刷新后重试');
+    expect(both.filter((x) => x.r.done)).toHaveLength(1);
+    for (const x of both.filter((y) => !y.r.done)) {
+      expect(x.code).toBe(30000);
+      expect(x.r.outcomes[0].message).toMatch(/请刷新后重试|无需重复勾选/);
+    }
     expect(await facts(a.id)).toMatchObject({ tick_state: 1, vat_usage: 1 });
     expect(await simTick(a.no)).toBeDefined();
   });
+
+  it('twenty concurrent ticks of one invoice: one success in the answers and in the log, the others failed or 无变化, whichever engine', async () => {
+    // Issue 27: on SQLite all twenty answered 勾选成功 and logged twenty successes (PostgreSQL: 1 and 19 failures).
+    const a = await fresh();
+    const out = await Promise.all(Array.from({ length: 20 }, (_, i) => tick({ items: [{ id: a.id }] }, i % 2 ? t1 : t13)));
+    const done = out.filter((x) => x.code === 20000);
+    expect(done).toHaveLength(1);
+    expect(done[0]!.message).toBe('勾选成功1张');
+    for (const x of out.filter((y) => y.code !== 20000)) {
+      expect(x.code).toBe(30000);
+      expect(x.r.done).toBe(false);
+      expect(x.message).toMatch(/^勾选失败：发票\d{20}，(已勾选为抵扣（有效税额9\.00元），无需重复勾选|发票 \d{20} 的勾选状态已变化，请刷新后重试)$/);
+    }
+    const log = (await s.call(`${D}/log`, { number: a.no, pageSize: 50 }, t13)).r.items as Array<{ result: number; message: string; batchId: string }>;
+    expect(log).toHaveLength(20);
+    expect(log.filter((x) => x.result === 1)).toHaveLength(1);
+    expect(log.find((x) => x.result === 1)!.batchId).toBe(done[0]!.r.batchId);
+    // What each answer said is what its log row says.
+    for (const x of out.filter((y) => y.code !== 20000)) {
+      const row = log.find((l) => l.batchId === x.r.batchId)!;
+      expect([row.result === 2 ? 'unchanged' : 'failed', row.message]).toEqual([x.r.unchanged ? 'unchanged' : 'failed', x.r.outcomes[0].message]);
+    }
+    expect(await facts(a.id)).toMatchObject({ tick_state: 1, vat_usage: 1 });
+    expect(Number((await facts(a.id)).effective_tax)).toBe(900);
+    // A batch that mixes a new invoice with one already ticked so: the new one ticked, the other left 无变化.
+    const b = await fresh();
+    const mixed = await tick({ items: [{ id: a.id, effectiveTax: 900 }, { id: b.id }] });
+    expect([mixed.code, mixed.message]).toEqual([20000, '勾选成功1张，1张已按此勾选（无变化）']);
+    expect(mixed.r.outcomes.map((o: { ok: boolean; message: string }) => [o.ok, o.message])).toEqual([[true, '已勾选为抵扣（有效税额9.00元），无需重复勾选'], [true, '勾选成功']]);
+    expect((await s.call(`${D}/log`, { batchId: mixed.r.batchId }, t13)).r.items.map((x: { result: number }) => x.result).sort()).toEqual([1, 2]);
+  }, 30_000);
 
   it('a local refusal stops the batch before the tax service', async () => {
     const good = await fresh();

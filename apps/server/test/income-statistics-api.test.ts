@@ -12,8 +12,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeMethods, createTaxGateway } from '../src/integrations/tax/index.js';
 import { shiftPeriod } from '../src/integrations/tax/tick-rules.js';
+import { TickMessages } from '../src/integrations/tax/index.js';
 import { transportDeductionTotal } from '../src/modules/income/transport/repo.js';
 import { startTestServer, type TestServer } from './helpers.js';
+import { D, tickHelpers, type TickPeriodFacts } from './income-deduction-helpers.js';
 
 let s: TestServer;
 let t1: string;
@@ -35,7 +37,10 @@ beforeAll(async () => {
   s = await startTestServer();
   await s.app.incomeJob.stop();
   [t1, t13, t14, t16] = (await Promise.all(['demo1', 'demo13', 'demo14', 'demo16'].map((n) => s.login(n)))) as [string, string, string, string];
+  tickPeriod = (await s.call(`${D}/period`, {}, t13)).r;
 });
+let tickPeriod: TickPeriodFacts;
+const { fresh, facts, tick } = tickHelpers(() => ({ s, t13, period: tickPeriod }));
 afterAll(async () => {
   delete process.env.TAX_SIMULATOR_NOW;
   await s?.close();
@@ -86,6 +91,37 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
     expect((await s.call(`${S}/deduction/view`, { period: '209901' }, t13)).message).toBe(`只能查看税款所属期${shiftPeriod(P, -1)}或${P}的统计`);
   });
 
+  it('抵扣勾选 本期已勾选 and 抵扣统计 are one query: the same figures, 不抵扣 and 退税 apart (also 退税勾选 and 退税统计)', async () => {
+    // Issue 27: the header said 234 张 / 1,726,305.72 while the statistics said 175 份 / 1,152,292.18 (the 不抵扣 counted).
+    expect(tickPeriod.period).toBe(P);
+    const [a, b, c, d] = [await fresh({ tax: 1300 }), await fresh(), await fresh(), await fresh()];
+    expect((await tick({ items: [{ id: a.id, effectiveTax: 650 }] })).code).toBe(20000);
+    expect((await tick({ items: [{ id: b.id }], vatUsage: 4, deductReason: 3 })).code).toBe(20000);
+    expect((await tick({ items: [{ id: c.id }], vatUsage: 2 }, t13, 'rebate-')).code).toBe(20000);
+    expect((await tick({ items: [{ id: d.id }], vatUsage: 3 }, t13, 'rebate-')).code).toBe(20000);
+    const pool = async (usages: number[]) => {
+      const rows = await s.db.kysely.selectFrom('income_invoices').select(['tax', 'effective_tax']).where('tick_period', '=', P).where('tick_state', '=', 1).where('vat_usage', 'in', usages).execute();
+      return { count: rows.length, tax: rows.reduce((x, r) => x + Number(r.tax), 0), effectiveTax: rows.reduce((x, r) => x + Number(r.effective_tax), 0) };
+    };
+    const header = (await s.call(`${D}/period`, { scope: 'deduction' }, t13)).r;
+    const view = (await s.call(`${S}/deduction/view`, { period: P }, t13)).r;
+    expect(header.ticked).toEqual({ count: view.totals.count, tax: view.totals.tax, effectiveTax: view.totals.effectiveTax });
+    expect(header.ticked).toEqual(await pool([1]));
+    expect(view.notice).toBe('');
+    const nonDeduct = await pool([4]);
+    const rebate = await pool([2, 3]);
+    expect(nonDeduct.count).toBeGreaterThan(0);
+    expect(rebate.count).toBeGreaterThanOrEqual(2);
+    const apart = [{ usages: [4], label: '不抵扣', count: nonDeduct.count, tax: nonDeduct.tax }, { usages: [2, 3], label: '退税', count: rebate.count, tax: rebate.tax }];
+    expect(header.apart).toEqual(apart);
+    expect(view.apart).toEqual(apart);
+    const rHeader = (await s.call(`${D}/period`, { scope: 'rebate' }, t13)).r;
+    const rView = (await s.call(`${S}/rebate/view`, { period: P }, t13)).r;
+    expect(rHeader.ticked).toEqual({ count: rView.totals.count, tax: rView.totals.tax, effectiveTax: rView.totals.effectiveTax });
+    expect(rHeader.ticked).toEqual(rebate);
+    expect(rHeader.apart.map((x: { label: string }) => x.label)).toEqual(['抵扣', '不抵扣']);
+  });
+
   it('refusals before applying; apply, revoke, apply again', async () => {
     const c = await s.call(`${S}/deduction/confirm`, { period: P }, t13);
     expect([c.status, c.message]).toEqual([400, `税款所属期${P}尚未申请统计，请先申请统计`]);
@@ -97,6 +133,43 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
     expect((await s.call(`${S}/deduction/apply`, { period: P }, t13)).message).toBe(`税款所属期${P}已申请统计，请勿重复申请`);
     expect((await s.call(`${S}/deduction/revoke-apply`, { period: P }, t13)).r.state).toBe(0);
     expect((await s.call(`${S}/deduction/apply`, { period: P }, t1)).r.state).toBe(1);
+  });
+
+  it('from 申请统计 until 撤销申请 the period\'s 抵扣 and 不抵扣 ticks are closed: refused here, by the simulated service, and the figures stay', async () => {
+    // Issue 27: with the statistics applied an invoice could still be ticked (175 → 176 份).
+    const applied = TickMessages.applied(P);
+    expect(applied).toBe(`税款所属期${P}已申请统计，不能再勾选或撤销勾选；如需修改，请先撤销申请`);
+    expect((await s.call(`${S}/deduction/revoke-apply`, { period: P }, t13)).r.state).toBe(0);
+    const ticked = await fresh();
+    const waiting = await fresh();
+    expect((await tick({ items: [{ id: ticked.id }] })).code).toBe(20000);
+    expect((await s.call(`${S}/deduction/apply`, { period: P }, t13)).r.state).toBe(1);
+    const before = (await s.call(`${S}/deduction/view`, { period: P }, t13)).r.totals;
+    const header = (await s.call(`${D}/period`, { scope: 'deduction' }, t13)).r;
+    expect(header).toMatchObject({ period: P, statState: 1, open: false, closedReason: applied });
+    for (const r of [
+      await tick({ items: [{ id: waiting.id }] }),
+      await tick({ items: [{ id: waiting.id }], vatUsage: 4, deductReason: 1 }),
+      await tick({ filter: { number: waiting.no } }),
+      await s.call(`${D}/untick`, { ids: [ticked.id] }, t13),
+      await s.call(`${D}/import`, { file: 'eA==', vatUsage: 1 }, t13),
+    ]) expect([r.status, r.code, r.message]).toEqual([400, 30000, applied]);
+    expect(await facts(waiting.id)).toMatchObject({ tick_state: 0 });
+    expect(await facts(ticked.id)).toMatchObject({ tick_state: 1 });
+    expect((await s.call(`${S}/deduction/view`, { period: P }, t13)).r.totals).toEqual(before);
+    // The service refuses too (so a Nuonuo-mode call meets the bureau's refusal), for 抵扣 and 不抵扣 alike.
+    const sim = createTaxGateway({ db: s.db, synclog: s.app.synclog, clock: { now: () => new Date(day(THIS, 5)) } }, { mode: 'simulator', simulator: { delayMs: 0 } });
+    const issueDate = (await s.db.kysely.selectFrom('income_invoices').select('issue_date').where('id', '=', waiting.id).executeTakeFirstOrThrow()).issue_date;
+    await expect(sim.tickInvoices({ period: P, usage: 1, items: [{ invoiceCode: '', invoiceNo: waiting.no, issueDate, effectiveTax: 900 }] })).rejects.toThrow(applied);
+    await expect(sim.tickInvoices({ period: P, usage: 4, reason: 1, items: [{ invoiceCode: '', invoiceNo: waiting.no, issueDate, effectiveTax: 900 }] })).rejects.toThrow(applied);
+    await expect(sim.untickInvoices({ period: P, usage: 1, items: [{ invoiceCode: '', invoiceNo: ticked.no, issueDate }] })).rejects.toThrow(applied);
+    // 退税勾选 has its own statistics (退税统计, not applied): still open.
+    expect((await s.call(`${D}/period`, { scope: 'rebate' }, t13)).r).toMatchObject({ open: true, statState: 0 });
+    // 撤销申请 opens the period again.
+    expect((await s.call(`${S}/deduction/revoke-apply`, { period: P }, t13)).r.state).toBe(0);
+    expect((await s.call(`${D}/period`, { scope: 'deduction' }, t13)).r).toMatchObject({ open: true, closedReason: '' });
+    expect((await s.call(`${D}/untick`, { ids: [ticked.id] }, t13)).code).toBe(20000);
+    expect((await s.call(`${S}/deduction/apply`, { period: P }, t13)).r.state).toBe(1);
   });
 
   it('09: a confirmation in the period own month is refused (the message word for word)', async () => {
@@ -122,7 +195,7 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
     expect(ops.map((o) => o.description)).toContain(`抵扣统计：税款所属期${P}确认统计成功`);
     expect(ops.map((o) => o.description)).toContain(`抵扣统计：税款所属期${P}确认统计失败：不能重复确认`);
     const rows = await s.db.kysely.selectFrom('income_stat_actions').selectAll().where('scope', '=', 'deduction').where('period', '=', P).orderBy('created_at').execute();
-    expect(rows.filter((r) => r.result === 1).map((r) => r.action)).toEqual(['apply', 'revokeApply', 'apply', 'confirm']);
+    expect(rows.filter((r) => r.result === 1).map((r) => r.action)).toEqual(['apply', 'revokeApply', 'apply', 'revokeApply', 'apply', 'revokeApply', 'apply', 'confirm']);
     expect(rows.every((r) => r.active === 0)).toBe(true);
     expect((await statLogs()).filter((l) => l.type === IncomeMethods.statConfirm)).toHaveLength(2); // the 09 refusal and the confirmation
   });

@@ -42,8 +42,12 @@ describe('ticking rules (pure, deduction/rules.ts)', () => {
   });
   it('refuses each case with its reason', () => {
     expect(tickRefusal(row(), 1, 900, P)).toBe('');
-    expect(tickRefusal(row(), 1, 0, P)).toBe('');
-    expect(tickRefusal(row(), 1, 901, P)).toBe('有效税额须在0与发票税额之间');
+    expect(tickRefusal(row(), 1, 1, P)).toBe('');
+    // 抵扣's effective tax: positive, at most the tax, to the 分 (issue 27: 0 and above the tax were saved).
+    expect(tickRefusal(row(), 1, 0, P)).toBe('有效税额须大于0且不超过发票税额（9.00元）');
+    expect(tickRefusal(row(), 1, -5, P)).toBe('有效税额须大于0且不超过发票税额（9.00元）');
+    expect(tickRefusal(row(), 1, 901, P)).toBe('有效税额须大于0且不超过发票税额（9.00元）');
+    expect(tickRefusal(row(), 1, 12.5, P)).toBe('有效税额须精确到分（最多两位小数）');
     expect(tickRefusal(row({ kind: '82' }), 1, 900, P)).toContain('该发票种类不能勾选');
     expect(tickRefusal(row({ vat_usage: 2, tick_state: 1, tick_period: '202611' }), 1, 900, P)).toBe('该发票已勾选为出口退税，不能再勾选为抵扣');
     expect(tickRefusal(row({ vat_usage: 1, tick_state: 1, tick_period: '202610' }), 1, 900, P)).toBe('该发票已于税款所属期202610勾选，不能在本期更改');
@@ -123,7 +127,9 @@ describe('the simulator', () => {
     const a = normal81(0);
     const b = normal81(1);
     const out = await gw().tickInvoices({ period: '202611', usage: 1, items: [item(a), item(b, b.tax + 1), { invoiceCode: '', invoiceNo: '26000000000000000000', issueDate: '2026-10-09', effectiveTax: 0 }] });
-    expect(out.map((o) => [o.accepted, o.message])).toEqual([[true, '勾选成功'], [false, '有效税额须在0与发票税额之间'], [false, '税务端无此发票信息']]);
+    expect(out.map((o) => [o.accepted, o.message])).toEqual([[true, '勾选成功'], [false, '有效税额须大于0且不超过发票税额'], [false, '税务端无此发票信息']]);
+    // A 抵扣 tick of 0 is refused by the service too.
+    expect((await gw().tickInvoices({ period: '202611', usage: 1, items: [item(b, 0)] }))[0]).toMatchObject({ accepted: false, message: '有效税额须大于0且不超过发票税额' });
     expect((await gw().tickInvoices({ period: '202611', usage: 2, items: [item(a)] }))[0]!.message).toBe('该发票已勾选为抵扣，不能再勾选为出口退税');
     // The same usage again: accepted (a retry), the effective tax updated.
     expect((await gw().tickInvoices({ period: '202611', usage: 1, items: [item(a, 1)] }))[0]!.accepted).toBe(true);

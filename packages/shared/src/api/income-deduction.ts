@@ -17,7 +17,8 @@ export const TickState = defineEnum({ unticked: [0, '未勾选'], ticked: [1, '�
 /** The period's statistics (统计状态). */
 export const PeriodStatState = defineEnum({ none: [0, '未统计'], applied: [1, '已申请'], confirmed: [2, '已确认'] });
 export const TickAction = defineEnum({ tick: ['tick', '勾选'], untick: ['untick', '撤销勾选'] });
-export const TickResult = defineEnum({ failed: [0, '失败'], success: [1, '成功'] });
+/** 2 无变化: the invoice was already ticked exactly so (same usage, period, effective tax, reason); nothing was sent or written. */
+export const TickResult = defineEnum({ failed: [0, '失败'], success: [1, '成功'], unchanged: [2, '无变化'] });
 
 /** Kinds that may be ticked: 增值税专用发票 (paper, electronic), 数电专票 and 数电纸质专票. */
 export const TICKABLE_INCOME_KINDS = ['01', '08', '81', '85'] as const;
@@ -72,14 +73,39 @@ export interface TickPeriodInfo {
   /** Ticking accepted now; else closedReason says why. */
   open: boolean;
   closedReason: string;
-  /** Ticked in the period for this page's usages. */
+  /**
+   * Ticked in the period for what this page counts: 抵扣勾选 the 抵扣 ticks only (usage 1, the same figures as
+   * 抵扣统计), 退税勾选 the 出口退税 and 代办退税 ticks (the same as 退税统计). One query (tickedFigures).
+   */
   ticked: { count: number; tax: number; effectiveTax: number };
+  /** The period's other ticks, shown apart and never added to `ticked` (抵扣勾选: 不抵扣, 退税). */
+  apart: TickedApart[];
   /** Every candidate of the page (ticked or not). */
   candidates: { count: number; tax: number };
   tickBookedOnly: boolean;
 }
 
-const Fen = z.number({ message: '有效税额须为数字' }).int('有效税额须精确到分').min(0, '有效税额不能为负数').max(1e13, '有效税额超出范围');
+/** Ticks of the period shown apart from a page's own figures: 不抵扣 on 抵扣勾选, for instance. */
+export interface TickedApart {
+  usages: number[];
+  label: string;
+  count: number;
+  tax: number;
+}
+
+/**
+ * The rule of an effective tax (有效税额, 分) for a 抵扣 tick: a positive amount of at most the invoice's
+ * tax, to the 分. '' when it holds, else the Chinese reason (the server's check, the import's rows and the
+ * page's field say the same words).
+ */
+export function effectiveTaxProblem(eff: number, tax: number): string {
+  if (!Number.isFinite(eff)) return '有效税额须为金额';
+  if (!Number.isInteger(eff)) return '有效税额须精确到分（最多两位小数）';
+  if (eff <= 0 || eff > tax) return `有效税额须大于0且不超过发票税额（${(tax / 100).toFixed(2)}元）`;
+  return '';
+}
+
+const Fen = z.number({ message: '有效税额须为数字' }).int('有效税额须精确到分').positive('有效税额须大于0').max(1e13, '有效税额超出范围');
 
 /** Ticks either the listed invoices or every candidate of the filter (select all on the filtered set). */
 export const TickBody = z
@@ -119,9 +145,12 @@ export interface TickOutcomeRow {
 }
 
 /**
- * A tick or undo answer. done: every invoice recorded; else nothing was (all-or-nothing) and outcomes
- * name each refusal. needConfirm: nothing was attempted — the batch holds 疑点 or abnormal invoices
- * (listed in outcomes) and must come back with confirmed: true.
+ * A tick or undo answer. done: every invoice recorded (answered 20000); else nothing was (all-or-nothing),
+ * the answer is a refusal (30000, its message the batch's) and outcomes name each invoice's reason.
+ * needConfirm: nothing was attempted — the batch holds 疑点 or abnormal invoices (listed in outcomes) and
+ * must come back with confirmed: true (20000: a question, not a refusal). `unchanged`: invoices already
+ * ticked exactly so (same usage, period, effective tax and reason), left as they were and logged 无变化
+ * (their outcome is ok with the words saying so); a batch of nothing else is refused (nothing to do).
  */
 export interface TickAnswer {
   done: boolean;
@@ -129,7 +158,20 @@ export interface TickAnswer {
   batchId: string;
   count: number;
   refused: number;
+  unchanged?: number;
   outcomes: TickOutcomeRow[];
+}
+
+/** The words of a tick or undo answer (the envelope's message): what was done, or why nothing was (naming the invoice when it is one). */
+export function tickAnswerMessage(a: TickAnswer, action: 'tick' | 'untick'): string {
+  if (a.needConfirm) return TICK_CONFIRM_MESSAGE;
+  const verb = action === 'untick' ? '撤销勾选' : '勾选';
+  if (a.done) return `${verb}成功${a.count}张${a.unchanged ? `，${a.unchanged}张已按此勾选（无变化）` : ''}`;
+  const failed = action === 'untick' ? '撤销失败' : '勾选失败';
+  const one = a.outcomes.length === 1 ? a.outcomes[0]! : null;
+  if (one) return `${failed}：发票${one.invoiceNumber || '（不存在）'}，${one.message.replace(/^(勾选失败|撤销失败)：/, '')}`;
+  if (!a.refused && a.unchanged) return `${failed}：所选${a.unchanged}张发票均已按此勾选，无需重复勾选`;
+  return action === 'untick' ? `撤销失败：${a.refused}张发票不能撤销，本批均未撤销` : `勾选失败：${a.refused}张发票不能勾选，本批均未勾选`;
 }
 
 /** Import: an .xlsx (base64) with columns 发票代码, 发票号码 (or the 20-digit 数电号码), 有效税额（元）. */

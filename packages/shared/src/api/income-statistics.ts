@@ -46,6 +46,10 @@ export interface StatView {
   transport: { count: number; basis: number; tax: number } | null;
   /** 抵扣统计: ticked effective tax + passenger transport tax; 退税统计: the ticked tax. */
   deductibleTotal: number;
+  /** The period's other ticks, not counted in these figures (抵扣统计: 不抵扣 and 退税), as on the ticking page's header. */
+  apart: Array<{ usages: number[]; label: string; count: number; tax: number }>;
+  /** Set when the tax service's own totals differ from our ticks (they should not): the words saying so. */
+  notice: string;
   actions: StatActionCode[];
   lastAction: { action: string; result: number; message: string; userName: string; at: string } | null;
 }

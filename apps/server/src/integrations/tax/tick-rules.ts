@@ -20,13 +20,15 @@ export const NON_DEDUCT_REASON_LABELS: Record<NonDeductReason, string> = { 1: '�
 export const TickMessages = {
   pastDeadline: (period: string, deadline: string) => `税款所属期${period}的勾选截止时间（${deadline}）已过，不能再勾选或撤销勾选`,
   confirmed: (period: string) => `税款所属期${period}的统计已确认，不能再勾选或撤销勾选`,
+  /** From 申请统计 until 撤销申请 the period's ticks of that statistics' scope are frozen. */
+  applied: (period: string) => `税款所属期${period}已申请统计，不能再勾选或撤销勾选；如需修改，请先撤销申请`,
   notCurrent: (period: string, current: string) => `税款所属期${period}不是当前可勾选的所属期（当前为${current}）`,
   unknown: '税务端无此发票信息',
   abnormalVoucher: '异常凭证不能勾选抵扣',
   usedOtherwise: (was: TickUsage, want: TickUsage) => `该发票已勾选为${TICK_USAGE_LABELS[was]}，不能再勾选为${TICK_USAGE_LABELS[want]}`,
   otherPeriod: (period: string) => `该发票已于税款所属期${period}勾选，不能在本期更改`,
   notTicked: '该发票未勾选，无需撤销',
-  effectiveTax: '有效税额须在0与发票税额之间',
+  effectiveTax: '有效税额须大于0且不超过发票税额',
   badState: (label: string) => `该发票${label}，不能勾选`,
 } as const;
 
@@ -54,6 +56,7 @@ export function checkTickRequest(r: TickRequest, method: string): void {
   if (![1, 2, 3, 4].includes(r.usage)) throw invalid('勾选用途不正确', method);
   if (r.usage === 4 ? ![1, 2, 3, 4, 5].includes(r.reason ?? 0) : r.reason !== undefined) throw invalid(r.usage === 4 ? '不抵扣勾选须选择不抵扣原因' : '只有不抵扣勾选需要原因', method);
   checkItems(r.items, method);
+  // An amount in 分; a 抵扣 tick's must be positive and at most the invoice's tax: the per-invoice check (income-ticks.ts).
   for (const i of r.items) if (!Number.isInteger(i.effectiveTax) || i.effectiveTax < 0) throw invalid(`${TickMessages.effectiveTax}：${tickKey(i)}`, method);
 }
 

@@ -60,36 +60,41 @@ export class SimulatorTicks {
     private readonly synclog: SyncLogService,
   ) {}
 
-  /** The period's deadline and statistics state (the defaults while the bureau wrote nothing for it). */
-  private async periods(list: string[]): Promise<Map<string, { deadline: string; statState: number }>> {
+  /** The period's deadline and statistics states (the defaults while the bureau wrote nothing for it). */
+  private async periods(list: string[]): Promise<Map<string, { deadline: string; statState: number; rebateState: number }>> {
     const rows = await this.ctx.sdb.selectFrom('taxsim_income_periods').selectAll().where('period', 'in', list).execute();
-    const out = new Map(list.map((p) => [p, { deadline: defaultDeadline(p), statState: 0 }]));
-    for (const r of rows) out.set(r.period, { deadline: r.deadline, statState: Number(r.stat_state) });
+    const out = new Map(list.map((p) => [p, { deadline: defaultDeadline(p), statState: 0, rebateState: 0 }]));
+    for (const r of rows) out.set(r.period, { deadline: r.deadline, statState: Number(r.stat_state), rebateState: Number(r.rebate_state ?? 0) });
     return out;
   }
 
-  private async current(): Promise<TickPeriod> {
+  private async current(): Promise<TickPeriod & { rebateState: number }> {
     const now = this.ctx.now();
     const month = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 7).replace('-', '');
     const rows = await this.periods([shiftPeriod(month, -1), month]);
     const period = currentPeriod(now, (p) => rows.get(p)!);
     const row = rows.get(period)!;
-    return { period, deadline: row.deadline, windowFrom: TICK_WINDOW_START, windowTo: periodEnd(period), statState: row.statState as 0 | 1 | 2 };
+    return { period, deadline: row.deadline, windowFrom: TICK_WINDOW_START, windowTo: periodEnd(period), statState: row.statState as 0 | 1 | 2, rebateState: row.rebateState };
   }
 
   tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
     return exchange(this.synclog, M.period, {}, ctx, async () => {
-      const value = await this.current();
+      const { rebateState: _r, ...value } = await this.current();
       return { value, log: value, memo: `当前税款所属期 ${value.period}，勾选截止 ${deadlineText(value.deadline)}` };
     });
   }
 
-  /** The call-wide refusals: another period, past the deadline, confirmed. */
-  private async open(period: string, method: string): Promise<void> {
+  /**
+   * The call-wide refusals: another period, past the deadline, confirmed, or the usage's statistics applied
+   * for (抵扣统计 freezes 抵扣 and 不抵扣 ticks, 退税统计 the rebate ones, from 申请统计 until 撤销申请).
+   */
+  private async open(period: string, usage: TickUsage, method: string): Promise<void> {
     const cur = await this.current();
     if (period !== cur.period) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.notCurrent(period, cur.period), method);
     if (this.ctx.now().getTime() > Date.parse(cur.deadline)) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.pastDeadline(period, deadlineText(cur.deadline)), method);
-    if (cur.statState === 2) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.confirmed(period), method);
+    const scopeState = usage === 2 || usage === 3 ? cur.rebateState : cur.statState;
+    if (cur.statState === 2 || scopeState === 2) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.confirmed(period), method);
+    if (scopeState === 1) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.applied(period), method);
   }
 
   /** The invoice as the service knows it (null: unknown). Also the booking flag's (income-booking.ts). */
@@ -119,7 +124,7 @@ export class SimulatorTicks {
     const request = { skssq: r.period, gxlx: r.usage, bdkyy: r.reason ?? null, invoiceKey: r.items.map(tickKey), list: r.items };
     return exchange(this.synclog, M.tick, request, ctx, async () => {
       checkTickRequest(r, M.tick);
-      await this.open(r.period, M.tick);
+      await this.open(r.period, r.usage, M.tick);
       const ticks = await this.ticksOf(r.items.map(tickKey));
       const at = this.ctx.now().toISOString();
       const outcomes: TickOutcome[] = [];
@@ -131,7 +136,7 @@ export class SimulatorTicks {
         if (!inv) refusal = TickMessages.unknown;
         else if ([1, 2, 3, 8].includes(inv.state)) refusal = TickMessages.badState(INCOME_STATE_LABELS[inv.state]);
         else if (r.usage === 1 && inv.risk === '02') refusal = TickMessages.abnormalVoucher;
-        else if (item.effectiveTax > inv.tax) refusal = TickMessages.effectiveTax;
+        else if (r.usage === 1 && (item.effectiveTax <= 0 || item.effectiveTax > inv.tax)) refusal = TickMessages.effectiveTax;
         else if (had && Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
         else if (had && had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
         if (refusal) {
@@ -152,7 +157,7 @@ export class SimulatorTicks {
     const request = { skssq: r.period, gxlx: r.usage, invoiceKey: r.items.map(tickKey), list: r.items };
     return exchange(this.synclog, M.untick, request, ctx, async () => {
       checkUntickRequest(r, M.untick);
-      await this.open(r.period, M.untick);
+      await this.open(r.period, r.usage, M.untick);
       const ticks = await this.ticksOf(r.items.map(tickKey));
       const outcomes: TickOutcome[] = [];
       for (const item of r.items) {

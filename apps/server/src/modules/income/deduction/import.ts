@@ -1,10 +1,11 @@
 /**
  * 导入勾选: the Excel sheet read (sheet.ts), each row's invoice found in the pool (20 digits by 数电号码,
- * else 发票代码 + 发票号码), every row checked (a wrong row refuses the whole file), then ticked as one
- * batch (tick.ts) with each row's outcome.
+ * else 发票代码 + 发票号码), every row checked (a wrong row refuses the whole file; a typed 有效税额 by the
+ * rule of a tick: positive, at most the invoice's tax, to the 分), then ticked as one batch (tick.ts) with
+ * each row's outcome.
  */
 import type { FastifyRequest } from 'fastify';
-import { TICK_MAX_INVOICES, TickUsage, type TickImportAnswer, type TickImportBody, type TickImportRow } from '@zhyy/shared';
+import { effectiveTaxProblem, TICK_MAX_INVOICES, TickUsage, type TickImportAnswer, type TickImportBody, type TickImportRow } from '@zhyy/shared';
 import type { NonDeductReason as Reason, TickUsage as Usage } from '../../../integrations/tax/index.js';
 import { refuse } from '../../../platform/envelope.js';
 import type { TickDeps } from './batch.js';
@@ -16,27 +17,31 @@ import { tickItems } from './tick.js';
 export async function importTicks(deps: TickDeps, req: FastifyRequest, scope: TickScope, b: TickImportBody): Promise<TickImportAnswer> {
   const usage = Number(b.vatUsage) as Usage;
   if (!SCOPE_USAGES[scope].includes(usage)) throw refuse(`${SCOPE_PAGE[scope]}不能勾选为${TickUsage.label(usage)}`);
-  const parsed = await readTickSheet(Buffer.from(b.file, 'base64'));
+  // The period first: closed (past the deadline, the statistics applied or confirmed), no file is read.
   const gw = await deps.gateway();
-  const p = await openPeriod(req, gw);
+  const p = await openPeriod(req, gw, scope);
+  const parsed = await readTickSheet(Buffer.from(b.file, 'base64'));
   // Find each row's invoice: 20 digits by 数电号码, else 发票代码 + 发票号码.
   const digital = parsed.filter((x) => !x.message && x.number.length === 20).map((x) => x.number);
   const coded = parsed.filter((x) => !x.message && x.number.length !== 20);
-  const found = new Map<string, string>();
+  const found = new Map<string, { id: string; tax: number }>();
   for (let i = 0; i < digital.length; i += 500) {
-    for (const r of await deps.db.selectFrom('income_invoices').select(['id', 'digital_no']).where('digital_no', 'in', digital.slice(i, i + 500)).execute()) found.set(r.digital_no, r.id);
+    for (const r of await deps.db.selectFrom('income_invoices').select(['id', 'digital_no', 'tax']).where('digital_no', 'in', digital.slice(i, i + 500)).execute()) found.set(r.digital_no, { id: r.id, tax: Number(r.tax) });
   }
   for (let i = 0; i < coded.length; i += 500) {
     const nos = coded.slice(i, i + 500).map((x) => x.invoiceNo);
-    for (const r of await deps.db.selectFrom('income_invoices').select(['id', 'invoice_code', 'invoice_no']).where('invoice_no', 'in', nos).where('digital_no', '=', '').execute()) found.set(`${r.invoice_code}${r.invoice_no}`, r.id);
+    for (const r of await deps.db.selectFrom('income_invoices').select(['id', 'invoice_code', 'invoice_no', 'tax']).where('invoice_no', 'in', nos).where('digital_no', '=', '').execute()) found.set(`${r.invoice_code}${r.invoice_no}`, { id: r.id, tax: Number(r.tax) });
   }
   const seen = new Set<string>();
   const rows: TickImportRow[] = parsed.map((x) => {
-    const id = x.message ? null : (found.get(x.number) ?? null);
+    const hit = x.message ? null : (found.get(x.number) ?? null);
+    const id = hit?.id ?? null;
     let message = x.message;
     if (!message && !id) message = '票池中没有该发票';
     if (!message && seen.has(id!)) message = '与前面的行重复';
     if (!message && usage !== 1 && x.effectiveTax !== null) message = '只有抵扣勾选可以填写有效税额';
+    // The rule of a typed effective tax, as on the page and in a tick: positive, at most the tax, to the 分.
+    if (!message && usage === 1) message = effectiveTaxProblem(x.effectiveTax ?? hit!.tax, hit!.tax);
     if (id) seen.add(id);
     return { row: x.row, invoiceNumber: x.number, invoiceId: id, effectiveTax: x.effectiveTax, ok: !message, message };
   });

@@ -74,18 +74,10 @@ export async function candidateIds(db: Db, f: CandidateFilter, scope: TickScope,
   return rows.map((r) => r.id);
 }
 
-/** The period's ticked count and sums for the scope's usages, and every candidate's count and tax. */
-export async function periodSums(db: Db, period: string, scope: TickScope, w: Window) {
-  const [t, c] = await Promise.all([
-    base(db)
-      .where('p.tick_period', '=', period)
-      .where('p.tick_state', '=', 1)
-      .where('p.vat_usage', 'in', [...SCOPE_USAGES[scope]])
-      .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(p.tax), 0)`.as('tax'), sql<number>`coalesce(sum(p.effective_tax), 0)`.as('eff')])
-      .executeTakeFirstOrThrow(),
-    applyCandidates(base(db), {} as CandidateFilter, scope, w).select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(p.tax), 0)`.as('tax')]).executeTakeFirstOrThrow(),
-  ]);
-  return { ticked: { count: Number(t.n), tax: Number(t.tax), effectiveTax: Number(t.eff) }, candidates: { count: Number(c.n), tax: Number(c.tax) } };
+/** Every candidate of the scope (ticked or not): count and tax. (What is ticked: figures.ts tickedFigures.) */
+export async function candidateSums(db: Db, scope: TickScope, w: Window) {
+  const c = await applyCandidates(base(db), {} as CandidateFilter, scope, w).select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(p.tax), 0)`.as('tax')]).executeTakeFirstOrThrow();
+  return { count: Number(c.n), tax: Number(c.tax) };
 }
 
 // ---------------------------------------------------------------- the tick log

@@ -3,12 +3,12 @@
  * tick / untick (ids or the filter), import from Excel, the tick log and its export, the setting
  * 先入账后勾选. Access from the route table's 发票抵扣 pages (roles 1, 13).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import {
-  CandidateQuery, NonDeductReason, OperationLogType, TickAction, TickBody, TickImportBody, TickLogExportQuery, TickLogQuery, TickResult, TickSettingBody, TickUsage, UntickBody,
-  type TickLogRow,
+  CandidateQuery, NonDeductReason, OperationLogType, ResponseCode, TICK_CONFIRM_MESSAGE, TickAction, TickBody, TickImportBody, TickLogExportQuery, TickLogQuery, TickResult, TickSettingBody, TickUsage, UntickBody,
+  tickAnswerMessage, type TickAnswer, type TickLogRow,
 } from '@zhyy/shared';
 import { ok, refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
@@ -43,6 +43,20 @@ const LOG_COLUMNS = [
   { header: '批次', width: 38, value: (r: TickLogRow) => r.batchId },
 ];
 
+/**
+ * A batch nothing of which was recorded is a refusal: 30000 (HTTP 400) with the batch's words, and the answer
+ * (each invoice's outcome) as `r` so that the page can list the reasons (issue 27: never 20000 for a refusal).
+ */
+function refusedWith<T>(reply: FastifyReply, message: string, r: T) {
+  return reply.code(400).send({ code: ResponseCode.businessError, message, r });
+}
+
+/** A tick or undo answer: 20000 when recorded (or the 疑点 question), else the refusal with the outcomes. */
+function answer(reply: FastifyReply, a: TickAnswer, action: 'tick' | 'untick') {
+  const message = tickAnswerMessage(a, action);
+  return a.done || a.needConfirm ? ok(a, message) : refusedWith(reply, message, a);
+}
+
 async function deductionModule(app: FastifyInstance): Promise<void> {
   const r = typed(app);
   const settings = new InvoiceSettings(app);
@@ -58,17 +72,17 @@ async function deductionModule(app: FastifyInstance): Promise<void> {
     r.post(`${P}/${prefix}list`, { schema: { body: CandidateQuery, summary: `${name}：可勾选的发票（专票、数电专票，本期开票日期范围内、已查验、未用于其他用途），按票池各字段筛选，含合计`, tags }, config: cfg }, async (req) =>
       ok(await candidatePage(db(), req.body, scope, await ticking.windowForList(req))),
     );
-    r.post(`${P}/${prefix}tick`, { schema: { body: TickBody, summary: `${name}：勾选（所选发票或筛选结果全部；全部成功才记录，任何一张被拒绝则全部不勾选并逐张说明）`, tags }, config: cfg }, async (req) => {
-      const a = await ticking.tick(req, scope, req.body);
-      return ok(a, a.done ? `勾选成功${a.count}张` : a.needConfirm ? '您勾选的发票中含有疑点发票' : `勾选失败：${a.refused}张发票不能勾选，本批均未勾选`);
-    });
-    r.post(`${P}/${prefix}untick`, { schema: { body: UntickBody, summary: `${name}：撤销勾选（所选发票或筛选结果中已勾选的全部；全部成功才记录）`, tags }, config: cfg }, async (req) => {
-      const a = await ticking.untick(req, scope, req.body);
-      return ok(a, a.done ? `撤销勾选成功${a.count}张` : `撤销失败：${a.refused}张发票不能撤销，本批均未撤销`);
-    });
-    r.post(`${P}/${prefix}import`, { bodyLimit: IMPORT_BODY_LIMIT, schema: { body: TickImportBody, summary: `${name}：从Excel导入勾选（发票代码、发票号码或数电号码、有效税额），逐行结果`, tags }, config: cfg }, async (req) => {
+    r.post(`${P}/${prefix}tick`, { schema: { body: TickBody, summary: `${name}：勾选（所选发票或筛选结果全部；全部成功才记录，任何一张被拒绝则全部不勾选，以30000答复并逐张说明）`, tags }, config: cfg }, async (req, reply) =>
+      answer(reply, await ticking.tick(req, scope, req.body), 'tick'),
+    );
+    r.post(`${P}/${prefix}untick`, { schema: { body: UntickBody, summary: `${name}：撤销勾选（所选发票或筛选结果中已勾选的全部；全部成功才记录，否则以30000答复并逐张说明）`, tags }, config: cfg }, async (req, reply) =>
+      answer(reply, await ticking.untick(req, scope, req.body), 'untick'),
+    );
+    r.post(`${P}/${prefix}import`, { bodyLimit: IMPORT_BODY_LIMIT, schema: { body: TickImportBody, summary: `${name}：从Excel导入勾选（发票代码、发票号码或数电号码、有效税额），逐行结果（未勾选时以30000答复）`, tags }, config: cfg }, async (req, reply) => {
       const a = await ticking.importTicks(req, scope, req.body);
-      return ok(a, a.done ? `导入勾选成功${a.count}张` : a.needConfirm ? '您勾选的发票中含有疑点发票' : '导入未勾选：请按逐行结果修改后重新导入');
+      if (a.done) return ok(a, `导入勾选成功${a.count}张${a.unchanged ? `，${a.unchanged}张已按此勾选（无变化）` : ''}`);
+      if (a.needConfirm) return ok(a, TICK_CONFIRM_MESSAGE);
+      return refusedWith(reply, '导入未勾选：请按逐行结果修改后重新导入', a);
     });
   };
   pageRoutes('deduction', '', access.deduction, '抵扣勾选');

@@ -4,7 +4,7 @@
  * ticking it asks for confirmation (疑点 or abnormal). The tax service applies its own (simulator/
  * income-ticks.ts); these run first so that a batch with a local refusal never reaches it.
  */
-import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, TICKABLE_INCOME_KINDS, TickUsage } from '@zhyy/shared';
+import { effectiveTaxProblem, IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, TICKABLE_INCOME_KINDS, TickUsage } from '@zhyy/shared';
 import { flagsOf } from '../filters.js';
 import type { IncomeInvoiceTable } from '../tables.js';
 
@@ -38,7 +38,11 @@ export function tickRefusal(r: TickRow, usage: number, effectiveTax: number, p: 
   if (r.issue_date < p.windowFrom || r.issue_date > p.windowTo) return `开票日期不在本期可勾选范围（${p.windowFrom}至${p.windowTo}）内`;
   if (DEAD.includes(r.invoice_state)) return `该发票${IncomeInvoiceState.label(r.invoice_state)}，不能勾选`;
   if (usage === TickUsage.deduct && r.risk_level === IncomeRiskLevel.abnormalVoucher) return '异常凭证不能勾选抵扣';
-  if (effectiveTax < 0 || effectiveTax > Number(r.tax)) return '有效税额须在0与发票税额之间';
+  // 抵扣 carries a typed effective tax: a positive amount of at most the invoice's tax, to the 分 (the other usages record the tax).
+  if (usage === TickUsage.deduct) {
+    const problem = effectiveTaxProblem(effectiveTax, Number(r.tax));
+    if (problem) return problem;
+  }
   if (p.tickBookedOnly && r.booking_state !== IncomeBookingState.bookedDeduct && r.booking_state !== IncomeBookingState.bookedNoDeduct) return '已开启先入账后勾选，该发票未入账，不能勾选';
   return '';
 }

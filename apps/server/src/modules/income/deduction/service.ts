@@ -29,7 +29,7 @@ import { refuse } from '../../../platform/envelope.js';
 import type { InvoiceSettings } from '../../invoice/settings.js';
 import { idsOfFilter, type Db, type TickDeps } from './batch.js';
 import { importTicks } from './import.js';
-import { closedReason, ListWindow, openPeriod, periodInfo } from './period.js';
+import { ListWindow, openPeriod, periodInfo } from './period.js';
 import { SCOPE_PAGE, SCOPE_USAGES, type TickScope } from './rules.js';
 import { tickItems } from './tick.js';
 import { untickIds } from './untick.js';
@@ -74,14 +74,14 @@ export class Ticking {
     const usage = Number(b.vatUsage) as Usage;
     if (!SCOPE_USAGES[scope].includes(usage)) throw refuse(`${SCOPE_PAGE[scope]}不能勾选为${TickUsage.label(usage)}`);
     const gw = await this.gateway();
-    const p = await openPeriod(req, gw);
+    const p = await openPeriod(req, gw, scope);
     const wanted = b.items ?? (await idsOfFilter(this.db, b.filter!, scope, p, 0)).map((id) => ({ id, effectiveTax: undefined }));
     return tickItems(this.deps, req, scope, gw, p, usage, b.deductReason === undefined ? null : (Number(b.deductReason) as Reason), wanted, b.confirmed);
   }
 
   async untick(req: FastifyRequest, scope: TickScope, b: UntickBody): Promise<TickAnswer> {
     const gw = await this.gateway();
-    const p = await openPeriod(req, gw);
+    const p = await openPeriod(req, gw, scope);
     const ids = b.ids ?? (await idsOfFilter(this.db, b.filter!, scope, p, 1));
     return untickIds(this.deps, req, scope, gw, p, ids);
   }

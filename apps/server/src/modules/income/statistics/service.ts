@@ -18,12 +18,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomeKind, OperationLogType, STAT_ACTIONS_BY_STATE, StatAction, StatActionResult, type StatActionCode, type StatView } from '@zhyy/shared';
 import { STAT_SCOPE_LABELS, TaxGatewayError, type StatFigures, type StatRequest, type StatScope, type TaxGateway } from '../../../integrations/tax/index.js';
 import { STAT_MOVES, statRefusal } from '../../../integrations/tax/stat-rules.js';
+import { formatYuan } from '../../../integrations/tax/money.js';
 import { deadlineText, shiftPeriod } from '../../../integrations/tax/tick-rules.js';
 import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
 import type { InvoiceSettings } from '../../invoice/settings.js';
+import { tickedFigures } from '../deduction/figures.js';
 import { transportDeductionTotal } from '../transport/repo.js';
 import './tables.js';
 
@@ -61,8 +63,20 @@ export class Statistics {
     return this.shape(scope, showPrev ? before : current, tp.period, [before, current]);
   }
 
+  /**
+   * The view of a period: the state and deadline are the tax service's; the figures come from the ticks we
+   * recorded, by the same query as the ticking pages' header (deduction/figures.ts tickedFigures: 抵扣统计
+   * counts the 抵扣 ticks only, 不抵扣 and 退税 apart), so that the two pages can never disagree. Our ticks
+   * and the service's are kept equal (all-or-nothing batches, closed while applied); should the service's
+   * totals differ all the same, `notice` says so with both figures.
+   */
   private async shape(scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[]): Promise<StatView> {
     const transport = scope === 'deduction' ? await transportDeductionTotal(this.db, f.period) : null;
+    const ours = await tickedFigures(this.db, f.period, scope);
+    const differs = ours.totals.count !== f.totals.count || ours.totals.effectiveTax !== f.totals.effectiveTax;
+    const notice = differs
+      ? `税务端统计为${f.totals.count}份、有效税额${formatYuan(f.totals.effectiveTax)}元，与本系统勾选记录（${ours.totals.count}份、${formatYuan(ours.totals.effectiveTax)}元）不一致，请核对后再${f.state === 0 ? '申请' : '确认'}统计`
+      : '';
     const last = await this.db.selectFrom('income_stat_actions').selectAll().where('scope', '=', scope).where('period', '=', f.period).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
     return {
       scope,
@@ -72,10 +86,12 @@ export class Statistics {
       deadline: f.deadline,
       deadlineText: deadlineText(f.deadline),
       state: f.state,
-      rows: f.rows.map((r) => ({ ...r, kindLabel: kindLabel(r.kind) })),
-      totals: f.totals,
+      rows: ours.rows.map((r) => ({ ...r, kindLabel: kindLabel(r.kind) })),
+      totals: ours.totals,
+      apart: ours.apart,
+      notice,
       transport: transport ? { count: transport.count, basis: transport.basis, tax: transport.tax } : null,
-      deductibleTotal: (scope === 'deduction' ? f.totals.effectiveTax : f.totals.tax) + (transport?.tax ?? 0),
+      deductibleTotal: (scope === 'deduction' ? ours.totals.effectiveTax : ours.totals.tax) + (transport?.tax ?? 0),
       actions: [...(STAT_ACTIONS_BY_STATE[f.state] ?? [])],
       lastAction: last ? { action: last.action, result: Number(last.result), message: last.message, userName: last.user_name, at: last.created_at } : null,
     };

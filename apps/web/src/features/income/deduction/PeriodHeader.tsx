@@ -37,8 +37,10 @@ export function closedReasonOf(info: TickPeriodInfo | undefined, now: number): s
 /** How far the tax service's clock is ahead of the browser's (ms), from its answer and when it arrived. */
 export const serviceSkew = (info: TickPeriodInfo | undefined, receivedAt: number): number => (info?.serviceNow && receivedAt ? Date.parse(info.serviceNow) - receivedAt : 0);
 
-export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, onBookedOnly, savingSetting, skewMs = 0 }: {
+export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, onBookedOnly, savingSetting, skewMs = 0, countedLabel = '本期已勾选' }: {
   info?: TickPeriodInfo;
+  /** What `ticked` counts (本期已勾选抵扣: the same figures as 抵扣统计); the other usages are shown apart. */
+  countedLabel?: string;
   /** serviceSkew: the countdown runs on the tax service's clock. */
   skewMs?: number;
   loading: boolean;
@@ -69,7 +71,7 @@ export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, 
         </Descriptions.Item>
         <Descriptions.Item label="可勾选开票日期范围">{info.windowFrom} 至 {info.windowTo}</Descriptions.Item>
         <Descriptions.Item label="统计状态">{PeriodStatState.label(info.statState)}</Descriptions.Item>
-        <Descriptions.Item label="本期已勾选">
+        <Descriptions.Item label={countedLabel}>
           {/* Items of a Space, not one sentence: a full-width comma right after a figure is drawn over its last pixels (CJK punctuation trimming). */}
           <Space size={12} wrap data-testid="tick-ticked">
             <span>{info.ticked.count} 张</span>
@@ -77,6 +79,15 @@ export function PeriodHeader({ info, loading, failed, closedReason, bookedOnly, 
             <span>有效税额 <Money fen={info.ticked.effectiveTax} strong /></span>
           </Space>
         </Descriptions.Item>
+        {info.apart?.length ? (
+          <Descriptions.Item label="另行勾选（不计入上项）">
+            <Space size={12} wrap data-testid="tick-apart">
+              {info.apart.map((a) => (
+                <span key={a.label}>{a.label} {a.count} 张 税额 <Money fen={a.tax} /></span>
+              ))}
+            </Space>
+          </Descriptions.Item>
+        ) : null}
         <Descriptions.Item label="全部候选发票">
           <Space size={12} wrap data-testid="tick-candidates">
             <span>{info.candidates.count} 张</span>

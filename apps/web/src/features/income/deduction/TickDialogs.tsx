@@ -25,17 +25,20 @@ export function ConfirmDialog({ outcomes, busy, onOk, onCancel }: { outcomes: Ti
 const onlyTheBatch = (o: TickOutcomeRow) => o.message.startsWith('同批有');
 
 /**
- * The answer of a failed batch lists every invoice (nothing was recorded): the invoices refused for a reason
- * of their own first, then those that only went down with the batch.
+ * The answer of a refused batch lists every invoice (nothing was recorded): the invoices refused for a reason
+ * of their own first, then those that only went down with the batch, then those already ticked exactly so
+ * (无变化: left as they were).
  */
 export function RefusalDialog({ title, outcomes, onClose }: { title: string; outcomes: TickOutcomeRow[] | null; onClose: () => void }) {
   const all = (outcomes ?? []).filter((o) => !o.ok);
   const own = all.filter((o) => !onlyTheBatch(o));
-  const rows = [...own, ...all.filter(onlyTheBatch)];
+  const rows = [...own, ...all.filter(onlyTheBatch), ...(outcomes ?? []).filter((o) => o.ok)];
   return (
     <Modal open={!!outcomes} title={title} onCancel={onClose} onOk={onClose} okText="知道了" cancelButtonProps={{ style: { display: 'none' } }} width={680} destroyOnHidden>
       <div data-testid="tick-refusals">
-        <Typography.Paragraph type="danger">本批 {all.length} 张发票均未处理（全部成功才记录）{own.length ? `，其中 ${own.length} 张被拒绝，原因见下表` : ''}。</Typography.Paragraph>
+        <Typography.Paragraph type="danger">
+          {all.length ? `本批 ${all.length} 张发票均未处理（全部成功才记录）${own.length ? `，其中 ${own.length} 张被拒绝，原因见下表` : ''}。` : '所选发票均已按此勾选，未作任何更改。'}
+        </Typography.Paragraph>
         <Table<TickOutcomeRow> rowKey="invoiceId" size="small" pagination={false} scroll={{ y: 360 }} columns={outcomeColumns} dataSource={rows} />
       </div>
     </Modal>

@@ -63,7 +63,7 @@ export default function TickLog() {
     { title: '税额', key: 'tax', width: 120, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '有效税额', key: 'effectiveTax', width: 120, align: 'right', render: (_, r) => <Money fen={r.effectiveTax} /> },
     { title: '所属期', dataIndex: 'period', key: 'period', width: 90 },
-    { title: '结果', key: 'result', width: 80, render: (_, r) => <Tag color={r.result === 1 ? 'green' : 'red'}>{TickResult.label(r.result)}</Tag> },
+    { title: '结果', key: 'result', width: 80, render: (_, r) => <Tag color={r.result === 1 ? 'green' : r.result === 2 ? 'default' : 'red'}>{TickResult.label(r.result)}</Tag> },
     { title: '说明', dataIndex: 'message', key: 'message', width: 260, ellipsis: true },
     { title: '批次', dataIndex: 'batchId', key: 'batchId', width: 300, ellipsis: true },
   ];

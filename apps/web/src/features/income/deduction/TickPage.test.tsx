@@ -34,7 +34,8 @@ const PAGE: CandidatePage = {
 };
 const period = (over: Partial<TickPeriodInfo> = {}): TickPeriodInfo => ({
   period: '202611', deadline: new Date(Date.now() + 2 * 86400_000 + 3600_000).toISOString(), deadlineText: '2026-12-15 23:59:59', serviceNow: new Date().toISOString(), windowFrom: '2026-06-01', windowTo: '2026-11-30',
-  statState: 0, open: true, closedReason: '', ticked: { count: 12, tax: 345_600, effectiveTax: 300_000 }, candidates: { count: 88, tax: 1_604_938 }, tickBookedOnly: false, ...over,
+  statState: 0, open: true, closedReason: '', ticked: { count: 12, tax: 345_600, effectiveTax: 300_000 },
+  apart: [{ usages: [4], label: '不抵扣', count: 3, tax: 45_600 }, { usages: [2, 3], label: '退税', count: 1, tax: 9_000 }], candidates: { count: 88, tax: 1_604_938 }, tickBookedOnly: false, ...over,
 });
 
 beforeEach(() => {
@@ -66,6 +67,9 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     expect(head.textContent).toContain('未统计');
     expect(screen.getByTestId('tick-ticked').textContent).toContain('12 张');
     expect(screen.getByTestId('tick-ticked').textContent).toContain('3,000.00');
+    // 不抵扣 and 退税 apart, never added to what is ticked for 抵扣 (the same figures as 抵扣统计).
+    expect(head.textContent).toContain('本期已勾选抵扣');
+    expect(screen.getByTestId('tick-apart').textContent).toBe('不抵扣 3 张 税额 456.00退税 1 张 税额 90.00');
     expect(screen.getByTestId('tick-candidates').textContent).toContain('88 张');
     expect(screen.getByTestId('tick-candidates').textContent).toContain('16,049.38');
     expect(calls.period).toHaveBeenCalledWith('deduction');
@@ -93,6 +97,37 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     await waitFor(() => expect(calls.page).toHaveBeenCalledTimes(2));
   });
 
+  it('有效税额 is checked as typed by the server rule: marked on the field, 勾选抵扣 blocked, nothing sent; put right, it is sent', async () => {
+    // Issue 27: 999999, −5 and "abc" were clamped or replaced by the full tax and answered 勾选成功.
+    calls.tick.mockResolvedValue({ done: true, needConfirm: false, batchId: 'b1', count: 1, refused: 0, outcomes: [], message: '勾选成功1张' });
+    renderPage(<DeductionTick />);
+    await screen.findByText('26322000000012345678');
+    await waitFor(() => expect(screen.getByTestId('tick-period').textContent).toContain('2026年11月'));
+    selectRow('26322000000012345678');
+    const input = screen.getByLabelText('有效税额 26322000000012345678') as HTMLInputElement;
+    const tax = (PAGE.items[0]!.tax / 100).toFixed(2);
+    for (const [typed, words] of [
+      ['999999', `有效税额须大于0且不超过发票税额（${tax}元）`],
+      ['-5', '有效税额须为数字金额（元），如 1090.00'],
+      ['0', `有效税额须大于0且不超过发票税额（${tax}元）`],
+      ['abc', '有效税额须为数字金额（元），如 1090.00'],
+      ['1.234', '有效税额最多两位小数'],
+      ['', '请填写有效税额'],
+    ] as const) {
+      fireEvent.change(input, { target: { value: typed } });
+      await waitFor(() => expect(input.getAttribute('aria-invalid')).toBe('true'));
+      expect(input.value).toBe(typed);
+      expect(screen.getByTestId('tick-effective-problem').textContent).toBe(`发票 26322000000012345678 的${words}`);
+      expect((screen.getByTestId('tick-deduct') as HTMLButtonElement).disabled).toBe(true);
+    }
+    expect(calls.tick).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: '12.34' } });
+    await waitFor(() => expect((screen.getByTestId('tick-deduct') as HTMLButtonElement).disabled).toBe(false));
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    fireEvent.click(screen.getByTestId('tick-deduct'));
+    await waitFor(() => expect(calls.tick).toHaveBeenCalledWith('deduction', { items: [{ id: ID1, effectiveTax: 1234 }], vatUsage: 1 }));
+  });
+
   it('a batch with 疑点 invoices asks first and is resent with confirmed: true', async () => {
     calls.tick
       .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: false, message: '您勾选的发票中含有疑点发票' }] })
@@ -114,7 +149,7 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
 
   it('refusals are listed by invoice and reason; nothing was ticked', async () => {
     calls.tick.mockResolvedValue({
-      done: false, needConfirm: false, batchId: 'b3', count: 0, refused: 1,
+      done: false, needConfirm: false, batchId: 'b3', count: 0, refused: 1, message: '勾选失败：1张发票不能勾选，本批均未勾选',
       outcomes: [
         { invoiceId: ID1, invoiceNumber: '26322000000012345678', ok: false, message: '该发票已勾选为抵扣，不能再勾选为出口退税' },
         { invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: false, message: '同批有不能勾选的发票，本批均未勾选' },

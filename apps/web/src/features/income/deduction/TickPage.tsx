@@ -7,10 +7,10 @@
  */
 import { UndoOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Checkbox, Form, Input, InputNumber, Modal, Radio, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Checkbox, Form, Input, Modal, Radio, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { NonDeductReason, TickState, TickUsage, type CandidateRow, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
+import { effectiveTaxProblem, NonDeductReason, readAmountInput, TickState, TickUsage, type CandidateRow, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
 import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
@@ -18,7 +18,7 @@ import { Money } from '../../common/Money';
 import { PoolFilters } from '../PoolFilters';
 import { poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from '../request';
 import { AbnormalFlags, IncomeKindTag, InvoiceStateTag } from '../widgets';
-import { TICK_KEY, tickApi, type TickScope } from './api';
+import { TICK_KEY, tickApi, type Said, type TickScope } from './api';
 import { ConfirmDialog, RefusalDialog } from './TickDialogs';
 import { TickImport } from './TickImport';
 import { closedReasonOf, PeriodHeader, serviceSkew, useNow } from './PeriodHeader';
@@ -35,8 +35,17 @@ export function toCandidateRequest(v: FormValues): Record<string, unknown> {
   return Object.fromEntries(Object.entries(out).filter(([, x]) => x !== undefined && x !== null && x !== ''));
 }
 
-/** 元 typed → 分, or undefined when not a number. */
-const fenOf = (yuan: number | null | undefined) => (typeof yuan === 'number' && Number.isFinite(yuan) ? Math.round(yuan * 100) : undefined);
+/**
+ * The effective tax typed for a row (元, as typed) read into 分, or why it cannot be sent: the rule the
+ * server applies (a positive amount of at most the invoice's tax, to the 分); nothing is clamped or rounded.
+ */
+export function typedEffective(text: string, tax: number): { fen: number; problem: '' } | { fen: null; problem: string } {
+  if (!text.trim()) return { fen: null, problem: '请填写有效税额' };
+  const read = readAmountInput(text, { label: '有效税额' });
+  if (!read.ok) return { fen: null, problem: read.error };
+  const problem = effectiveTaxProblem(read.fen, tax);
+  return problem ? { fen: null, problem } : { fen: read.fen, problem: '' };
+}
 
 /** A pending batch: what to send (with confirmed added on the second go) and what it is called. */
 interface Batch {
@@ -53,8 +62,8 @@ export function TickPage({ scope }: { scope: TickScope }) {
   const [sort, setSort] = useState<TableSort>();
   const [selected, setSelected] = useState<{ keys: string[]; rows: CandidateRow[] }>({ keys: [], rows: [] });
   const [allFiltered, setAllFiltered] = useState(false);
-  /** 有效税额 typed per row (元). */
-  const [edits, setEdits] = useState<Record<string, number | null>>({});
+  /** 有效税额 typed per row (元, the text as typed). */
+  const [edits, setEdits] = useState<Record<string, string>>({});
   const [reasonOpen, setReasonOpen] = useState(false);
   const [reason, setReason] = useState<number>();
   const [undoOpen, setUndoOpen] = useState(false);
@@ -86,17 +95,18 @@ export function TickPage({ scope }: { scope: TickScope }) {
 
   const send = useMutation({
     mutationFn: ({ kind, body }: Batch) => (kind === 'tick' ? tickApi.tick(scope, body) : tickApi.untick(scope, body)),
-    onSuccess: (a: TickAnswer, batch) => {
+    onSuccess: (a: Said<TickAnswer>, batch) => {
       if (a.needConfirm) {
         setConfirming({ batch, outcomes: a.outcomes });
         return;
       }
       setConfirming(null);
       if (a.done) {
-        void feedback().message.success(batch.kind === 'tick' ? `勾选成功${a.count}张` : `撤销勾选成功${a.count}张`);
+        void feedback().message.success(a.message || (batch.kind === 'tick' ? `勾选成功${a.count}张` : `撤销勾选成功${a.count}张`));
         refresh();
       } else {
-        setRefusals({ title: batch.kind === 'tick' ? `勾选失败：${a.refused}张发票不能勾选，本批均未勾选` : `撤销失败：${a.refused}张发票不能撤销，本批均未撤销`, outcomes: a.outcomes });
+        // Refused (30000): the server's words as the title, every invoice's reason listed.
+        setRefusals({ title: a.message, outcomes: a.outcomes });
         void client.invalidateQueries({ queryKey: TICK_KEY });
       }
     },
@@ -113,26 +123,24 @@ export function TickPage({ scope }: { scope: TickScope }) {
   const rows = selected.rows.filter(Boolean);
   const chosen = allFiltered ? (q.data?.total ?? 0) : selected.keys.length;
 
-  /** The effective tax to send for a row (分): typed, else what it has if already ticked for deduction, else the full tax. */
-  const effectiveOf = (r: CandidateRow) => {
-    const typed = fenOf(edits[r.id]);
-    if (typed !== undefined) return typed;
-    return r.vatUsage === 1 && r.tickState === 1 && r.effectiveTax !== null ? r.effectiveTax : r.tax;
-  };
+  /** A row's effective tax by default (分): what it has if already ticked for deduction, else the full tax. */
+  const defaultEffective = (r: CandidateRow) => (r.vatUsage === 1 && r.tickState === 1 && r.effectiveTax !== null ? r.effectiveTax : r.tax);
+  /** The effective tax to send for a row (分) or why it cannot be: typed (checked), else the default (checked too). */
+  const effectiveOf = (r: CandidateRow) => (edits[r.id] !== undefined ? typedEffective(edits[r.id]!, r.tax) : typedEffective((defaultEffective(r) / 100).toFixed(2), r.tax));
+  /** The first chosen row whose effective tax cannot be sent, with the reason: 勾选抵扣 is blocked until it is put right. */
+  const badEffective = scope === 'deduction' && !allFiltered ? rows.map((r) => ({ r, problem: effectiveOf(r).problem })).find((x) => x.problem) : undefined;
+  const badEffectiveWhy = badEffective ? `发票 ${poolNumber(badEffective.r)} 的${badEffective.problem}` : '';
 
   const tick = (vatUsage: number, deductReason?: number) => {
     if (allFiltered) {
       send.mutate({ kind: 'tick', body: { filter: filterBody(), vatUsage, ...(deductReason ? { deductReason } : {}) } });
       return;
     }
-    if (vatUsage === 1) {
-      const bad = rows.find((r) => { const e = effectiveOf(r); return e < 0 || e > r.tax; });
-      if (bad) {
-        void feedback().message.error(`发票 ${poolNumber(bad)} 的有效税额须在 0 至 ${(bad.tax / 100).toFixed(2)} 元之间`);
-        return;
-      }
+    if (vatUsage === 1 && badEffective) {
+      void feedback().message.error(badEffectiveWhy);
+      return;
     }
-    const items = rows.map((r) => (vatUsage === 1 ? { id: r.id, effectiveTax: effectiveOf(r) } : { id: r.id }));
+    const items = rows.map((r) => (vatUsage === 1 ? { id: r.id, effectiveTax: effectiveOf(r).fen! } : { id: r.id }));
     send.mutate({ kind: 'tick', body: { items, vatUsage, ...(deductReason ? { deductReason } : {}) } });
   };
   const untick = () => {
@@ -166,14 +174,21 @@ export function TickPage({ scope }: { scope: TickScope }) {
     },
     {
       title: scope === 'deduction' ? '有效税额（元）' : '有效税额', key: 'effectiveTax', width: 150, align: 'right',
-      render: (_, r) =>
-        scope === 'deduction' && !closed ? (
-          <InputNumber
-            size="small" min={0} max={r.tax / 100} precision={2} style={{ width: 130 }} aria-label={`有效税额 ${poolNumber(r)}`}
-            value={edits[r.id] !== undefined ? edits[r.id] : effectiveOf(r) / 100}
-            onChange={(v) => setEdits((e) => ({ ...e, [r.id]: v }))}
-          />
-        ) : r.effectiveTax !== null ? <Money fen={r.effectiveTax} /> : '—',
+      render: (_, r) => {
+        if (!(scope === 'deduction' && !closed)) return r.effectiveTax !== null ? <Money fen={r.effectiveTax} /> : '—';
+        // The text as typed, checked by the server's rule as it is typed: marked on the field, never clamped.
+        const problem = edits[r.id] !== undefined ? typedEffective(edits[r.id]!, r.tax).problem : '';
+        return (
+          <Tooltip title={problem} open={problem ? undefined : false}>
+            <Input
+              size="small" style={{ width: 130, textAlign: 'right' }} aria-label={`有效税额 ${poolNumber(r)}`} inputMode="decimal"
+              status={problem ? 'error' : undefined} aria-invalid={problem ? true : undefined} data-testid={problem ? 'tick-effective-invalid' : undefined}
+              value={edits[r.id] ?? (defaultEffective(r) / 100).toFixed(2)}
+              onChange={(e) => { const text = e.target.value; setEdits((x) => ({ ...x, [r.id]: text })); }}
+            />
+          </Tooltip>
+        );
+      },
     },
     { title: '所属期', dataIndex: 'tickPeriod', key: 'tickPeriod', width: 90, render: (v: string) => v || '—' },
   ];
@@ -183,16 +198,16 @@ export function TickPage({ scope }: { scope: TickScope }) {
   const nothing = chosen === 0;
   const disabledWhy = closedReason || (nothing ? '请先选择发票，或勾选“全选筛选结果”' : '');
   const busy = send.isPending;
-  const action = (label: string, onClick: () => void, testId: string, danger?: boolean) => (
-    <Tooltip title={disabledWhy}>
-      <Button type={danger ? 'default' : 'primary'} danger={danger} disabled={closed || nothing} loading={busy} onClick={onClick} data-testid={testId}>{label}</Button>
+  const action = (label: string, onClick: () => void, testId: string, blockedWhy = '') => (
+    <Tooltip title={disabledWhy || blockedWhy}>
+      <Button type="primary" disabled={closed || nothing || !!blockedWhy} loading={busy} onClick={onClick} data-testid={testId}>{label}</Button>
     </Tooltip>
   );
 
   return (
     <div className="list-page" data-testid={`tick-${scope}`}>
       <PeriodHeader
-        info={periodQ.data} skewMs={skewMs} loading={periodQ.isFetching} failed={periodQ.isError} closedReason={closedReason}
+        info={periodQ.data} skewMs={skewMs} countedLabel={scope === 'deduction' ? '本期已勾选抵扣' : '本期已勾选退税'} loading={periodQ.isFetching} failed={periodQ.isError} closedReason={closedReason}
         bookedOnly={settingQ.data?.tickBookedOnly} onBookedOnly={(v) => saveSetting.mutate(v)} savingSetting={saveSetting.isPending}
       />
       <Card className="list-page-filters" size="small">
@@ -214,9 +229,10 @@ export function TickPage({ scope }: { scope: TickScope }) {
                 全选筛选结果（{q.data?.total ?? 0} 张）
               </Checkbox>
               <Typography.Text type="secondary" data-testid="tick-chosen">已选 {chosen} 张</Typography.Text>
+              {badEffectiveWhy ? <Typography.Text type="danger" data-testid="tick-effective-problem">{badEffectiveWhy}</Typography.Text> : null}
               {scope === 'deduction' ? (
                 <>
-                  {action('勾选抵扣', () => tick(1), 'tick-deduct')}
+                  {action('勾选抵扣', () => tick(1), 'tick-deduct', badEffectiveWhy)}
                   {action('不抵扣勾选', () => { setReason(undefined); setReasonOpen(true); }, 'tick-nondeduct')}
                 </>
               ) : (

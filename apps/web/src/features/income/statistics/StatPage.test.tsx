@@ -39,6 +39,8 @@ const view = (over: Partial<StatView> = {}): StatView => ({
   totals: { count: 8, amountExcludingTax: 3_345_678, tax: 341_111, effectiveTax: 330_000 },
   transport: { count: 4, basis: 100_000, tax: 8_257 },
   deductibleTotal: 338_257,
+  apart: [{ usages: [4], label: '不抵扣', count: 2, tax: 26_000 }, { usages: [2, 3], label: '退税', count: 1, tax: 9_000 }],
+  notice: '',
   actions: ['apply'],
   lastAction: null,
   ...over,
@@ -68,6 +70,9 @@ describe('抵扣统计 / 退税统计 (issue 14)', { timeout: 60_000 }, () => {
     expect(head.textContent).toContain('2026-11-15 23:59:59');
     expect(calls.view).toHaveBeenCalledWith('deduction', undefined);
     expect(screen.getByText('数电发票（增值税专用发票）')).toBeTruthy();
+    // 不抵扣 and 退税 apart, as on 抵扣勾选's header (issue 27); no notice while the service agrees.
+    expect(screen.getByTestId('stat-apart').textContent).toBe('不抵扣 2 份 税额 260.00退税 1 份 税额 90.00');
+    expect(screen.queryByTestId('stat-notice')).toBeNull();
     const totals = screen.getByTestId('stat-totals');
     expect(totals.textContent).toContain('合计');
     expect(totals.textContent).toContain('33,456.78');

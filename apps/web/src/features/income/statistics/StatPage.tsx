@@ -36,14 +36,14 @@ export function actionQuestion(scope: StatScope, action: StatActionCode, period:
   const name = NAMES[scope];
   switch (action) {
     case 'apply':
-      return { title: `申请${p}的${name}？`, description: '税务端将按本期已勾选的发票统计，申请后可核对统计结果并确认。' };
+      return { title: `申请${p}的${name}？`, description: `税务端将按本期已勾选的发票统计；申请后${p}的${scope === 'deduction' ? '抵扣、不抵扣' : '退税'}勾选将被冻结，撤销申请前不能勾选或撤销勾选。` };
     case 'confirm':
       return {
         title: `确认${p}的${name}？`,
         description: scope === 'deduction' ? `确认后${p}的勾选将被锁定，不能再勾选或撤销勾选；统计结果作为本期申报抵扣的依据。` : `确认后${p}的退税统计结果作为退税申报的依据。`,
       };
     case 'revokeApply':
-      return { title: `撤销${p}的${name}申请？`, description: '撤销后统计状态回到未统计，可继续勾选后重新申请。' };
+      return { title: `撤销${p}的${name}申请？`, description: '撤销后统计状态回到未统计，勾选重新开放，可继续勾选后重新申请。' };
     case 'revokeConfirm':
       return { title: `撤销${p}的${name}确认？`, description: scope === 'deduction' ? `撤销后统计状态回到已申请，${p}的勾选重新开放。` : '撤销后统计状态回到已申请。' };
   }
@@ -132,8 +132,16 @@ export function StatPage({ scope }: { scope: StatScope }) {
             <Descriptions.Item label="当前勾选所属期">{periodText(v.tickPeriod)}</Descriptions.Item>
             <Descriptions.Item label={deduction ? '本期可抵扣税额' : '本期退税税额'}><span data-testid="stat-total"><Money fen={v.deductibleTotal} strong /></span></Descriptions.Item>
             <Descriptions.Item label="最近操作"><span data-testid="stat-last">{lastActionText(v)}</span></Descriptions.Item>
+            {v.apart?.length ? (
+              <Descriptions.Item label="另行勾选（不计入统计）">
+                <Space size={12} wrap data-testid="stat-apart">
+                  {v.apart.map((a) => <span key={a.label}>{a.label} {a.count} 份 税额 <Money fen={a.tax} /></span>)}
+                </Space>
+              </Descriptions.Item>
+            ) : null}
           </Descriptions>
         )}
+        {v?.notice ? <Alert type="warning" showIcon title={v.notice} data-testid="stat-notice" style={{ marginTop: 8 }} /> : null}
         {refusal ? <Alert type="error" showIcon closable onClose={() => setRefusal('')} title={refusal} data-testid="stat-refusal" style={{ marginTop: 8 }} /> : null}
         <Space wrap style={{ marginTop: 12 }}>
           {ORDER.map((action) => {
