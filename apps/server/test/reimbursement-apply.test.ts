@@ -265,6 +265,37 @@ describe('the pool picker and the upload', () => {
   });
 });
 
+describe('an applicant never approves their own bill (issue 27)', () => {
+  it('demo16 (财务主管, role 16) submits a bill: 财务负责人复核 passes to someone else and the track says so', async () => {
+    const t16 = await s.login('demo16');
+    const me = await s.db.kysely.selectFrom('users').select('id').where('login_name', '=', 'demo16').executeTakeFirstOrThrow();
+    const a = await call('/bill/save', { ...header(), lines: [line()] }, t16);
+    expect(a.code, a.message).toBe(20000);
+    const sub = await call('/bill/submit', { id: a.r.id }, t16);
+    expect(sub.code, sub.message).toBe(20000);
+    const workId = sub.r.workId as number;
+    const seen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const b = await bill(a.r.id);
+      if (b.flow_state !== ReimbFlowState.approving) break;
+      const open = await openHandlers(s, workId);
+      expect(open).not.toContain('demo16');
+      seen.push((await s.app.workflow.instanceOf('reimbursement', a.r.id))!.nodeName);
+      const r = await s.call('/api/miswf/workflow/send', { workId, opinion: '同意' }, await s.login(open[0]!));
+      expect(r.code, r.message).toBe(20000);
+    }
+    expect(seen).toContain('财务负责人复核');
+    expect((await bill(a.r.id)).flow_state).toBe(ReimbFlowState.approved);
+    // demo16 never held a work item after the start, and the track records the pass-over at 财务负责人复核.
+    const items = await wf(s.db.kysely).selectFrom('wf_work_items').select('node_id').where('work_id', '=', workId).where('handler_id', '=', me.id).execute();
+    expect(items.map((i) => i.node_id)).toEqual(['start']);
+    const track = (await s.call('/api/miswf/workflow/workflow-record', { workId }, t16)).r as Array<{ action: string; actionName: string; nodeName: string; opinion: string }>;
+    const pass = track.filter((e) => e.action === 'passOver');
+    expect(pass.map((e) => [e.actionName, e.nodeName])).toEqual([['自动转交', '财务负责人复核']]);
+    expect(pass[0]!.opinion).toMatch(/^申请人本人为审批人，已自动转交/);
+  });
+});
+
 describe('two bills saving the same invoice at once', () => {
   it('exactly one wins; the other is refused with the winner', async () => {
     const inv = await invoice(A.id);
