@@ -139,6 +139,19 @@ describe('a draft: number, sums, the invoice lock', () => {
     expect(m.message).toContain('金额必须大于0');
   });
 
+  it('a line takes only a rate of the shared list (issue 27: 0.5 is no rate), stored as the list spells it', async () => {
+    for (const bad of ['0.5', '0.17', '1', 'abc', '-0.09']) {
+      const a = await call('/bill/save', { ...header(), lines: [line({ taxRate: bad })] }, A.token);
+      expect([a.code, a.status], bad).toEqual([30000, 400]);
+      expect(a.message, bad).toContain('税率不在税率表中，可选：0、1%、1.5%、3%、5%、6%、9%、13%（免税、不征税按0）');
+    }
+    const ok = await call('/bill/save', { ...header(), lines: [line({ taxRate: '13%' }), line({ taxRate: '0.050' })] }, A.token);
+    expect(ok.code, ok.message).toBe(20000);
+    const rates = await s.db.kysely.selectFrom('reimb_lines').select('tax_rate').where('bill_id', '=', ok.r.id).orderBy('line_no').execute();
+    expect(rates.map((r) => r.tax_rate)).toEqual(['0.13', '0.05']);
+    await call('/bill/delete', { id: ok.r.id }, A.token);
+  });
+
   it('takes the payee from my default, and keeps it when asked', async () => {
     const a = await call('/bill/save', { ...header({ payeeName: '默认收款人', payeeAccount: '6222 0000 1111', saveAsDefault: true }), lines: [] }, A.token);
     expect(a.code).toBe(20000);
