@@ -57,7 +57,7 @@ describe('发票签收: 签收撤销, 项目分摊, 项目变更', () => {
     await signIn(page, 'demo13');
     await dismissReminder(page);
     const inv = await waitingInvoice(context);
-    const signed = await call<SignAnswer>(context, '/api/income/entry/sign', { invoiceIds: [inv.id], docType: 'project', docNo: 'XM-E2E-REVOKE' });
+    const signed = await call<SignAnswer>(context, '/api/income/entry/sign', { invoiceIds: [inv.id], docType: 'project', docNo: 'XM2026-001' });
     expect(signed.code, signed.message).toBe(20000);
     const archiveNo = signed.r.outcomes[0]!.archiveNo;
     expect(archiveNo).toMatch(/^GD\d{10,}$/);

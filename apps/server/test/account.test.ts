@@ -87,6 +87,16 @@ describe('sign-in', () => {
     expect(right.message).toMatch(/^密码错误次数过多，账号已锁定至 /);
   });
 
+  it('twenty sign-ins at once with the right password all succeed and leave the account unlocked (only wrong passwords count)', async () => {
+    const all = await Promise.all(Array.from({ length: 20 }, () => s.call('/api/account/login', { name: 'demo22', password: 'demo123' })));
+    expect(all.map((a) => a.code)).toEqual(Array.from({ length: 20 }, () => 20000));
+    const row = await s.db.kysely.selectFrom('users').select(['failed_count', 'locked_until']).where('login_name', '=', 'demo22').executeTakeFirstOrThrow();
+    expect(row).toEqual({ failed_count: 0, locked_until: null });
+    // Wrong passwords still lock the same account as the spec says.
+    for (let i = 1; i <= 4; i++) expect((await s.call('/api/account/login', { name: 'demo22', password: `wrong${i}` })).code).toBe(30000);
+    expect((await s.call('/api/account/login', { name: 'demo22', password: 'wrong5' })).code).toBe(ResponseCode.passwordErrorsExceeded);
+  });
+
   it('the fifth attempt with the right password still signs in', async () => {
     for (let i = 0; i < 4; i++) expect((await s.call('/api/account/login', { name: 'demo21', password: 'bad' })).code).toBe(30000);
     expect((await s.call('/api/account/login', { name: 'demo21', password: 'demo123' })).code).toBe(20000);

@@ -292,12 +292,20 @@ describe('待审核成本单 (queue, badge, audit, invalidate)', () => {
   });
 
   it('an auditor cannot audit or invalidate another department’s order', async () => {
+    // A refusal is 30000 with its message, never 20000 (issue 27); the per-order answer stays beside it.
     const a = await call('set-coststatus-audited', { ids: [fx.id.O1] }, 'demo21');
-    expect(a.code).toBe(20000);
+    expect(a.code).toBe(30000);
     expect(a.r).toEqual({ done: 0, refused: [{ id: fx.id.O1, orderNo: 'CB2040030001', message: `您未被分配审核${fx.dept.A.name}的成本单` }] });
     expect(a.message).toBe(`您未被分配审核${fx.dept.A.name}的成本单`);
     const b = await call('set-coststatus-invalid', { ids: [fx.id.O3], reason: '越权' }, 'demo20');
+    expect(b.code).toBe(30000);
     expect(b.r.done).toBe(0);
+    // Several orders, none done: 30000 naming each order and its reason.
+    const c = await call('set-coststatus-audited', { ids: [fx.id.O1, fx.id.O3] }, 'demo21');
+    expect(c.code).toBe(30000);
+    expect(c.r.done).toBe(0);
+    expect(c.message).toBe(`2 张成本单均未审核：${c.r.refused.map((x: { orderNo: string; message: string }) => `${x.orderNo} ${x.message}`).join('；')}`);
+    expect(c.r.refused.map((x: { message: string }) => x.message)).toEqual([`您未被分配审核${fx.dept.A.name}的成本单`, expect.stringMatching(/^您未被分配审核/)]);
     const rows = await s.db.kysely.selectFrom('cost_orders').select(['id', 'state']).where('id', 'in', [fx.id.O1!, fx.id.O3!]).execute();
     expect(rows.map((r) => Number(r.state))).toEqual([0, 0]);
   });

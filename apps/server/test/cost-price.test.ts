@@ -124,7 +124,8 @@ describe('save', () => {
   it('validates every field with a Chinese message', async () => {
     await refused('save', price('S-2', '2026-01-01', null, { unitPrice: '1.123456789' }), /不含税单价须为不超过8位小数的正数/);
     await refused('save', price('S-2', '2026-01-01', null, { unitPrice: '0' }), /不含税单价须大于0/);
-    await refused('save', price('S-2', '2026-01-01', null, { taxRate: '0.05' }), /税率不正确/);
+    // The shared list of rates (issue 27): 5% is one, 0.5 is not.
+    await refused('save', price('S-2', '2026-01-01', null, { taxRate: '0.5' }), /税率不正确/);
     await refused('save', price('S-2', '2026-01-01', null, { category: 'food' }), /费用类别不正确/);
     await refused('save', price('S-2', '2026-03-01', '2026-02-28'), /失效日期不能早于生效日期/);
     await refused('save', price('S-2', '2026-02-30', null), /不是有效的日期/);
@@ -284,7 +285,7 @@ describe('import', () => {
       ['I-2', '搅拌车', 'equipment', '', '台班', 980, '13%', '2026/3/1', '长期'], // 6 ok (code as category, number price, slashes)
       ['I-3', '油费', '燃料', '', '升', '7.5', '13%', '2026-01-01', ''], // 7 bad category
       ['I-4', '吊车', '机械设备', '', '台班', '1.123456789', '13%', '2026-01-01', ''], // 8 bad price
-      ['I-5', '测量', '专业服务', '', '次', '500', '5%', '2026-01-01', ''], // 9 bad rate
+      ['I-5', '测量', '专业服务', '', '次', '500', '17%', '2026-01-01', ''], // 9 bad rate
       ['I-6', '测量', '专业服务', '', '次', '500', '6%', '2026-02-30', ''], // 10 bad day
       ['I-EXIST', '已有', '人工', '', '工日', '12', '3%', '2026-03-01', ''], // 11 overlaps the list
       ['I-EXIST', '已有', '人工', '', '工日', '10', '3%', '2026-01-01', ''], // 12 identical to the list: skipped
@@ -303,7 +304,7 @@ describe('import', () => {
       { row: 6, ok: true, message: '导入成功' },
       { row: 7, ok: false, message: '费用类别不正确' },
       { row: 8, ok: false, message: '不含税单价须为不超过8位小数的正数' },
-      { row: 9, ok: false, message: '税率不正确（可填 0%、1%、3%、6%、9%、13%）' },
+      { row: 9, ok: false, message: '税率不正确（可填 0、1%、1.5%、3%、5%、6%、9%、13%（免税、不征税按0））' },
       { row: 10, ok: false, message: '生效日期不是有效的日期' },
       { row: 11, ok: false, message: '与已有价格有效期重叠（2026-01-01 至 长期）' },
       { row: 12, ok: true, message: '与已有价格相同，已跳过' },

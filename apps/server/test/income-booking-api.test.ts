@@ -12,7 +12,7 @@ import { simDb } from '../src/integrations/tax/simulator/store.js';
 import { BookingJob } from '../src/modules/income/booking/job.js';
 import { InvoiceSettings } from '../src/modules/invoice/settings.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
-import { entry, nextDigital, shanghaiDay } from './income-helpers.js';
+import { entry, nextDigital, shanghaiDay, signDocs } from './income-helpers.js';
 
 let s: TestServer;
 let t1: string;
@@ -248,15 +248,16 @@ describe('the demo', () => {
 
 describe('a contract signing books its invoice 02', () => {
   it('signed against a contract → 02, the flag sent with the contract as its source', async () => {
+    const docs = await signDocs(s);
     const a = await fresh();
-    const signed = await s.call('/api/income/entry/sign', { invoiceIds: [a.id], docType: 'contract', docNo: 'HT2026-BK01' }, t13);
+    const signed = await s.call('/api/income/entry/sign', { invoiceIds: [a.id], docType: 'contract', docNo: docs.contract }, t13);
     expect(signed.r.outcomes[0].signState).toBe(IncomeSignState.signed);
     expect((await inv(a.id)).booking_state).toBe('02');
-    expect((await info(a.id)).deliveries).toEqual([expect.objectContaining({ state: '02', sourceType: 'contract', sourceNo: 'HT2026-BK01', status: 'sent', attempts: 1 })]);
+    expect((await info(a.id)).deliveries).toEqual([expect.objectContaining({ state: '02', sourceType: 'contract', sourceNo: docs.contract, status: 'sent', attempts: 1 })]);
     expect((await simFlag(a.no))!.state).toBe('02');
     // A project signing does not book.
     const b = await fresh();
-    await s.call('/api/income/entry/sign', { invoiceIds: [b.id], docType: 'project', docNo: 'XM-BK01' }, t13);
+    await s.call('/api/income/entry/sign', { invoiceIds: [b.id], docType: 'project', docNo: docs.project }, t13);
     expect((await inv(b.id)).booking_state).toBe('01');
     expect((await info(b.id)).deliveries).toEqual([]);
   });

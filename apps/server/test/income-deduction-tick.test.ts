@@ -11,6 +11,7 @@ import { IncomeMethods } from '../src/integrations/tax/index.js';
 import { simDb } from '../src/integrations/tax/simulator/store.js';
 import type { TestServer } from './helpers.js';
 import { D, startTicking, tickHelpers, ZERO, type TickPeriodFacts } from './income-deduction-helpers.js';
+import { signDocs } from './income-helpers.js';
 
 let s: TestServer;
 let t1: string;
@@ -297,7 +298,7 @@ describe('rebate ticking', () => {
 describe('revoking a signing of a ticked invoice', () => {
   it('is refused with 该发票已勾选，不能撤销签收', async () => {
     const a = await fresh();
-    const signed = await s.call('/api/income/entry/sign', { invoiceIds: [a.id], docType: 'reimbursement', docNo: `BX-TICK-${Date.now()}` }, t14);
+    const signed = await s.call('/api/income/entry/sign', { invoiceIds: [a.id], docType: 'reimbursement', docNo: (await signDocs(s)).reimbursement }, t14);
     expect(signed.code, signed.message).toBe(20000);
     expect((await tick({ items: [{ id: a.id }] })).r.done).toBe(true);
     const r = await s.call('/api/income/entry/revoke/add', { invoiceId: a.id, reason: '勾选后撤销签收' }, t14);

@@ -1,4 +1,5 @@
 /** Shared pieces of the income pool tests: a valid manual-entry body and a day relative to today. */
+import { randomUUID } from 'node:crypto';
 import { CollectTaskState, creditCodeCheckChar } from '@zhyy/shared';
 import { COMPANY_NAME } from '../src/seed/company.js';
 import { SELLER } from '../src/seed/invoiceData.js';
@@ -50,4 +51,32 @@ export async function collectAndWait(s: TestServer, body: { from: string; to: st
     await new Promise((res) => setTimeout(res, 50));
   }
   throw new Error('collection task did not finish');
+}
+
+/**
+ * Documents of the demo company a signing may name (issue 27: a 报销单 submitted, a real 合同 and 项目),
+ * and ones it may not (a draft 报销单, a temporary 项目).
+ */
+export async function signDocs(s: TestServer): Promise<{ reimbursement: string; contract: string; project: string; draftBill: string; tempProject: string }> {
+  const k = s.db.kysely;
+  const bill = await k.selectFrom('reimb_bills').select('bill_no').where('flow_state', 'in', [1, 3]).orderBy('bill_no').executeTakeFirstOrThrow();
+  const draft = await k.selectFrom('reimb_bills').select('bill_no').where('flow_state', '=', 0).orderBy('bill_no').executeTakeFirstOrThrow();
+  const contract = await k.selectFrom('contracts').select('code').where('is_temp', '=', 0).orderBy('code').executeTakeFirstOrThrow();
+  const project = await k.selectFrom('projects').select('code').where('is_temp', '=', 0).orderBy('code').executeTakeFirstOrThrow();
+  const temp = await k.selectFrom('projects').select('code').where('is_temp', '=', 1).orderBy('code').executeTakeFirstOrThrow();
+  return { reimbursement: bill.bill_no, contract: contract.code, project: project.code, draftBill: draft.bill_no, tempProject: temp.code };
+}
+
+/**
+ * For tests that need many distinct documents to sign against (each signing told apart by its number):
+ * registers copies of a submitted demo 报销单, a real demo 合同 and 项目 under the given numbers.
+ */
+export async function registerSignDocs(s: TestServer, docs: { reimbursement?: string[]; contract?: string[]; project?: string[] }): Promise<void> {
+  const k = s.db.kysely;
+  const bill = await k.selectFrom('reimb_bills').selectAll().where('flow_state', 'in', [1, 3]).orderBy('bill_no').executeTakeFirstOrThrow();
+  for (const no of docs.reimbursement ?? []) await k.insertInto('reimb_bills').values({ ...bill, id: randomUUID(), bill_no: no, work_id: null }).execute();
+  const contract = await k.selectFrom('contracts').selectAll().where('is_temp', '=', 0).orderBy('code').executeTakeFirstOrThrow();
+  for (const code of docs.contract ?? []) await k.insertInto('contracts').values({ ...contract, id: randomUUID(), code }).execute();
+  const project = await k.selectFrom('projects').selectAll().where('is_temp', '=', 0).orderBy('code').executeTakeFirstOrThrow();
+  for (const code of docs.project ?? []) await k.insertInto('projects').values({ ...project, id: randomUUID(), code }).execute();
 }

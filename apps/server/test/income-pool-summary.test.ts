@@ -13,7 +13,7 @@ import { applyTaxState } from '../src/modules/income/collect.js';
 import { lock } from '../src/modules/income/locks.js';
 import { summaryAnswers } from '../src/modules/income/summary.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { entry, shanghaiDay } from './income-helpers.js';
+import { entry, shanghaiDay, signDocs } from './income-helpers.js';
 
 let s: TestServer;
 let t13: string;
@@ -120,13 +120,13 @@ describe('the pool summary (income_pool_days) stays exact', () => {
     await s.db.kysely.updateTable('income_invoices').set({ issue_date: shanghaiDay(-40), amount_excl: 20000, tax: 1800, amount_incl: 21800 }).where('id', '=', b.id).execute();
     await s.db.kysely.transaction().execute((trx) => lock(c.id, { kind: 'reimbursement', docNo: 'BX-SUM-1' }, trx));
     await expectExact();
-    const signed = await s.call('/api/income/entry/sign', { invoiceIds: [d.id], docType: 'contract', docNo: 'HT-SUM-1' }, t14);
+    const signed = await s.call('/api/income/entry/sign', { invoiceIds: [d.id], docType: 'contract', docNo: (await signDocs(s)).contract }, t14);
     expect(signed.code, signed.message).toBe(20000);
     const row = await s.db.kysely.selectFrom('income_invoices').select(['sign_state', 'usage']).where('id', '=', d.id).executeTakeFirstOrThrow();
     expect(row.sign_state).toBe(IncomeSignState.signed);
     expect(row.usage).not.toBe(IncomeUsage.available);
     await expectExact();
-    const byClaim = await s.call('/api/income/entry/sign', { invoiceIds: [e.id], docType: 'reimbursement', docNo: 'BX-SUM-2' }, t14);
+    const byClaim = await s.call('/api/income/entry/sign', { invoiceIds: [e.id], docType: 'reimbursement', docNo: (await signDocs(s)).reimbursement }, t14);
     expect(byClaim.code, byClaim.message).toBe(20000);
     await expectExact();
     const revoked = await s.call('/api/income/entry/revoke/add', { invoiceId: e.id, reason: '汇总测试撤销' }, t14);
@@ -142,7 +142,8 @@ describe('the pool summary (income_pool_days) stays exact', () => {
   it('after concurrent arrivals and signings of the same day and kind (one summary key)', async () => {
     const day = shanghaiDay(-2);
     const made = await Promise.all(Array.from({ length: 12 }, () => save({ issueDate: day })));
-    await Promise.all(made.slice(0, 6).map((m, i) => s.call('/api/income/entry/sign', { invoiceIds: [m.id], docType: 'contract', docNo: `HT-SUM-C${i}` }, t14)));
+    const { contract } = await signDocs(s);
+    await Promise.all(made.slice(0, 6).map((m) => s.call('/api/income/entry/sign', { invoiceIds: [m.id], docType: 'contract', docNo: contract }, t14)));
     await expectExact();
   });
 });

@@ -72,6 +72,13 @@ describe('permissions (roles 1 and 13; 14 and 16 get 权限不足, except manual
     }
     expect((await s.call(url, body)).code).toBe(50008);
   });
+  it('/api/income/pool/save: a line rate outside the shared list is refused (issue 27)', async () => {
+    const e = entry();
+    const a = await s.call('/api/income/pool/save', { ...e, lines: [{ ...e.lines[0], taxRate: '0.5' }] }, t13);
+    expect([a.code, a.status]).toEqual([30000, 400]);
+    expect(a.message).toContain('税率不在税率表中');
+  });
+
   it('/api/income/pool/save: also from 进项发票编辑 (roles 14 and 16 enter paper invoices there)', async () => {
     for (const t of [tAdmin, t1, t13, t14, t16]) {
       const a = await s.call('/api/income/pool/save', { kind: '99' }, t);

@@ -14,17 +14,19 @@ import { ARCHIVE_SIM_REFUSAL } from '../src/integrations/archive/index.js';
 import { lock } from '../src/modules/income/locks.js';
 import { shanghaiMonth } from '../src/modules/income/signing/archive-no.js';
 import { startTestServer, type TestServer } from './helpers.js';
-import { entry } from './income-helpers.js';
+import { entry, signDocs } from './income-helpers.js';
 
 let s: TestServer;
 let t1: string;
 let t13: string;
 let t14: string;
 let t16: string;
+let D: Awaited<ReturnType<typeof signDocs>>;
 
 beforeAll(async () => {
   s = await startTestServer();
   [t1, t13, t14, t16] = (await Promise.all(['demo1', 'demo13', 'demo14', 'demo16'].map((n) => s.login(n)))) as [string, string, string, string];
+  D = await signDocs(s);
 });
 afterAll(() => s?.close());
 
@@ -92,45 +94,68 @@ describe('signing (签收归档)', () => {
     expect((await sign([ZERO, ZERO], { docType: 'contract', docNo: 'HT1' })).message).toContain('同一张发票不能重复选择');
   });
 
+  it('refuses a document that does not exist or does not accept invoices, naming it; nothing is signed or locked (issue 27)', async () => {
+    const ids = [await fresh(), await fresh(), await fresh()];
+    const untouched = { sign_state: IncomeSignState.unsigned, archive_no: '', usage: IncomeUsage.available, use_kind: '', doc_no: '' };
+    const cases: Array<[Record<string, unknown>, string | RegExp]> = [
+      [{ docType: 'reimbursement', docNo: 'BX2026119999' }, '报销单 BX2026119999 不存在，请核对报销单号'],
+      [{ docType: 'reimbursement', docNo: D.draftBill }, `报销单 ${D.draftBill} 尚未提交审批，不能使用`],
+      [{ docType: 'contract', docNo: 'HT2099-0001' }, '合同 HT2099-0001 不存在，请核对合同编号'],
+      [{ docType: 'project', docNo: 'XM2099-001' }, '项目 XM2099-001 不存在，请核对项目编号'],
+      [{ docType: 'project', docNo: D.tempProject }, new RegExp(`^项目 ${D.tempProject}（.+）为临时项目，请先匹配正式项目后再使用$`)],
+    ];
+    for (const [doc, message] of cases) {
+      for (const url of ['/api/income/entry/sign', '/api/income/entry/dept/sign']) {
+        const a = await s.call(url, { invoiceIds: ids, ...doc }, t14);
+        expect(a.code, url).toBe(30000);
+        if (typeof message === 'string') expect(a.message, url).toBe(message);
+        else expect(a.message, url).toMatch(message);
+      }
+    }
+    for (const id of ids) expect(await inv(id)).toEqual(untouched);
+    const rows = await s.db.kysely.selectFrom('income_signings').select('id').where('invoice_id', 'in', ids).execute();
+    expect(rows).toEqual([]);
+  });
+
   it('signs many against a reimbursement: each gets the next archive number of the month and stays held by the signing', async () => {
     const ids = [await fresh(), await fresh(), await fresh()];
     const before = await s.call('/api/income/entry/sign-count', {}, t14);
-    const a = await sign(ids, { docType: 'reimbursement', docNo: 'BX202611-0301' });
+    const a = await sign(ids, { docType: 'reimbursement', docNo: D.reimbursement });
     expect(a.code, a.message).toBe(20000);
     expect(a.message).toBe('签收成功3张，失败0张');
     const nos = a.r.outcomes.map((o: { archiveNo: string }) => o.archiveNo);
     for (const n of nos) expect(n).toMatch(ARCHIVE);
     expect(nos[0].slice(2, 8)).toBe(shanghaiMonth());
     expect([seqOf(nos[1]) - seqOf(nos[0]), seqOf(nos[2]) - seqOf(nos[1])]).toEqual([1, 1]);
-    for (const [i, id] of ids.entries()) expect(await inv(id)).toEqual({ sign_state: IncomeSignState.signed, archive_no: nos[i], usage: IncomeUsage.locked, use_kind: 'sign', doc_no: 'BX202611-0301' });
+    for (const [i, id] of ids.entries()) expect(await inv(id)).toEqual({ sign_state: IncomeSignState.signed, archive_no: nos[i], usage: IncomeUsage.locked, use_kind: 'sign', doc_no: D.reimbursement });
     expect((await s.call('/api/income/entry/sign-count', {}, t14)).r.invoiceEntrySignCount).toBe(before.r.invoiceEntrySignCount - 3);
     // The archive side was asked once per invoice (sync log, system 2 财务系统).
     const logs = await s.db.kysely.selectFrom('sync_logs').select(['status', 'memo']).where('system', '=', SyncSystem.accounting).where('type', '=', 'incomeArchive').execute();
     expect(logs.filter((l) => l.status === 0).length).toBeGreaterThanOrEqual(3);
     const d = await s.call('/api/income/entry/detail', { id: ids[0] }, t16);
-    expect(d.r.signings[0]).toMatchObject({ state: 'signed', archiveNo: nos[0], docType: 'reimbursement', docNo: 'BX202611-0301' });
+    expect(d.r.signings[0]).toMatchObject({ state: 'signed', archiveNo: nos[0], docType: 'reimbursement', docNo: D.reimbursement });
     expect(d.r.signings[0].voucherId).toMatch(/^SIMV/);
     expect(d.r.history[0].message).toContain(`档案号 ${nos[0]}`);
     // Signed again: refused, nothing changes.
-    const again = await sign([ids[0]!], { docType: 'contract', docNo: 'HT-2' });
+    const again = await sign([ids[0]!], { docType: 'contract', docNo: D.contract });
     expect(again.r.outcomes[0].message).toBe(`该发票已签收，档案号 ${nos[0]}`);
   });
 
   it('signing against a contract closes the use (archived against a contract)', async () => {
     const id = await fresh();
-    const a = await sign([id], { docType: 'contract', docNo: 'HT2026-0301' });
+    const a = await sign([id], { docType: 'contract', docNo: D.contract });
     expect(a.r.outcomes[0].signState).toBe(IncomeSignState.signed);
-    expect(await inv(id)).toMatchObject({ usage: IncomeUsage.closed, use_kind: 'sign', doc_no: 'HT2026-0301' });
+    expect(await inv(id)).toMatchObject({ usage: IncomeUsage.closed, use_kind: 'sign', doc_no: D.contract });
   });
 
   it('a failed archive call: sign state 2 with the reason, the lock released, no archive number taken', async () => {
     const [ok1, bad, ok2] = [await fresh(), await fresh(), await fresh()];
-    const first = await sign([ok1], { docType: 'project', docNo: 'XM-01' });
+    const first = await sign([ok1], { docType: 'project', docNo: D.project });
     const failed = await sign([bad], { docType: 'other', note: '测试失败：模拟档案拒绝' });
     expect(failed.message).toBe('签收成功0张，失败1张');
     expect(failed.r.outcomes[0]).toEqual({ invoiceId: bad, signState: IncomeSignState.failed, archiveNo: '', message: `签收失败：${ARCHIVE_SIM_REFUSAL}` });
     expect(await inv(bad)).toEqual({ sign_state: IncomeSignState.failed, archive_no: '', usage: IncomeUsage.available, use_kind: '', doc_no: '' });
-    const second = await sign([ok2], { docType: 'project', docNo: 'XM-01' });
+    const second = await sign([ok2], { docType: 'project', docNo: D.project });
     expect(seqOf(second.r.outcomes[0].archiveNo)).toBe(seqOf(first.r.outcomes[0].archiveNo) + 1);
     const list = await s.call('/api/income/entry/signings', { state: 'failed', invoiceId: bad }, t16);
     expect(list.r.items[0]).toMatchObject({ state: 'failed', failReason: ARCHIVE_SIM_REFUSAL, docType: 'other' });
@@ -144,7 +169,7 @@ describe('signing (签收归档)', () => {
   it('an invoice held by a reimbursement is refused with the holder; the state is unchanged', async () => {
     const id = await fresh();
     await s.db.kysely.transaction().execute((trx) => lock(id, { kind: 'reimbursement', docNo: 'BX202611-0777' }, trx));
-    const a = await sign([id], { docType: 'contract', docNo: 'HT-9' });
+    const a = await sign([id], { docType: 'contract', docNo: D.contract });
     expect(a.r.outcomes[0].message).toBe('该发票已用于报销单 BX202611-0777');
     expect(await inv(id)).toMatchObject({ sign_state: IncomeSignState.unsigned, use_kind: 'reimbursement' });
   });
@@ -168,7 +193,7 @@ describe('signing (签收归档)', () => {
 describe('revoking (签收撤销)', () => {
   it('withdraws a signing with a reason; the archive number is never reused', async () => {
     const id = await fresh();
-    const a = await sign([id], { docType: 'reimbursement', docNo: 'BX202611-0400' });
+    const a = await sign([id], { docType: 'reimbursement', docNo: D.reimbursement });
     const no = a.r.outcomes[0].archiveNo;
     expect((await s.call('/api/income/entry/revoke/add', { invoiceId: id, reason: '撤' }, t14)).message).toContain('撤销原因至少2个字');
     const r = await s.call('/api/income/entry/revoke/add', { invoiceId: id, reason: '报销单退回' }, t14);
@@ -176,9 +201,9 @@ describe('revoking (签收撤销)', () => {
     expect(r.message).toBe(`已撤销签收，档案号 ${no} 作废`);
     expect(await inv(id)).toEqual({ sign_state: IncomeSignState.unsigned, archive_no: '', usage: IncomeUsage.available, use_kind: '', doc_no: '' });
     const list = await s.call('/api/income/entry/revoke/list', { archiveNo: no }, t16);
-    expect(list.r.items).toEqual([expect.objectContaining({ invoiceId: id, archiveNo: no, reason: '报销单退回', docNo: 'BX202611-0400' })]);
+    expect(list.r.items).toEqual([expect.objectContaining({ invoiceId: id, archiveNo: no, reason: '报销单退回', docNo: D.reimbursement })]);
     expect(list.r.items[0].userName).toBeTruthy();
-    const again = await sign([id], { docType: 'reimbursement', docNo: 'BX202611-0401' });
+    const again = await sign([id], { docType: 'reimbursement', docNo: D.reimbursement });
     const no2 = again.r.outcomes[0].archiveNo;
     expect(no2).toMatch(ARCHIVE);
     expect(no2).not.toBe(no);
@@ -190,13 +215,13 @@ describe('revoking (签收撤销)', () => {
     const unsigned = await fresh();
     expect((await s.call('/api/income/entry/revoke/add', { invoiceId: unsigned, reason: '测试撤销' }, t13)).message).toBe('该发票未签收，无需撤销');
     const booked = await fresh();
-    await sign([booked], { docType: 'reimbursement', docNo: 'BX202611-0402' });
+    await sign([booked], { docType: 'reimbursement', docNo: D.reimbursement });
     await s.db.kysely.updateTable('income_invoices').set({ booking_state: '02' }).where('id', '=', booked).execute();
     expect((await s.call('/api/income/entry/revoke/add', { invoiceId: booked, reason: '测试撤销' }, t13)).message).toBe('该发票已入账，不能撤销签收');
     expect((await inv(booked)).sign_state).toBe(IncomeSignState.signed);
     const closed = await fresh();
-    await sign([closed], { docType: 'contract', docNo: 'HT2026-0402' });
-    expect((await s.call('/api/income/entry/revoke/add', { invoiceId: closed, reason: '测试撤销' }, t13)).message).toBe('该发票已随合同 HT2026-0402 归档完成使用，不能撤销签收');
+    await sign([closed], { docType: 'contract', docNo: D.contract });
+    expect((await s.call('/api/income/entry/revoke/add', { invoiceId: closed, reason: '测试撤销' }, t13)).message).toBe(`该发票已随合同 ${D.contract} 归档完成使用，不能撤销签收`);
     expect((await s.call('/api/income/entry/revoke/add', { invoiceId: ZERO, reason: '测试撤销' }, t13)).message).toBe('发票不存在');
   });
 });
@@ -258,8 +283,8 @@ describe('project apportionment and change; department signing', () => {
     const ids = list.r.items.map((i: { id: string }) => i.id);
     expect(ids).toContain(mine);
     expect(ids).not.toContain(theirs);
-    expect((await s.call('/api/income/entry/dept/sign', { invoiceIds: [theirs], docType: 'project', docNo: 'XM-D1' }, t14)).message).toBe('只能签收本部门的发票（发票所属部门在项目分摊中登记）');
-    const ok = await s.call('/api/income/entry/dept/sign', { invoiceIds: [mine], docType: 'project', docNo: 'XM-D1' }, t14);
+    expect((await s.call('/api/income/entry/dept/sign', { invoiceIds: [theirs], docType: 'project', docNo: D.project }, t14)).message).toBe('只能签收本部门的发票（发票所属部门在项目分摊中登记）');
+    const ok = await s.call('/api/income/entry/dept/sign', { invoiceIds: [mine], docType: 'project', docNo: D.project }, t14);
     expect(ok.r.outcomes[0].archiveNo).toMatch(ARCHIVE);
     const d = await s.call('/api/income/entry/detail', { id: mine }, t16);
     expect(d.r.deptId).toBe(me.dept_id);

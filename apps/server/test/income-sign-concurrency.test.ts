@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeSignState } from '@zhyy/shared';
 import { shanghaiMonth } from '../src/modules/income/signing/archive-no.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
-import { entry } from './income-helpers.js';
+import { entry, signDocs } from './income-helpers.js';
 
 let s: TestServer;
 /** A second app server on the same database (its own connection pool on PostgreSQL). */
@@ -43,14 +43,15 @@ describe('concurrent signing', () => {
     const month = shanghaiMonth();
     const counter = async () => Number((await s.db.kysely.selectFrom('income_archive_counters').select('seq').where('month', '=', month).executeTakeFirst())?.seq ?? NaN);
     // The first signing of the month sets the counter after what the pool holds (the demo seed's numbers).
-    const first = await s.call('/api/income/entry/sign', { invoiceIds: [ids[0]], docType: 'project', docNo: 'XM-C0' }, t14);
+    const first = await s.call('/api/income/entry/sign', { invoiceIds: [ids[0]], docType: 'project', docNo: (await signDocs(s)).project }, t14);
     const start = Number(first.r.outcomes[0].archiveNo.slice(8));
     expect(await counter()).toBe(start);
+    const docs = await signDocs(s);
     const batches: Array<{ ids: string[]; fail: boolean }> = [];
     for (let i = 1; i < ids.length; i += 3) batches.push({ ids: ids.slice(i, i + 3), fail: batches.length % 3 === 1 });
     const answers = await Promise.all(
       batches.map((b, i) =>
-        (i % 2 ? s2 : s).call('/api/income/entry/sign', b.fail ? { invoiceIds: b.ids, docType: 'other', note: `测试失败 ${i}` } : { invoiceIds: b.ids, docType: 'reimbursement', docNo: `BX202611-C${i}` }, t14),
+        (i % 2 ? s2 : s).call('/api/income/entry/sign', b.fail ? { invoiceIds: b.ids, docType: 'other', note: `测试失败 ${i}` } : { invoiceIds: b.ids, docType: 'reimbursement', docNo: docs.reimbursement }, t14),
       ),
     );
     const outcomes = answers.flatMap((a) => {

@@ -19,7 +19,7 @@ import { formatArchiveNo, shanghaiMonth } from '../src/modules/income/signing/ar
 import { archiveGatewayOf, signInvoices, signSummary } from '../src/modules/income/signing/service.js';
 import { SIGN_INTERRUPTED, SIGN_SETTLE_GRACE_MS, SIGN_SETTLE_LEASE, SignSettleJob } from '../src/modules/income/signing/settle.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
-import { entry } from './income-helpers.js';
+import { entry, registerSignDocs } from './income-helpers.js';
 
 interface Deferred<T = void> {
   promise: Promise<T>;
@@ -79,6 +79,8 @@ beforeAll(async () => {
   // The servers' own settlement jobs stay out of the way: the tests tick their own (with a clock moved on).
   await Promise.all([s.app.incomeSignJob.stop(), s2.app.incomeSignJob.stop()]);
   [t13, t14] = [await s.login('demo13'), await s.login('demo14')];
+  // Each interrupted signing is told apart by its document number; a signing names a registered document (issue 27).
+  await registerSignDocs(s, { reimbursement: ['BX-S1', 'BX-S4', 'BX-S5', 'BX-S6'], contract: ['HT-S2'], project: ['XM-S0', 'XM-S1', 'XM-S3', 'XM-S5', 'XM-S6', 'XM-S9', 'XM-S9B'] });
   // A first signing this month, so the counter row exists and the next numbers are known.
   const first = await s.call('/api/income/entry/sign', { invoiceIds: [await fresh()], docType: 'project', docNo: 'XM-S0' }, t14);
   expect(first.r.signed).toBe(1);

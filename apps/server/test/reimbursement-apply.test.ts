@@ -139,6 +139,19 @@ describe('a draft: number, sums, the invoice lock', () => {
     expect(m.message).toContain('金额必须大于0');
   });
 
+  it('a line takes only a rate of the shared list (issue 27: 0.5 is no rate), stored as the list spells it', async () => {
+    for (const bad of ['0.5', '0.17', '1', 'abc', '-0.09']) {
+      const a = await call('/bill/save', { ...header(), lines: [line({ taxRate: bad })] }, A.token);
+      expect([a.code, a.status], bad).toEqual([30000, 400]);
+      expect(a.message, bad).toContain('税率不在税率表中，可选：0、1%、1.5%、3%、5%、6%、9%、13%（免税、不征税按0）');
+    }
+    const ok = await call('/bill/save', { ...header(), lines: [line({ taxRate: '13%' }), line({ taxRate: '0.050' })] }, A.token);
+    expect(ok.code, ok.message).toBe(20000);
+    const rates = await s.db.kysely.selectFrom('reimb_lines').select('tax_rate').where('bill_id', '=', ok.r.id).orderBy('line_no').execute();
+    expect(rates.map((r) => r.tax_rate)).toEqual(['0.13', '0.05']);
+    await call('/bill/delete', { id: ok.r.id }, A.token);
+  });
+
   it('takes the payee from my default, and keeps it when asked', async () => {
     const a = await call('/bill/save', { ...header({ payeeName: '默认收款人', payeeAccount: '6222 0000 1111', saveAsDefault: true }), lines: [] }, A.token);
     expect(a.code).toBe(20000);
@@ -262,6 +275,37 @@ describe('the pool picker and the upload', () => {
     // Its file: for me, and for nobody else until a bill they may read uses it.
     expect((await call('/invoice/file', { id: c[0].files[0].id }, B.token)).status).toBe(200);
     expect((await call('/invoice/file', { id: c[0].files[0].id }, A.token)).status).toBe(403);
+  });
+});
+
+describe('an applicant never approves their own bill (issue 27)', () => {
+  it('demo16 (财务主管, role 16) submits a bill: 财务负责人复核 passes to someone else and the track says so', async () => {
+    const t16 = await s.login('demo16');
+    const me = await s.db.kysely.selectFrom('users').select('id').where('login_name', '=', 'demo16').executeTakeFirstOrThrow();
+    const a = await call('/bill/save', { ...header(), lines: [line()] }, t16);
+    expect(a.code, a.message).toBe(20000);
+    const sub = await call('/bill/submit', { id: a.r.id }, t16);
+    expect(sub.code, sub.message).toBe(20000);
+    const workId = sub.r.workId as number;
+    const seen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const b = await bill(a.r.id);
+      if (b.flow_state !== ReimbFlowState.approving) break;
+      const open = await openHandlers(s, workId);
+      expect(open).not.toContain('demo16');
+      seen.push((await s.app.workflow.instanceOf('reimbursement', a.r.id))!.nodeName);
+      const r = await s.call('/api/miswf/workflow/send', { workId, opinion: '同意' }, await s.login(open[0]!));
+      expect(r.code, r.message).toBe(20000);
+    }
+    expect(seen).toContain('财务负责人复核');
+    expect((await bill(a.r.id)).flow_state).toBe(ReimbFlowState.approved);
+    // demo16 never held a work item after the start, and the track records the pass-over at 财务负责人复核.
+    const items = await wf(s.db.kysely).selectFrom('wf_work_items').select('node_id').where('work_id', '=', workId).where('handler_id', '=', me.id).execute();
+    expect(items.map((i) => i.node_id)).toEqual(['start']);
+    const track = (await s.call('/api/miswf/workflow/workflow-record', { workId }, t16)).r as Array<{ action: string; actionName: string; nodeName: string; opinion: string }>;
+    const pass = track.filter((e) => e.action === 'passOver');
+    expect(pass.map((e) => [e.actionName, e.nodeName])).toEqual([['自动转交', '财务负责人复核']]);
+    expect(pass[0]!.opinion).toMatch(/^申请人本人为审批人，已自动转交/);
   });
 });
 

@@ -230,6 +230,51 @@ describe('return, shift, undo, withdraw, press', () => {
   });
 });
 
+describe('an applicant never approves their own application (issue 27)', () => {
+  const passOvers = async (workId: number) =>
+    (await wf(s.db.kysely).selectFrom('wf_tracks').select(['node_name', 'opinion', 'to_names']).where('work_id', '=', workId).where('action', '=', 'passOver').orderBy('seq').execute()).map((t) => [t.node_name, t.opinion, t.to_names]);
+
+  it("a role step the applicant holds goes to the role's other holders only", async () => {
+    const form = { contractName: '设备租赁合同', contractType: '单项合同', partyB: '南京恒信机械租赁有限公司', amount: 20000000, period: ['2026-12-01', '2027-11-30'], summary: '按月结算', files: [{ id: 'x', name: 'a.pdf', size: 1 }] };
+    // demo4 (合同主管, role 4) manages 市场经营部: 部门负责人审批 walks up to the general manager.
+    const { workId } = await engine.start(a.demo4!, { flowNo: 'HT01', form });
+    expect(await openHandlers(s, workId)).toEqual([gm]);
+    await engine.send(a[gm]!, { workId });
+    // 合同专员审核 (role 4, any-one): demo4 holds the role too, and is left out.
+    const clerks = await openHandlers(s, workId);
+    expect(clerks.length).toBeGreaterThan(0);
+    expect(clerks).not.toContain('demo4');
+    const names = (await instance(s, workId)).handler_names;
+    expect(await passOvers(workId)).toEqual([['合同专员审核', `申请人本人为审批人，已自动转交该节点的其他处理人：${names}`, names]]);
+    // 市场与成本会签 names demo4 as the market manager: only the cost manager signs.
+    await engine.send(await actor(s, clerks[0]!), { workId });
+    expect(await openHandlers(s, workId)).toEqual(['demo17']);
+    expect((await passOvers(workId)).map((p) => p[0])).toEqual(['合同专员审核', '市场与成本会签']);
+  });
+
+  it('with nobody else at the step and no manager above, the workflow administrators approve; never the applicant', async () => {
+    // The general manager manages the company itself: 部门负责人审批 of their own leave has nobody above.
+    const moved = await engine.start(a[gm]!, { flowNo: 'QJ01', form: leaveForm(2) });
+    const admins = await openHandlers(s, moved.workId);
+    expect(admins).toEqual(expect.arrayContaining(['admin', 'demo1', 'demo3']));
+    expect(admins).not.toContain(gm);
+    const roles = await wf(s.db.kysely).selectFrom('user_roles as r').innerJoin('users as u', 'u.id', 'r.user_id').select(['u.login_name', 'r.role']).where('u.login_name', 'in', admins).execute();
+    for (const login of admins) expect(roles.some((r) => r.login_name === login && ['admin', '1', '3'].includes(r.role)), login).toBe(true);
+    const [pass] = await passOvers(moved.workId);
+    expect(pass![0]).toBe('部门负责人审批');
+    expect(pass![1]).toMatch(/^申请人本人为审批人且无上级可审批，已自动转交流程管理员：/);
+    expect((await engine.send(a.demo1!, { workId: moved.workId })).state).toBe(FlowState.complete);
+  });
+
+  it('the applicant cannot be chosen as an approver, nor handed the work', async () => {
+    const form = { subject: '购买专业书籍', content: '购买造价规范书籍' };
+    await refused(() => engine.start(a.demo7!, { flowNo: 'TY01', form, toUserIds: [a.demo5!.id, a.demo7!.id] }), '申请人本人不能作为审批人，请选择其他处理人');
+    const workId = await startLeave(2);
+    await refused(() => engine.shift(a.demo4!, { workId, toUserId: a.demo7!.id, reason: '出差' }), '申请人本人不能审批自己的申请，不能移交给申请人', workId);
+    await refused(() => engine.adminShift(a.demo1!, { workId, toUserId: a.demo7!.id, reason: '卡住' }), '申请人本人不能审批自己的申请，不能移交给申请人', workId);
+  });
+});
+
 describe('administrators', () => {
   it('roles 1 and 3 shift or delete a stuck instance; others may not', async () => {
     const workId = await startLeave(2);

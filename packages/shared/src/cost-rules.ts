@@ -7,6 +7,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { defineEnum } from './enum.js';
+import { TAX_RATE_VALUES } from './invoice.js';
 
 /** to-audit → audited, or → invalid with a reason (SPEC "Cost order"). */
 export const CostOrderState = defineEnum({ toAudit: [0, '待审核'], audited: [1, '已审核'], invalid: [2, '已作废'] });
@@ -21,8 +22,8 @@ export const CostCategory = defineEnum({
   service: ['service', '专业服务'],
   other: ['other', '其他'],
 });
-/** The VAT rates a price may carry (as stored). */
-export const COST_TAX_RATES = ['0', '0.01', '0.03', '0.06', '0.09', '0.13'] as const;
+/** The VAT rates a price may carry (as stored): the shared list (invoice.ts). */
+export const COST_TAX_RATES = TAX_RATE_VALUES;
 /** CB{yyyyMM}{seq}: the order's month and a 4-digit sequence of that month. */
 export const COST_ORDER_NO = /^CB\d{6}\d{4,}$/;
 /** Unit prices keep up to 8 decimal places (yuan); quantities up to 4. */

@@ -37,6 +37,21 @@ export function normaliseRate(rate: string): string | null {
 }
 export const rateLabel = (rate: string) => TAX_RATES.find((r) => r.value === normaliseRate(rate))?.label ?? rate;
 
+/**
+ * The one list of VAT rates and levy rates (税率 / 征收率) every form and route accepts (issue 27): the
+ * values of TAX_RATES, as stored ('0.09'). 免税 and 不征税 are rate 0 (with the line's policy, TaxPolicy,
+ * where the form has one: outgoing invoices); nothing else (0.5, 0.17 …) is a rate.
+ */
+export const TAX_RATE_VALUES: readonly string[] = TAX_RATES.map((r) => r.value);
+/** For messages: 0、1%、1.5%、3%、5%、6%、9%、13%（免税、不征税按0） */
+export const TAX_RATE_LIST_TEXT = `${[...TAX_RATES].sort((a, b) => Number(a.value) - Number(b.value)).map((r) => (r.value === '0' ? '0' : r.label.replace(/（.*）$/, ''))).join('、')}（免税、不征税按0）`;
+/** The rates as people write them (13%, 1.5%, 0%): the options of form selects that store the percent (KP01). */
+export const TAX_RATE_PERCENTS: readonly string[] = TAX_RATES.map((r) => r.label.replace(/（.*）$/, ''));
+/** The options of every rate select: value as stored, label as printed. */
+export const TAX_RATE_OPTIONS: ReadonlyArray<{ value: string; label: string }> = TAX_RATES.map((r) => ({ value: r.value, label: r.label }));
+/** A rate typed anywhere: in the list (any spelling normaliseRate reads), else the refusal's message. */
+export const taxRateProblem = (rate: string): string | null => (normaliseRate(rate) === null ? `税率不在税率表中，可选：${TAX_RATE_LIST_TEXT}` : null);
+
 /** Preferential policy of a line (Nuonuo's favouredPolicyFlag / zeroRateFlag). */
 export const TaxPolicy = defineEnum({
   none: [0, '无'],

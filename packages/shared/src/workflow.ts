@@ -44,6 +44,8 @@ export const TrackAction = defineEnum({
   complete: ['complete', '流程结束'],
   adminShift: ['adminShift', '管理员移交'],
   adminDelete: ['adminDelete', '管理员删除'],
+  /** The applicant was among a step's approvers: the step went to someone else (issue 27). */
+  passOver: ['passOver', '自动转交'],
 });
 export type TrackActionValue = EnumValue<typeof TrackAction>;
 

@@ -10,6 +10,9 @@ export function ok<T>(r?: T, message?: string): Envelope<T> {
 
 /** A refusal with a code of SPEC section 8 and a Chinese message the user can act on. */
 export class AppError extends Error {
+  /** What a refused batch did item by item (sent as the envelope's `r` beside the refusal). */
+  r?: unknown;
+
   constructor(
     readonly code: number,
     message: string,
@@ -22,6 +25,12 @@ export class AppError extends Error {
 
 /** 30000 with a message; HTTP status tells proxies and logs the same story. */
 export const refuse = (message: string, status = 400) => new AppError(ResponseCode.businessError, message, status);
+/** 30000 for a batch of which nothing could be done: the message, and per item why (`r`). */
+export function refuseBatch<T>(message: string, r: T, status = 400): AppError {
+  const e = refuse(message, status);
+  e.r = r;
+  return e;
+}
 export const notFound = (message: string) => new AppError(ResponseCode.businessError, message, 404);
 export const conflict = (message: string) => new AppError(ResponseCode.businessError, message, 409);
 export const forbidden = () => new AppError(ResponseCode.businessError, Messages.forbidden, 403);

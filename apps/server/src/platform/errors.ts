@@ -37,7 +37,7 @@ export function answerFrameworkError(err: FastifyError, req: FastifyRequest, rep
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
-      return reply.code(err.status).send({ code: err.code, message: err.message });
+      return reply.code(err.status).send(err.r === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, r: err.r });
     }
     if (err.validation) {
       return reply.code(400).send({ code: ResponseCode.businessError, message: validationMessage(err) });

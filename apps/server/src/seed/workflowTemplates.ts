@@ -2,7 +2,7 @@
  * The company's flow templates: 请假申请, 用印申请, 合同审批, 开票申请, 费用报销审批, 通用审批.
  * Node chains use the demo company's departments and managers (company.ts).
  */
-import type { FieldDef, FlowDefinition, NodeDef } from '@zhyy/shared';
+import { TAX_RATE_PERCENTS, type FieldDef, type FlowDefinition, type NodeDef } from '@zhyy/shared';
 import type { DemoUser } from './company.js';
 
 export interface TemplateSeed {
@@ -142,7 +142,7 @@ export function templateSeeds(users: readonly DemoUser[]): TemplateSeed[] {
               { key: 'spec', label: '规格型号', type: 'text', maxLength: 40 },
               { key: 'unit', label: '单位', type: 'text', maxLength: 10 },
               { key: 'quantity', label: '数量', type: 'number', required: true, min: 0.00000001 },
-              { key: 'taxRate', label: '税率', type: 'select', required: true, options: ['13%', '9%', '6%', '3%', '1%', '0%'] },
+              { key: 'taxRate', label: '税率', type: 'select', required: true, options: [...TAX_RATE_PERCENTS] },
               { key: 'amount', label: '含税金额', type: 'money', required: true, min: 1 },
             ],
           },

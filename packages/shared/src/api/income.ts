@@ -7,6 +7,7 @@ import { z } from '../zod-locale.js';
 import { defineEnum } from '../enum.js';
 import { PageQuery, Uuid, isoDay, text } from './common.js';
 import { optText } from './system.js';
+import { normaliseRate, taxRateProblem } from '../invoice.js';
 
 /** Kinds as the tax service names them, plus the other deductible documents. */
 export const IncomeKind = defineEnum({
@@ -182,7 +183,15 @@ export const PoolLineInput = z.object({
   quantity: Decimal('数量'),
   unitPrice: Decimal('单价'),
   amount: Amount,
-  taxRate: text().trim().regex(/^(0|0\.\d{1,4}|1)$/, '税率须为0至1之间的小数，如0.13').default('0'),
+  // The shared list of rates (issue 27); stored as the list spells it.
+  taxRate: text()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = taxRateProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((v) => normaliseRate(v) ?? v)
+    .default('0'),
   tax: Amount,
 });
 export type PoolLineInput = z.infer<typeof PoolLineInput>;

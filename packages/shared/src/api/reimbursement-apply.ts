@@ -3,7 +3,7 @@
  * pool, attachments), submit / withdraw / delete, 核定, the payee profile. Money in 分.
  */
 import { z } from '../zod-locale.js';
-import { TAX_RATE_PATTERN } from '../reimbursement-rules.js';
+import { normaliseRate, taxRateProblem } from '../invoice.js';
 import { isoDay, PageQuery, text, Uuid, type PageResult } from './common.js';
 import type { ReimbCheck } from './reimbursement.js';
 import type { TrackEntry } from './workflow.js';
@@ -27,7 +27,15 @@ export const ReimbLineInput = z.object({
   seatClass: text().trim().max(20).default(''),
   amount: Money,
   /** Empty: the category's default rate. */
-  taxRate: text().trim().refine((v) => v === '' || TAX_RATE_PATTERN.test(v), '税率格式不正确').default(''),
+  // The shared list of rates (issue 27: 0.5 is no rate); stored as the list spells it.
+  taxRate: text()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = v === '' ? null : taxRateProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .transform((v) => (v === '' ? '' : (normaliseRate(v) ?? v)))
+    .default(''),
   invoiceId: Uuid.nullable().default(null),
 });
 export type ReimbLineInput = z.infer<typeof ReimbLineInput>;

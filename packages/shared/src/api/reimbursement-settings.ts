@@ -6,9 +6,10 @@
 import { z } from '../zod-locale.js';
 import { PageQuery, text, Uuid } from './common.js';
 import { ReimbCityTier, ReimbGrade, ReimbTravelKind } from './reimbursement.js';
+import { TAX_RATE_VALUES } from '../invoice.js';
 
-/** The VAT rates a category may default to (as stored: '0.09'). */
-export const REIMB_TAX_RATES = ['0', '0.01', '0.03', '0.05', '0.06', '0.09', '0.13'] as const;
+/** The VAT rates a category may default to (as stored: '0.09'): the shared list (invoice.ts). */
+export const REIMB_TAX_RATES = TAX_RATE_VALUES;
 /** The seat classes the travel standards name (comma-separated in storage). */
 export const REIMB_SEAT_CLASSES = ['商务座', '一等座', '二等座', '公务舱', '经济舱', '头等舱', '软卧', '硬卧', '硬座', '普通客车'] as const;
 

@@ -3,6 +3,9 @@
  * - Wrong name or password: 30000 用户名或密码错误 (an unknown name costs the same time as a wrong password).
  * - Five wrong passwords within 15 minutes lock the account for 15 minutes: 50011 saying until when;
  *   each attempt is counted in one statement before its password is checked, so parallel guesses lock too.
+ * - Only wrong passwords count (issue 27 item 10): the attempts on one account are checked one at a
+ *   time in each app server, so a right password takes its provisional count back before the next
+ *   attempt is counted; twenty right sign-ins at once all succeed, limited by the per-IP rate alone.
  * - A disabled account cannot sign in.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -21,8 +24,32 @@ import { AppError, refuse } from '../../platform/envelope.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../platform/passwords.js';
 import { AccountRepo } from './repo.js';
 
+/**
+ * Runs the sign-in attempts on one account one after another (per app server): each attempt is
+ * counted as a failure before its password is checked, so without this, right passwords sent at
+ * once would count each other up to the lock before any of them could take its count back.
+ */
+class PerAccountQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.tails.get(key) ?? Promise.resolve();
+    const result = before.then(fn, fn);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}
+
 export class AccountService {
   private readonly repo: AccountRepo;
+  private readonly attempts = new PerAccountQueue();
 
   constructor(private readonly app: FastifyInstance) {
     this.repo = new AccountRepo(app.db);
@@ -43,6 +70,15 @@ export class AccountService {
       await fail(null, '用户名不存在');
       throw refuse(Messages.wrongCredentials);
     }
+    return this.attempts.run(user.id, () => this.attempt(req, user, password, fail));
+  }
+
+  private async attempt(
+    req: FastifyRequest,
+    user: NonNullable<Awaited<ReturnType<AccountRepo['findByLoginName']>>>,
+    password: string,
+    fail: (actor: { id: string; login_name: string; name: string } | null, why: string) => Promise<void>,
+  ): Promise<LoginResult> {
     const locked = (until: string) => new AppError(ResponseCode.passwordErrorsExceeded, accountLockedMessage(new Date(until)), 429);
     // The attempt is counted before the password is checked (see AccountRepo.claimAttempt), so
     // guesses sent all at once lock the account after the fifth like guesses sent one by one.

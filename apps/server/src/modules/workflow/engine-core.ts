@@ -7,7 +7,7 @@ import { FlowState, TrackAction, pickRoute, routingValues, type FlowDefinition, 
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { notFound, refuse } from '../../platform/envelope.js';
-import { resolveHandlers, type Handler } from './handlers.js';
+import { resolveApprovers, resolveHandlers } from './handlers.js';
 import type { OutcomeKind, OutcomeRegistry } from './outcomes.js';
 import { definitionOf, EngineRepo, type InstanceRow } from './repo.js';
 import { platformDb, wf, type WfDb } from './tables.js';
@@ -132,8 +132,13 @@ export class EngineCore {
         await this.emit(t, inst, 'complete', '', SYSTEM_ACTOR.name, values);
         return { workId: inst.work_id, state: FlowState.complete, nodeId: next.id, nodeName: next.name, handlers: [] };
       }
-      const handlers: Handler[] = next.handler ? await resolveHandlers(t.db, next.handler, ctx) : [];
+      // Never the applicant (resolveApprovers says who instead, and the track says so).
+      const { handlers, passOver } = next.handler ? await resolveApprovers(t.db, next.handler, ctx) : { handlers: [], passOver: null };
       if (handlers.length === 0) throw refuse(`节点「${next.name}」找不到处理人，请联系管理员检查流程设置`);
+      if (passOver) {
+        const names = handlers.map((h) => h.name).join('、');
+        await t.repo.addTrack({ workId: inst.work_id, action: TrackAction.passOver, nodeId: next.id, nodeName: next.name, actor: SYSTEM_ACTOR, opinion: passOver.note, toNodeId: next.id, toNodeName: next.name, toNames: names, at: t.now });
+      }
       await t.repo.insertItems(inst.work_id, next.id, next.name, handlers, t.now);
       await t.repo.updateInstance(inst.work_id, {
         state: FlowState.running,

@@ -39,6 +39,7 @@ export class WorkflowEngine extends FlowStarter {
       const l = await this.load(t, body.workId, actor);
       this.check('shift', l.facts);
       if (body.toUserId === actor.id) throw refuse('不能移交给自己');
+      if (body.toUserId === l.inst.starter_id) throw refuse('申请人本人不能审批自己的申请，不能移交给申请人');
       const [to] = await usersByIds(t.db, [body.toUserId]);
       if (!to) throw refuse('移交对象不存在或已停用');
       const open = await t.repo.openItems(l.inst.work_id);
@@ -137,6 +138,7 @@ export class WorkflowEngine extends FlowStarter {
       this.check('adminShift', l.facts);
       const [to] = await usersByIds(t.db, [body.toUserId]);
       if (!to) throw refuse('移交对象不存在或已停用');
+      if (to.id === l.inst.starter_id && l.node.type !== 'start') throw refuse('申请人本人不能审批自己的申请，不能移交给申请人');
       const open = (await t.repo.openItems(body.workId)).filter((i) => i.node_id === l.node.id);
       const moving = body.fromUserId ? open.filter((i) => i.handler_id === body.fromUserId) : open;
       if (moving.length === 0) throw refuse('该处理人在当前节点没有待办');

@@ -3,7 +3,7 @@
  * manager, the manager one level up, named users, the starter, or the people the sender chose.
  * Only active users count. A department whose manager is the starter hands over to the next level.
  */
-import type { HandlerRule } from '@zhyy/shared';
+import { WORKFLOW_ADMIN_ROLES, type HandlerRule } from '@zhyy/shared';
 import { refuse } from '../../platform/envelope.js';
 import type { WfDb } from './tables.js';
 
@@ -100,8 +100,58 @@ export async function resolveHandlers(db: WfDb, rule: HandlerRule, ctx: ResolveC
   }
 }
 
+/** Why an approval step went to someone other than its rule's people (the applicant was among them). */
+export interface PassOver {
+  /** Chinese, for the track: 申请人本人为审批人，已自动转交… */
+  note: string;
+}
+
+export interface Approvers {
+  handlers: Handler[];
+  passOver: PassOver | null;
+}
+
+/** The workflow administrators (roles admin, 1, 3), active, ordered by login name. */
+async function workflowAdmins(db: WfDb): Promise<Handler[]> {
+  return clean(
+    await userQuery(db)
+      .where('u.id', 'in', (eb) => eb.selectFrom('user_roles').select('user_id').where('role', 'in', [...WORKFLOW_ADMIN_ROLES]))
+      .orderBy('u.login_name')
+      .execute(),
+  );
+}
+
+/**
+ * The people who approve at a node, never the applicant (issue 27): an applicant does not approve
+ * their own application at any step. In this order:
+ * 1. the node's rule without the applicant (a role's other holders; the department-manager rules
+ *    already walk up past the applicant);
+ * 2. when that leaves nobody, the applicant's line manager: the manager of the applicant's department,
+ *    walking up the department tree past missing, inactive managers and the applicant;
+ * 3. when there is none, the workflow administrators (roles admin, 1, 3) other than the applicant;
+ * 4. else nobody (the engine refuses: 找不到处理人).
+ * A rule whose people the sender chose refuses the applicant outright (the sender can choose again).
+ */
+export async function resolveApprovers(db: WfDb, rule: HandlerRule, ctx: ResolveContext): Promise<Approvers> {
+  if (rule.kind === 'chosen' && (ctx.chosen ?? []).includes(ctx.starterId)) throw refuse('申请人本人不能作为审批人，请选择其他处理人');
+  const ruled = await resolveHandlers(db, rule, ctx);
+  const others = ruled.filter((h) => h.id !== ctx.starterId);
+  // The manager rules skip the applicant themselves; they found nobody because of the applicant when
+  // the applicant manages their own department chain's first managed level.
+  const managerRule = rule.kind === 'deptManager' || rule.kind === 'parentManager';
+  const starterWasIt = managerRule && ruled.length === 0 && (await managerFrom(db, ctx.starterDeptId, ''))[0]?.id === ctx.starterId;
+  if (others.length === ruled.length && !starterWasIt) return { handlers: ruled, passOver: null };
+  const names = (hs: Handler[]) => hs.map((h) => h.name).join('、');
+  if (others.length > 0) return { handlers: others, passOver: { note: `申请人本人为审批人，已自动转交该节点的其他处理人：${names(others)}` } };
+  const up = await managerFrom(db, ctx.starterDeptId, ctx.starterId);
+  if (up.length > 0) return { handlers: up, passOver: { note: `申请人本人为审批人，已自动转交申请人的上级：${names(up)}` } };
+  const admins = (await workflowAdmins(db)).filter((h) => h.id !== ctx.starterId);
+  if (admins.length > 0) return { handlers: admins, passOver: { note: `申请人本人为审批人且无上级可审批，已自动转交流程管理员：${names(admins)}` } };
+  return { handlers: [], passOver: null };
+}
+
 /** The handlers of a node for a preview (a chosen rule answers with nobody: the sender picks). */
 export async function previewHandlers(db: WfDb, rule: HandlerRule | undefined, ctx: ResolveContext): Promise<Handler[]> {
   if (!rule || rule.kind === 'chosen') return [];
-  return resolveHandlers(db, rule, ctx);
+  return (await resolveApprovers(db, rule, ctx)).handlers;
 }

@@ -11,7 +11,7 @@ import {
   type CostBatchResult, type CostOrderRow, type CostTodoData,
 } from '@zhyy/shared';
 import { currentUser } from '../../../platform/context.js';
-import { ok, refuse } from '../../../platform/envelope.js';
+import { ok, refuse, refuseBatch } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
 import type { XlsxColumn } from '../../../platform/xlsx.js';
@@ -100,8 +100,15 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
     return ok(a);
   });
 
-  const answer = (verb: string, res: CostBatchResult) =>
-    ok(res, res.refused.length === 0 ? `已${verb} ${res.done} 张成本单` : res.done === 0 && res.refused.length === 1 ? res.refused[0]!.message : `已${verb} ${res.done} 张，${res.refused.length} 张未处理`);
+  // A refusal is never 20000 (issue 27): nothing done → 30000 with the reason (one order) or every order's
+  // reason (several), the per-order answer beside it; some done → 20000 saying how many, each refusal in r.
+  const answer = (verb: string, res: CostBatchResult) => {
+    if (res.done === 0 && res.refused.length > 0) {
+      const message = res.refused.length === 1 ? res.refused[0]!.message : `${res.refused.length} 张成本单均未${verb}：${res.refused.map((x) => `${x.orderNo || '（不存在）'} ${x.message}`).join('；')}`;
+      throw refuseBatch(message.length > 300 ? `${message.slice(0, 299)}…` : message, res);
+    }
+    return ok(res, res.refused.length === 0 ? `已${verb} ${res.done} 张成本单` : `已${verb} ${res.done} 张，${res.refused.length} 张未处理`);
+  };
   const logLine = (verb: string, res: CostBatchResult, nos: Map<string, string>) =>
     `成本单${verb}：${res.done} 张${res.done ? `（${[...nos.values()].join('、')}）` : ''}${res.refused.length ? `；未处理 ${res.refused.map((x) => `${x.orderNo || x.id}（${x.message}）`).join('、')}` : ''}`.slice(0, 1000);
   const doneNos = async (ids: readonly string[], res: CostBatchResult) => {

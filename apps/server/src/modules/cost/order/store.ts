@@ -15,6 +15,7 @@ import type { Database } from '../../../db/schema.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
+import { referenceOrRefuse } from '../../invoice/reference.js';
 import type { CostOrderLineTable, CostOrderTable, CostPriceTable } from '../tables.js';
 import '../tables.js';
 
@@ -162,9 +163,8 @@ export async function deptOrRefuse(db: Db, id: string): Promise<DeptRef> {
 }
 
 export async function projectOrRefuse(db: Db, id: string): Promise<ProjectRef> {
-  const p = await db.selectFrom('projects').select(['id', 'code', 'name']).where('id', '=', id).executeTakeFirst();
-  if (!p) throw refuse('所选项目不存在');
-  return p;
+  // The shared reference check (issue 27): an existing, real (not temporary) project.
+  return referenceOrRefuse(db, 'project', { id });
 }
 
 /** The key under which a department's month is changed: orders made or changed in it, and its closing. */

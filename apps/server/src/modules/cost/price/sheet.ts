@@ -4,7 +4,7 @@
  * spaces ignored), so a re-ordered sheet or an export with its extra columns reads the same.
  */
 import ExcelJS from 'exceljs';
-import { CostCategory, CostPriceBody, fieldSentence, type CostPriceRow } from '@zhyy/shared';
+import { CostCategory, CostPriceBody, TAX_RATE_LIST_TEXT, fieldSentence, type CostPriceRow } from '@zhyy/shared';
 import { refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import type { XlsxColumn } from '../../../platform/xlsx.js';
@@ -133,7 +133,7 @@ export async function readPriceSheet(buf: Buffer): Promise<SheetRow[]> {
       validTo: to === '长期' ? '' : to,
     };
     if (rate === null) {
-      out.push({ row: i, window: null, message: text('taxRate') ? `税率不正确（可填 ${['0%', '1%', '3%', '6%', '9%', '13%'].join('、')}）` : '请填写税率' });
+      out.push({ row: i, window: null, message: text('taxRate') ? `税率不正确（可填 ${TAX_RATE_LIST_TEXT}）` : '请填写税率' });
       continue;
     }
     const parsed = CostPriceBody.safeParse(body);

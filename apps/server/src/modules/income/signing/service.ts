@@ -26,6 +26,7 @@ import { AppError, conflict, notFound, refuse } from '../../../platform/envelope
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
 import { close, lock, release } from '../locks.js';
+import { referenceOrRefuse, type ReferenceKind } from '../../invoice/reference.js';
 import { nextArchiveNo, shanghaiMonth } from './archive-no.js';
 import { addSignEvent } from './events.js';
 import { queueBooking } from '../booking/service.js';
@@ -60,6 +61,9 @@ export async function deptOf(db: Db, ids: readonly string[]): Promise<Map<string
 export async function signInvoices(app: FastifyInstance, req: FastifyRequest, b: SignBody, gateway: ArchiveGateway, scope: { deptId?: string } = {}): Promise<SignAnswer> {
   const user = currentUser(req);
   const db = app.db.kysely;
+  // The document typed must exist and accept invoices (a 报销单 submitted, a real 合同 or 项目): issue 27.
+  // 其他 has no register to check: its number (if any) is the clerk's own reference.
+  if (b.docType !== 'other') await referenceOrRefuse(db, b.docType as ReferenceKind, { code: b.docNo });
   // 其他 without a number: the signing's own number holds the lock (QS{yyyyMMdd}-{6}).
   const docNo = b.docNo || `QS${shanghaiMonth()}${new Date(Date.now() + 8 * 3600_000).toISOString().slice(8, 10)}-${randomBytes(3).toString('hex').toUpperCase()}`;
   const use = { kind: 'sign' as const, docNo };

@@ -32,6 +32,7 @@ import { categoryOf, costCentreOf, profileOf } from '../settings/read.js';
 import type { ReimbBillTable } from '../tables.js';
 import { checkLines } from './checks.js';
 import { deductibleOf, invoiceRows, mineCondition, releaseBillInvoices, syncBillLocks } from './invoices.js';
+import { referenceOrRefuse } from '../../invoice/reference.js';
 
 type Db = Kysely<Database>;
 
@@ -95,9 +96,8 @@ export class ApplyService {
       if (body.saveAsDefault) await this.saveProfile(trx, user.id, { payeeName: payee.name, payeeBank: payee.bank, payeeAccount: payee.account });
       let projectName = body.projectName;
       if (body.projectId) {
-        const p = await trx.selectFrom('projects').select('name').where('id', '=', body.projectId).executeTakeFirst();
-        if (!p) throw refuse('所选项目不存在');
-        projectName = p.name;
+        // The shared reference check (issue 27): an existing, real (not temporary) project.
+        projectName = (await referenceOrRefuse(trx, 'project', { id: body.projectId })).name;
       }
       const header = {
         project_id: body.projectId,

@@ -10,6 +10,7 @@ import { Alert, Button, Card, DatePicker, Form, Input, Modal, Select, Space, Tab
 import { useState } from 'react';
 import { formatFen, monthLabel, type CostBatchResult, type CostOrderRow } from '@zhyy/shared';
 import { costOrderApi } from '../../../api/cost';
+import { ApiError } from '../../../api/errors';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
 import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
@@ -84,12 +85,21 @@ export default function ExaminePage() {
     setOpenId(null);
     void qc.invalidateQueries({ queryKey: COST_KEY });
   };
+  /**
+   * A batch of which nothing could be done is refused (30000, the API client shows the message); when it
+   * names several orders, the answer beside the refusal shows each one with its reason as well.
+   */
+  const refusedBatch = (e: unknown, action: Outcome['action'], asked: number) => {
+    const r = e instanceof ApiError ? (e.envelope?.r as CostBatchResult | undefined) : undefined;
+    if (r && Array.isArray(r.refused) && r.refused.length > 1) finish({ action, asked, result: r });
+  };
   const runAudit = async (rows: Picked[]) => {
     try {
       const a = await costOrderApi.audit({ ids: rows.map((r) => r.id) });
       if (a.r) finish({ action: 'audit', asked: rows.length, result: a.r });
-    } catch {
+    } catch (e) {
       // The API client has shown the refusal.
+      refusedBatch(e, 'audit', rows.length);
     }
   };
   const audit = (rows: Picked[]) => {
@@ -115,8 +125,9 @@ export default function ExaminePage() {
       const a = await costOrderApi.invalidate({ ids: invalidFor.map((r) => r.id), reason: reason.trim() });
       setInvalidFor(null);
       if (a.r) finish({ action: 'invalid', asked: invalidFor.length, result: a.r });
-    } catch {
-      // The API client has shown the refusal; the window stays open.
+    } catch (e) {
+      // The API client has shown the refusal; the window stays open (a refused batch also lists why per order).
+      refusedBatch(e, 'invalid', invalidFor.length);
     } finally {
       setBusy(false);
     }

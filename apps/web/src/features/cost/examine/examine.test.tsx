@@ -18,6 +18,7 @@ const confirm = vi.hoisted(() => vi.fn());
 vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }) }));
 
 const { default: ExaminePage } = await import('./ExaminePage');
+const { ApiError } = await import('../../../api/errors');
 const { toOrderFilter } = await import('../filters');
 const { compareLines, compareTotals } = await import('./compare');
 
@@ -126,6 +127,23 @@ describe('待审核成本单', { timeout: 60_000 }, () => {
     expect(refused.getByText('CB2031030002')).toBeTruthy();
     expect(refused.getByText('该部门该月已结账，成本单不能修改')).toBeTruthy();
     await waitFor(() => expect(api.toAuditList.mock.calls.length).toBeGreaterThan(before));
+  });
+
+  it('a batch refused as a whole (30000) still shows each order with its reason', async () => {
+    show();
+    await screen.findByText('CB2031030001');
+    fireEvent.click(within(rowOf('CB2031030001')).getByRole('checkbox'));
+    fireEvent.click(within(rowOf('CB2031030002')).getByRole('checkbox'));
+    fireEvent.click(screen.getByTestId('batch-audit'));
+    const asked = confirm.mock.calls.at(-1)![0] as { onOk: () => Promise<void> };
+    const r = { done: 0, refused: [{ id: ID1, orderNo: 'CB2031030001', message: '您未被分配审核工程一部的成本单' }, { id: ID2, orderNo: 'CB2031030002', message: '成本单已审核，不能修改' }] };
+    api.audit.mockRejectedValue(new ApiError('business', '2 张成本单均未审核：…', { code: 30000, status: 400, envelope: { code: 30000, message: '2 张成本单均未审核：…', r } }));
+    await asked.onOk();
+    const outcome = await screen.findByTestId('batch-outcome');
+    expect(outcome.textContent).toContain('审核通过0张，2张未处理');
+    const refused = within(screen.getByTestId('batch-refused'));
+    expect(refused.getByText('您未被分配审核工程一部的成本单')).toBeTruthy();
+    expect(refused.getByText('成本单已审核，不能修改')).toBeTruthy();
   });
 
   it('作废 cannot be sent without a reason; with one it sends the ids and the trimmed reason', async () => {

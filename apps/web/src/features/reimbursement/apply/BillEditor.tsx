@@ -9,7 +9,7 @@ import { Alert, Button, Card, Checkbox, Col, DatePicker, Form, Input, InputNumbe
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { billSums, formatFen, lineChecks, reimbRateLabel, taxOfIncluded, type ReimbBillDetail, type ReimbCandidate, type ReimbCheck, type ReimbInvoiceInfo } from '@zhyy/shared';
+import { TAX_RATE_OPTIONS, billSums, formatFen, lineChecks, reimbRateLabel, taxOfIncluded, type ReimbBillDetail, type ReimbCandidate, type ReimbCheck, type ReimbInvoiceInfo } from '@zhyy/shared';
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
@@ -42,7 +42,6 @@ interface Values {
 }
 
 const SEATS = ['二等座', '一等座', '商务座', '硬座', '硬卧', '软卧', '经济舱', '公务舱', '头等舱'];
-const RATES = ['0', '0.01', '0.03', '0.06', '0.09', '0.13'];
 const day = (d: Dayjs) => d.format('YYYY-MM-DD');
 
 export function toSaveBody(v: Values, id?: string) {
@@ -325,7 +324,7 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
                       title: '税率', key: 'rate', width: 110,
                       render: (_: unknown, f) => (
                         <Form.Item name={[f.name, 'taxRate']} noStyle>
-                          <Select allowClear placeholder={reimbRateLabel(cats.get(lines[f.name]?.categoryCode ?? '')?.defaultTaxRate ?? '0')} options={RATES.map((r) => ({ value: r, label: reimbRateLabel(r) }))} />
+                          <Select allowClear placeholder={reimbRateLabel(cats.get(lines[f.name]?.categoryCode ?? '')?.defaultTaxRate ?? '0')} options={[...TAX_RATE_OPTIONS]} />
                         </Form.Item>
                       ),
                     },
