@@ -78,12 +78,15 @@ type StoredFace = Pick<Database['income_invoices'], 'kind' | 'issue_date' | 'sel
 const FACE_COLUMNS = ['id', 'kind', 'issue_date', 'seller_tax_no', 'buyer_name', 'buyer_tax_no', 'amount_excl', 'tax', 'amount_incl'] as const;
 
 const text = (v: unknown) => String(v ?? '').trim();
+/** A name as printed: full-width brackets as half-width, no spaces (a recognised 购方名称 may print either). */
+const name = (v: unknown) => text(v).replace(/（/g, '(').replace(/）/g, ')').replace(/\s+/g, '');
 const code = (v: unknown) => text(v).toUpperCase();
 const fen = (v: unknown) => Math.round(Number(v ?? 0));
 
 /**
  * The fields of an arriving face that differ from the pool row of the same number (issue 27): 票种, 开票日期,
- * 销方税号, 购方 (name and tax number), 金额, 税额, 价税合计. Texts compare trimmed (tax numbers in capitals),
+ * 销方税号, 购方 (name and tax number), 金额, 税额, 价税合计. Texts compare trimmed (tax numbers in capitals, the
+ * buyer's name with full-width brackets as half-width and without spaces),
  * money as whole 分 (PostgreSQL answers numerics as text); an empty field equals only an empty field, so a
  * face that leaves out what the pool holds is not the same face.
  */
@@ -92,7 +95,7 @@ export function faceDifferences(row: StoredFace, inv: FaceData): string[] {
   if (text(row.kind) !== text(inv.kind)) out.push('票种');
   if (text(row.issue_date) !== text(inv.issueDate)) out.push('开票日期');
   if (code(row.seller_tax_no) !== code(inv.sellerTaxNo)) out.push('销方税号');
-  if (text(row.buyer_name) !== text(inv.buyerName)) out.push('购方名称');
+  if (name(row.buyer_name) !== name(inv.buyerName)) out.push('购方名称');
   if (code(row.buyer_tax_no) !== code(inv.buyerTaxNo)) out.push('购方税号');
   if (fen(row.amount_excl) !== fen(inv.amountExcl)) out.push('金额');
   if (fen(row.tax) !== fen(inv.tax)) out.push('税额');
