@@ -93,6 +93,11 @@ function UploadInvoice({ onSaved }: { onSaved: (id: string) => void }) {
       setRec(null);
       form.resetFields();
       onSaved(a.r.id);
+    } catch (e) {
+      // A refusal (silent request: it throws the server's message, e.g. the fields that differ from the pool's invoice).
+      const m = (e as Error).message || '保存失败';
+      setRefusal(m);
+      void feedback().message.error(m);
     } finally {
       setBusy(false);
     }
