@@ -144,4 +144,37 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     await drawer.getByText(bill.billNo).waitFor({ timeout: 15_000 });
     expect(await drawer.innerText()).toContain('2,500.00');
   });
+
+  it('a plain employee uploading a pool invoice\'s number with another face is refused, the page naming the fields (issue 27)', async () => {
+    // A supplier's 数电专票 the company collected (demo13, 进项管理, reads the pool).
+    const pool = await api<{ items: Array<{ digitalNo: string }> }>('/api/income/pool/list', { pageIndex: 1, pageSize: 1, kind: '81', source: 1 }, await tokenOf('demo13'));
+    const no = pool.r.items[0]!.digitalNo;
+    expect(no).toMatch(/^\d{20}$/);
+    const employee = await session();
+    const e = employee.page;
+    await signIn(e, 'demo7');
+    await e.goto('/my/reimbursement/detail/new');
+    const editor = e.getByTestId('bill-editor');
+    await editor.waitFor();
+    const rows = editor.locator('.ant-table-tbody tr.ant-table-row');
+    if ((await rows.count()) === 0) await editor.getByTestId('add-line').click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.first().getByTestId('pick-line-invoice').click();
+    const picker = e.getByTestId('invoice-picker');
+    await picker.waitFor();
+    // The sample's face (another seller, kind, day and amounts) with the pool invoice's number typed over its own.
+    await picker.locator('input[type=file]').setInputFiles(SAMPLE);
+    const upload = picker.getByTestId('upload-form');
+    await upload.waitFor({ timeout: 30_000 });
+    await upload.getByLabel('数电发票号码').fill(no);
+    await upload.getByRole('button', { name: '保存到票池并选用' }).click();
+    const refusal = upload.getByTestId('upload-refusal');
+    await refusal.waitFor({ timeout: 15_000 });
+    const text = await refusal.innerText();
+    expect(text).toContain(`票池中已有发票 ${no}，本次填写的票面与之不一致（票种、开票日期、销方税号`);
+    expect(text).toContain('价税合计），不能合并');
+    // Nothing merged: the pool invoice is not among demo7's candidates.
+    const c = await api<Array<{ number: string }>>('/api/reimbursement/invoice/candidates', { keyword: no.slice(-10) }, await tokenOf('demo7'));
+    expect(c.r.map((x) => x.number)).not.toContain(no);
+  });
 });

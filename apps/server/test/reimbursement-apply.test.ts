@@ -124,7 +124,8 @@ describe('a draft: number, sums, the invoice lock', () => {
     const inv = await invoice(A.id);
     expect((await call('/bill/save', { ...header(), lines: [line({ invoiceId: inv }), line({ invoiceId: inv })] }, A.token)).message).toBe('第2行：同一张发票不能用于多行费用明细');
     const others = await invoice(B.id);
-    expect((await call('/bill/save', { ...header(), lines: [line({ invoiceId: others })] }, A.token)).message).toBe('只能选择本人上传的发票或本人的客票');
+    // Another's upload: refused naming who uploaded it (issue 27, reimbursement-ownership.test.ts).
+    expect((await call('/bill/save', { ...header(), lines: [line({ invoiceId: others })] }, A.token)).message).toMatch(new RegExp(`^第1行：发票 \\d{20} 由${B.name}上传，只能由上传人报销$`));
     expect((await call('/bill/save', { ...header(), lines: [line({ categoryCode: 'T-OFF' })] }, A.token)).message).toBe('第1行：费用类别不存在或已停用');
     expect((await usage(inv)).usage).toBe(IncomeUsage.available);
   });

@@ -67,6 +67,8 @@ export interface LineCheckFacts {
     buyerMismatch: boolean;
     /** The invoice's state when it is not usable (作废, 已红冲, 全额红冲), else ''. */
     deadState: string;
+    /** Files uploaded with it that did not show its number (no evidence of the typed face: an approver compares the original). */
+    unreadFiles?: string[];
   } | null;
   /** Another bill already claiming the same invoice (by identity, file, or seller + date + total). */
   duplicateInvoiceBill?: string | null;
@@ -85,6 +87,7 @@ export function lineChecks(f: LineCheckFacts): ReimbCheck[] {
     if (inv.deadState) out.push({ code: 'invoiceDead', level: 'block', message: `发票${inv.deadState}，不能报销` });
     if (inv.buyerMismatch) out.push({ code: 'buyerNotOurs', level: 'block', message: '发票购买方不是本公司' });
     if (inv.total < f.amount) out.push({ code: 'invoiceShort', level: 'block', message: `发票金额 ${yuan(inv.total)} 元小于报销金额 ${yuan(f.amount)} 元` });
+    if (inv.unreadFiles?.length) out.push({ code: 'invoiceFileUnread', level: 'warn', message: `发票文件（${inv.unreadFiles.join('、')}）未能识别出发票号码，票面由上传人填写，请核对原件` });
     if (inv.issueDate && daysBetween(inv.issueDate, f.today) > f.invoiceAgeDays) out.push({ code: 'invoiceTooOld', level: 'warn', message: `发票开具于 ${inv.issueDate}，已超过 ${f.invoiceAgeDays} 天` });
   }
   const s = f.standard;

@@ -31,6 +31,7 @@ export const ReimbCheckCode = defineEnum({
   allowanceOverStandard: ['allowanceOverStandard', '补助超标准'],
   duplicateClaim: ['duplicateClaim', '疑似重复报销'],
   invoiceDead: ['invoiceDead', '发票状态异常'],
+  invoiceFileUnread: ['invoiceFileUnread', '发票文件未识别'],
 });
 export type ReimbCheckCodeValue = (typeof ReimbCheckCode.values)[number];
 export interface ReimbCheck {

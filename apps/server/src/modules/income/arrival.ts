@@ -7,8 +7,9 @@
  */
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
+import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, ResponseCode, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
+import { AppError } from '../../platform/envelope.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
@@ -72,7 +73,59 @@ async function storeLines(trx: Kysely<Database>, invoiceId: string, lines: PoolL
     .execute();
 }
 
+/** The face of a pool row as merge compares it. */
+type StoredFace = Pick<Database['income_invoices'], 'kind' | 'issue_date' | 'seller_tax_no' | 'buyer_name' | 'buyer_tax_no' | 'amount_excl' | 'tax' | 'amount_incl'>;
+const FACE_COLUMNS = ['id', 'kind', 'issue_date', 'seller_tax_no', 'buyer_name', 'buyer_tax_no', 'amount_excl', 'tax', 'amount_incl'] as const;
+
+const text = (v: unknown) => String(v ?? '').trim();
+/** A name as printed: full-width brackets as half-width, no spaces (a recognised 购方名称 may print either). */
+const name = (v: unknown) => text(v).replace(/（/g, '(').replace(/）/g, ')').replace(/\s+/g, '');
+const code = (v: unknown) => text(v).toUpperCase();
+const fen = (v: unknown) => Math.round(Number(v ?? 0));
+
+/**
+ * The fields of an arriving face that differ from the pool row of the same number (issue 27): 票种, 开票日期,
+ * 销方税号, 购方 (name and tax number), 金额, 税额, 价税合计. Texts compare trimmed (tax numbers in capitals, the
+ * buyer's name with full-width brackets as half-width and without spaces),
+ * money as whole 分 (PostgreSQL answers numerics as text); an empty field equals only an empty field, so a
+ * face that leaves out what the pool holds is not the same face.
+ */
+export function faceDifferences(row: StoredFace, inv: FaceData): string[] {
+  const out: string[] = [];
+  if (text(row.kind) !== text(inv.kind)) out.push('票种');
+  if (text(row.issue_date) !== text(inv.issueDate)) out.push('开票日期');
+  if (code(row.seller_tax_no) !== code(inv.sellerTaxNo)) out.push('销方税号');
+  if (name(row.buyer_name) !== name(inv.buyerName)) out.push('购方名称');
+  if (code(row.buyer_tax_no) !== code(inv.buyerTaxNo)) out.push('购方税号');
+  if (fen(row.amount_excl) !== fen(inv.amountExcl)) out.push('金额');
+  if (fen(row.tax) !== fen(inv.tax)) out.push('税额');
+  if (fen(row.amount_incl) !== fen(inv.amountIncl)) out.push('价税合计');
+  return out;
+}
+
+/**
+ * An arrival whose number is in the pool with another face: refused (code 30000) and never merged. The
+ * caller's transaction rolls back, so the caller records it afterwards (`recordFaceMismatch`).
+ */
+export class FaceMismatch extends AppError {
+  constructor(
+    readonly invoiceId: string,
+    readonly fields: string[],
+    readonly number: string,
+  ) {
+    super(ResponseCode.businessError, `票池中已有发票 ${number}，本次填写的票面与之不一致（${fields.join('、')}），不能合并，请核对后重新填写`, 400);
+  }
+}
+
+/** Writes a refused merge to the invoice's history (outside the refused transaction). */
+export async function recordFaceMismatch(db: Kysely<Database>, e: FaceMismatch, source: number, userName: string, detail = ''): Promise<void> {
+  await addEvent(db, e.invoiceId, 'mismatch', `${IncomeSource.label(source)}的票面与票池记录不一致（${e.fields.join('、')}），已拒绝合并${detail ? `：${detail}` : ''}`, userName);
+}
+
 async function merge(trx: Kysely<Database>, id: string, inv: ArrivingInvoice, source: number, ctx: ArrivalContext): Promise<PoolArrival> {
+  const row = await trx.selectFrom('income_invoices').select([...FACE_COLUMNS]).where('id', '=', id).executeTakeFirstOrThrow();
+  const diff = faceDifferences(row, inv);
+  if (diff.length) throw new FaceMismatch(id, diff, inv.digitalNo.trim() || `${inv.invoiceCode.trim()} ${inv.invoiceNo.trim()}`.trim());
   const added = await storeFiles(trx, id, inv.files ?? [], ctx);
   const hasLines = await trx.selectFrom('income_invoice_lines').select('id').where('invoice_id', '=', id).limit(1).executeTakeFirst();
   if (!hasLines) await storeLines(trx, id, inv.lines);

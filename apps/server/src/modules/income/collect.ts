@@ -11,7 +11,7 @@ import type { IncomeTaxGateway, IncomingInvoice } from '../../integrations/tax/i
 import { AppError } from '../../platform/envelope.js';
 import { nowIso } from '../../platform/time.js';
 import { raiseCases } from './abnormal/raise.js';
-import { arrive, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
+import { arrive, FaceMismatch, recordFaceMismatch, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
 import { addEvent } from './events.js';
 import { identityKey } from './identity.js';
 import './tables.js';
@@ -110,6 +110,7 @@ async function collectOne(db: Kysely<Database>, inv: IncomingInvoice, r: Collect
     });
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
+    if (err instanceof FaceMismatch) await recordFaceMismatch(db, err, IncomeSource.collected, opts.ctx.userName ?? '');
     r.failed++;
     if (r.failures.length < 20) r.failures.push(`${inv.allElectronicNo || `${inv.invoiceCode} ${inv.invoiceNo}`.trim()}：${err.message}`);
   }

@@ -4,7 +4,7 @@ import { IncomeSource, OperationLogType, UPLOAD_MAX_BYTES, type PoolArrival, typ
 import { currentUser } from '../../platform/context.js';
 import { refuse } from '../../platform/envelope.js';
 import { checkUpload, extensionOf } from '../../platform/userFiles.js';
-import { arrive, type ArrivingFile } from './arrival.js';
+import { arrive, FaceMismatch, recordFaceMismatch, type ArrivingFile } from './arrival.js';
 
 const FORMATS = new Set(['pdf', 'ofd', 'xml', 'jpg', 'png']);
 
@@ -27,9 +27,22 @@ export async function saveManual(app: FastifyInstance, req: FastifyRequest, b: P
   const user = currentUser(req);
   const files = decodeFiles(b.files);
   const inv = { ...b, kind: String(b.kind), files };
-  return app.db.kysely.transaction().execute(async (trx) => {
-    const a = await arrive(inv, IncomeSource.manual, trx, { userId: user.id, userName: user.name });
-    await app.oplog.record(req, a.outcome === 'created' ? OperationLogType.add : OperationLogType.edit, `手工录入进项发票 ${b.digitalNo || `${b.invoiceCode} ${b.invoiceNo}`.trim()}：${a.message}`, trx);
-    return a;
-  });
+  const label = `手工录入进项发票 ${b.digitalNo || `${b.invoiceCode} ${b.invoiceNo}`.trim()}`;
+  try {
+    return await app.db.kysely.transaction().execute(async (trx) => {
+      const a = await arrive(inv, IncomeSource.manual, trx, { userId: user.id, userName: user.name });
+      await app.oplog.record(req, a.outcome === 'created' ? OperationLogType.add : OperationLogType.edit, `${label}：${a.message}`, trx);
+      return a;
+    });
+  } catch (err) {
+    if (err instanceof FaceMismatch) await refusedMerge(app, req, err, IncomeSource.manual, label);
+    throw err;
+  }
+}
+
+/** A refused merge, recorded after its transaction rolled back: on the pool invoice's history and in the operation log. */
+export async function refusedMerge(app: FastifyInstance, req: FastifyRequest, e: FaceMismatch, source: number, what: string): Promise<void> {
+  const user = currentUser(req);
+  await recordFaceMismatch(app.db.kysely, e, source, user.name, `${user.name}（${user.loginName}）`);
+  await app.oplog.record(req, OperationLogType.edit, `${what}：${e.message}`);
 }

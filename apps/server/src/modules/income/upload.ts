@@ -10,8 +10,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomeKind, IncomeSource, OperationLogType, type PoolArrival, type UploadRecogniseBody, type UploadRecognition, type UploadSaveBody } from '@zhyy/shared';
 import { yuanToFen } from '../../integrations/tax/money.js';
 import { currentUser } from '../../platform/context.js';
-import { arrive } from './arrival.js';
-import { decodeFiles } from './entry.js';
+import { arrive, FaceMismatch, type ArrivingFile } from './arrival.js';
+import { addEvent } from './events.js';
+import { decodeFiles, refusedMerge } from './entry.js';
 import { displayNo } from './identity.js';
 import { recogniseAndLog } from './recognition/logged.js';
 import { FIELD_LABELS, FIELD_NAMES, SOURCE_LABELS, type Recognition } from './recognition/types.js';
@@ -73,13 +74,47 @@ export async function recogniseUpload(app: FastifyInstance, req: FastifyRequest,
   };
 }
 
+/**
+ * Whether a file shows the number typed on the form (issue 27): read again here, because the server keeps
+ * nothing between recognising and saving. A file that does not is no evidence of the face: it is kept for a
+ * person to review, written to the invoice's history, and a reimbursement line it backs carries a check.
+ */
+async function unreadFiles(files: ArrivingFile[], number: string): Promise<ArrivingFile[]> {
+  const { recognise } = await import('./recognition/recognise.js');
+  const out: ArrivingFile[] = [];
+  for (const f of files) {
+    const r = await recognise({ name: f.name, bytes: f.content });
+    if ((r.fields.invoiceNo?.value ?? '').trim() !== number) out.push(f);
+  }
+  return out;
+}
+
+export const unrecognisedMessage = (name: string) => `文件「${name}」未能识别出本发票号码，票面由上传人填写，未经文件核对`;
+
+/**
+ * Saves the corrected face with its files through `arrive`: a number already in the pool merges only when
+ * the face is the same (otherwise refused naming the fields, recorded on that invoice and in the operation log).
+ */
 export async function saveUpload(app: FastifyInstance, req: FastifyRequest, b: UploadSaveBody): Promise<PoolArrival> {
   const user = currentUser(req);
   const files = decodeFiles(b.files);
   const inv = { ...b, kind: String(b.kind), files };
-  return app.db.kysely.transaction().execute(async (trx) => {
-    const a = await arrive(inv, IncomeSource.uploaded, trx, { userId: user.id, userName: user.name });
-    await app.oplog.record(req, a.outcome === 'created' ? OperationLogType.add : OperationLogType.edit, `上传进项发票 ${b.digitalNo || `${b.invoiceCode} ${b.invoiceNo}`.trim()}（${files.map((f) => f.name).join('、')}）：${a.message}`, trx);
-    return a;
-  });
+  const number = b.digitalNo.trim() || b.invoiceNo.trim();
+  const unread = await unreadFiles(files, number);
+  const label = b.digitalNo || `${b.invoiceCode} ${b.invoiceNo}`.trim();
+  try {
+    return await app.db.kysely.transaction().execute(async (trx) => {
+      const a = await arrive(inv, IncomeSource.uploaded, trx, { userId: user.id, userName: user.name });
+      for (const f of unread) {
+        const message = unrecognisedMessage(f.name);
+        const known = await trx.selectFrom('income_events').select('id').where('invoice_id', '=', a.id).where('kind', '=', 'unrecognised').where('message', '=', message).executeTakeFirst();
+        if (!known) await addEvent(trx, a.id, 'unrecognised', message, user.name);
+      }
+      await app.oplog.record(req, a.outcome === 'created' ? OperationLogType.add : OperationLogType.edit, `上传进项发票 ${label}（${files.map((f) => f.name).join('、')}）：${a.message}`, trx);
+      return a;
+    });
+  } catch (err) {
+    if (err instanceof FaceMismatch) await refusedMerge(app, req, err, IncomeSource.uploaded, `上传进项发票 ${label}（${files.map((f) => f.name).join('、')}）`);
+    throw err;
+  }
 }

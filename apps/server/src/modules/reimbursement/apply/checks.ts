@@ -69,10 +69,26 @@ async function duplicateClaimBill(db: Db, billId: string | null, applicantId: st
   return hit?.bill_no ?? null;
 }
 
+/**
+ * The files uploaded with each invoice that did not show its number (issue 27): the upload writes them to the
+ * invoice's history as 'unrecognised' (income/upload.ts); a line backed by one carries a warning for the approvers.
+ */
+async function unreadFilesOf(db: Db, invoiceIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!invoiceIds.length) return out;
+  const rows = await db.selectFrom('income_events').select(['invoice_id', 'message']).where('invoice_id', 'in', invoiceIds).where('kind', '=', 'unrecognised').orderBy('created_at').execute();
+  for (const r of rows) {
+    const name = /「(.*)」/.exec(r.message)?.[1] ?? r.message;
+    out.set(r.invoice_id, [...(out.get(r.invoice_id) ?? []), name]);
+  }
+  return out;
+}
+
 /** The findings of each line of a bill, in order. */
 export async function checkLines(db: Db, bill: { id: string | null; applicantId: string }, lines: readonly CheckedLine[], today = shanghaiDay()): Promise<ReimbCheck[][]> {
   const invoices = await invoiceRows(db, lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : [])));
   const ageDays = await reimbSetting(db, 'invoiceAgeDays');
+  const unread = await unreadFilesOf(db, [...invoices.keys()]);
   const needsGrade = lines.some((l) => l.travelKind);
   const grade = needsGrade ? await gradeOf(db, bill.applicantId) : '';
   const out: ReimbCheck[][] = [];
@@ -105,6 +121,7 @@ export async function checkLines(db: Db, bill: { id: string | null; applicantId:
               issueDate: r.issue_date,
               buyerMismatch: r.buyer_mismatch === 1,
               deadState: DEAD_STATES.includes(r.invoice_state) ? IncomeInvoiceState.label(r.invoice_state) : '',
+              unreadFiles: unread.get(r.id) ?? [],
             }
           : null,
         duplicateInvoiceBill: l.invoiceId ? await duplicateInvoiceBill(db, bill.id, l.invoiceId) : null,

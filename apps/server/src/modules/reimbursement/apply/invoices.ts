@@ -6,9 +6,11 @@
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { IncomeInvoiceState, IncomeUsage, ticketDeduction, type ReimbCandidate, type ReimbInvoiceInfo, type TransportKindCode } from '@zhyy/shared';
+import { IncomeBookingState, IncomeInvoiceState, IncomeSignDocType, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, ticketDeduction, type ReimbCandidate, type ReimbInvoiceInfo, type TransportKindCode } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
 import { lock, release } from '../../income/locks.js';
+import '../../income/signing/tables.js';
 import '../../income/tables.js';
 import '../../income/transport/tables.js';
 import '../tables.js';
@@ -47,11 +49,59 @@ export async function releaseBillInvoices(trx: Db, billNo: string, userName = ''
   return ids.length;
 }
 
-/** Whether a person may pick an invoice: they uploaded it (or one of its files), or it is their passenger ticket. */
-export function mineCondition(userId: string, userName: string) {
-  return sql<boolean>`(i.created_by = ${userId}
-    or exists (select 1 from income_files f where f.invoice_id = i.id and f.created_by = ${userId})
-    or exists (select 1 from income_transport t where t.invoice_id = i.id and t.passenger_name = ${userName}))`;
+/** Signed into another process (签收中, 已签收) and booked (已入账): the invoice is the company's, in that process. */
+const SIGNED: number[] = [IncomeSignState.applying, IncomeSignState.signed];
+const BOOKED: string[] = [IncomeBookingState.bookedDeduct, IncomeBookingState.bookedNoDeduct];
+
+/**
+ * Who may claim a pool invoice for a reimbursement (issue 27; docs/reimbursement.md "Whose invoice it is").
+ * Holding a copy is not owning: a file merged into an invoice gives its uploader nothing.
+ * - a ticket issued to a person (a passenger ticket with the traveller's name): that person only;
+ * - any other invoice: the person who put it in the pool by uploading it (source 上传, created_by); an
+ *   invoice the company collected, scanned or entered (its purchases) is nobody's to reimburse;
+ * - never one signed into another process (签收中, 已签收) or booked (已入账).
+ * The usage lock (another bill, a signing: 该发票已用于报销单 BX…) and the dead states are lock()'s refusals.
+ * The SQL form serves the candidates and the file reading; `claimRefusal` says why not, naming the holder.
+ */
+export function claimableCondition(userId: string, userName: string) {
+  return sql<boolean>`(i.sign_state not in (${sql.join(SIGNED)})
+    and i.booking_state not in (${sql.join(BOOKED)})
+    and (exists (select 1 from income_transport t where t.invoice_id = i.id and t.passenger_name = ${userName})
+      or (i.source = ${IncomeSource.uploaded} and i.created_by = ${userId}
+        and not exists (select 1 from income_transport t where t.invoice_id = i.id and t.passenger_name <> ''))))`;
+}
+
+/** Why `user` may not claim the invoice, naming who or what holds it; null when they may. */
+export async function claimRefusal(db: Db, user: { id: string; name: string }, invoiceId: string): Promise<string | null> {
+  const i = await db
+    .selectFrom('income_invoices as i')
+    .leftJoin('income_transport as t', 't.invoice_id', 'i.id')
+    .leftJoin('users as u', 'u.id', 'i.created_by')
+    .select(['i.id', 'i.digital_no', 'i.invoice_code', 'i.invoice_no', 'i.sign_state', 'i.booking_state', 'i.source', 'i.created_by', 't.passenger_name', 'u.name as uploader'])
+    .where('i.id', '=', invoiceId)
+    .executeTakeFirst();
+  if (!i) return '发票不存在';
+  const no = displayNumber(i);
+  if (SIGNED.includes(i.sign_state)) {
+    const g = await db.selectFrom('income_signings').select(['doc_type', 'doc_no', 'user_name']).where('invoice_id', '=', i.id).orderBy('created_at', 'desc').executeTakeFirst();
+    return `发票 ${no} 已${IncomeSignState.label(i.sign_state)}${g ? `至${IncomeSignDocType.label(g.doc_type) ?? ''} ${g.doc_no}（签收人${g.user_name}）` : ''}，不能报销`;
+  }
+  if (BOOKED.includes(i.booking_state)) return `发票 ${no} ${IncomeBookingState.label(i.booking_state)}，不能报销`;
+  const passenger = i.passenger_name ?? '';
+  if (passenger) return passenger === user.name ? null : `发票 ${no} 是${passenger}的客票，只能由乘车（机）人本人报销`;
+  if (i.source !== IncomeSource.uploaded) return `发票 ${no} 是公司${IncomeSource.label(i.source) ?? ''}的进项发票，不是本人上传的发票，不能报销`;
+  if (i.created_by !== user.id) return `发票 ${no} 由${i.uploader ?? '他人'}上传，只能由上传人报销`;
+  return null;
+}
+
+/** Refuses (30000) the first line whose invoice `user` may not claim for the bill, with the line and the holder. */
+export async function mustClaim(db: Db, user: { id: string; name: string }, lines: ReadonlyArray<{ lineNo: number; invoiceId: string | null }>): Promise<void> {
+  for (const l of lines) {
+    if (!l.invoiceId) continue;
+    const why = await claimRefusal(db, user, l.invoiceId);
+    if (why === '发票不存在') throw notFound(why);
+    if (why) throw refuse(`第${l.lineNo}行：${why}`);
+  }
 }
 
 const invoiceColumns = [
@@ -129,7 +179,7 @@ function infoOf(r: InvoiceRow, files: Array<{ id: string; name: string; format: 
  */
 export async function candidates(db: Db, user: { id: string; name: string }, billNo: string | null, keyword?: string): Promise<ReimbCandidate[]> {
   let q = baseQuery(db)
-    .where(mineCondition(user.id, user.name))
+    .where(claimableCondition(user.id, user.name))
     .where('i.invoice_state', 'not in', DEAD_STATES)
     .where((eb) =>
       billNo

@@ -31,7 +31,7 @@ import type { OutcomeEvent } from '../../workflow/outcomes.js';
 import { categoryOf, costCentreOf, profileOf } from '../settings/read.js';
 import type { ReimbBillTable } from '../tables.js';
 import { checkLines } from './checks.js';
-import { deductibleOf, invoiceRows, mineCondition, releaseBillInvoices, syncBillLocks } from './invoices.js';
+import { claimableCondition, deductibleOf, invoiceRows, mustClaim, releaseBillInvoices, syncBillLocks } from './invoices.js';
 import { referenceOrRefuse } from '../../invoice/reference.js';
 
 type Db = Kysely<Database>;
@@ -176,17 +176,8 @@ export class ApplyService {
       if (seen.has(l.invoiceId)) throw refuse(`第${i + 1}行：同一张发票不能用于多行费用明细`);
       seen.add(l.invoiceId);
     });
-    // Only my own invoices (or those this bill already holds) may back a line.
-    const fresh = invoiceIds.filter((x) => !bill.previous.includes(x));
-    if (fresh.length) {
-      const mine = await trx.selectFrom('income_invoices as i').select('i.id').where('i.id', 'in', fresh).where(mineCondition(user.id, user.name)).execute();
-      const ok = new Set(mine.map((m) => m.id));
-      const bad = fresh.findIndex((x) => !ok.has(x));
-      if (bad >= 0) {
-        const exists = await trx.selectFrom('income_invoices').select('id').where('id', '=', fresh[bad]!).executeTakeFirst();
-        throw exists ? refuse('只能选择本人上传的发票或本人的客票') : notFound('发票不存在');
-      }
-    }
+    // Only invoices I may claim (docs/reimbursement.md "Whose invoice it is"), every line on every save.
+    await mustClaim(trx, user, lines.map((l, i) => ({ lineNo: i + 1, invoiceId: l.invoiceId })));
     await syncBillLocks(trx, bill.billNo, invoiceIds, user.name);
     const cats = new Map<string, NonNullable<Awaited<ReturnType<typeof categoryOf>>>>();
     for (const [i, l] of lines.entries()) {
@@ -255,7 +246,8 @@ export class ApplyService {
       const lines = await trx.selectFrom('reimb_lines as l').leftJoin('reimb_categories as c', 'c.code', 'l.category_code').selectAll('l').select('c.travel_kind').where('l.bill_id', '=', id).orderBy('l.line_no').execute();
       if (lines.length === 0) throw refuse('请至少填写一行费用明细');
       if (!b.payee_name || !b.payee_account) throw refuse('请填写收款人及收款账号');
-      // Resubmitting re-locks: refused with the bill that took an invoice meanwhile.
+      // The claim rule again (a crafted or stale draft), then resubmitting re-locks: refused with the bill that took an invoice meanwhile.
+      await mustClaim(trx, user, lines.map((l) => ({ lineNo: l.line_no, invoiceId: l.invoice_id })));
       await syncBillLocks(trx, b.bill_no, lines.flatMap((l) => (l.invoice_id ? [l.invoice_id] : [])), user.name);
       const checks = await checkLines(
         trx,
@@ -425,12 +417,16 @@ export class ApplyService {
     return { name: a.name, mime: 'application/octet-stream', content: Buffer.from(a.content) };
   }
 
-  /** An invoice file of a line: for whoever may pick the invoice, or read a bill it backs. */
+  /**
+   * An invoice file (issue 27): nobody reads a file they did not upload, unless the invoice is theirs to
+   * claim (their upload, their passenger ticket), their role reads every bill (1, 12, 16), or they may read a
+   * bill it backs (its applicant, a handler of its approval).
+   */
   async invoiceFile(req: FastifyRequest, user: AuthUser, fileId: string): Promise<{ name: string; mime: string; content: Buffer }> {
-    const f = await this.db.selectFrom('income_files as f').innerJoin('invoice_blobs as b', 'b.sha256', 'f.sha256').select(['f.invoice_id', 'f.name', 'b.content']).where('f.id', '=', fileId).executeTakeFirst();
+    const f = await this.db.selectFrom('income_files as f').innerJoin('invoice_blobs as b', 'b.sha256', 'f.sha256').select(['f.invoice_id', 'f.name', 'f.created_by', 'b.content']).where('f.id', '=', fileId).executeTakeFirst();
     if (!f) throw notFound('文件不存在');
-    const mine = await this.db.selectFrom('income_invoices as i').select('i.id').where('i.id', '=', f.invoice_id).where(mineCondition(user.id, user.name)).executeTakeFirst();
-    let ok = !!mine;
+    let ok = f.created_by === user.id || isSuperUser(user.roles) || user.roles.some((r) => BILL_READER_ROLES.includes(r));
+    if (!ok) ok = !!(await this.db.selectFrom('income_invoices as i').select('i.id').where('i.id', '=', f.invoice_id).where(claimableCondition(user.id, user.name)).executeTakeFirst());
     if (!ok) {
       const bills = await this.db.selectFrom('reimb_lines as l').innerJoin('reimb_bills as b', 'b.id', 'l.bill_id').selectAll('b').where('l.invoice_id', '=', f.invoice_id).execute();
       for (const b of bills) if (!ok && (await this.mayRead(b, user))) ok = true;

@@ -42,8 +42,11 @@ function UploadInvoice({ onSaved }: { onSaved: (id: string) => void }) {
   const [file, setFile] = useState<{ fileName: string; content: string } | null>(null);
   const [rec, setRec] = useState<UploadRecognition | null>(null);
   const [busy, setBusy] = useState(false);
+  // The server's refusal of the save (e.g. a number in the pool with another face: it names the fields), kept beside the form.
+  const [refusal, setRefusal] = useState('');
   const pick = async (f: File) => {
     setBusy(true);
+    setRefusal('');
     try {
       const content = await toBase64(f);
       const r = await reimbApi.recognise({ fileName: f.name, content });
@@ -80,12 +83,21 @@ function UploadInvoice({ onSaved }: { onSaved: (id: string) => void }) {
         lines: rec?.draft.lines ?? [],
         files: [file],
       } as never);
-      if (a.code !== 20000 || !a.r) return void feedback().message.error(a.message ?? '保存失败');
+      if (a.code !== 20000 || !a.r) {
+        setRefusal(a.message ?? '保存失败');
+        return void feedback().message.error(a.message ?? '保存失败');
+      }
+      setRefusal('');
       void feedback().message.success(a.message ?? '已加入票池');
       setFile(null);
       setRec(null);
       form.resetFields();
       onSaved(a.r.id);
+    } catch (e) {
+      // A refusal (silent request: it throws the server's message, e.g. the fields that differ from the pool's invoice).
+      const m = (e as Error).message || '保存失败';
+      setRefusal(m);
+      void feedback().message.error(m);
     } finally {
       setBusy(false);
     }
@@ -163,6 +175,7 @@ function UploadInvoice({ onSaved }: { onSaved: (id: string) => void }) {
               </Form.Item>
             </Col>
           </Row>
+          {refusal ? <Alert type="error" showIcon message={refusal} style={{ marginBottom: 12 }} data-testid="upload-refusal" /> : null}
           <Button type="primary" htmlType="submit" loading={busy}>
             保存到票池并选用
           </Button>
@@ -179,7 +192,7 @@ export function InvoicePicker({ open, billId, taken, onPick, onClose }: { open: 
     const all = await q.refetch();
     const c = all.data?.find((x) => x.id === id);
     if (c) onPick(c);
-    else void feedback().message.warning('发票已保存，但不能用于报销（已被其他单据占用或状态异常）');
+    else void feedback().message.warning('发票已保存，但不能用于您的报销（不是您上传的发票或您的客票、已被其他单据占用或状态异常）');
   };
   return (
     <Drawer open={open} onClose={onClose} size={960} title="选择发票" destroyOnHidden data-testid="invoice-picker">
