@@ -92,7 +92,7 @@ describe('the HTTP client', () => {
     const logs = await s.db.kysely.selectFrom('sync_logs').select(['type', 'status', 'memo']).where('type', '=', 'incomeArchiveQuery').orderBy('created_at').execute();
     expect(logs.map((l) => [l.status, l.memo])).toEqual([
       [0, '签收核对（单据 HT-Q）：档案系统已归档，凭证号 V-Q1'],
-      [0, '签收核对（单据 HT-Q）：档案系统未收到该签收'],
+      [0, '签收核对（单据 HT-Q）：档案系统无该签收的归档（未收到或已撤销）'],
       [0, '签收核对（单据 HT-Q）：档案系统暂无结论（归档处理中），下一轮再核对'],
       [1, '档案系统查询应答无法识别（maybe）'],
     ]);

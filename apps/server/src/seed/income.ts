@@ -22,6 +22,7 @@ import {
   IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignDocType, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, IncomeVerifyState,
 } from '@zhyy/shared';
 import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
+import type { Insertable } from 'kysely';
 import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/income/signing/tables.js';
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
 import { transportFacts, type TransportFacts } from '../modules/income/transport/facts.js';
@@ -53,7 +54,7 @@ export interface IncomeDemo {
   lines: IncomeLineTable[];
   events: IncomeEventTable[];
   locks: IncomeLockTable[];
-  signings: IncomeSigningTable[];
+  signings: Insertable<IncomeSigningTable>[];
   counters: IncomeArchiveCounterTable[];
   /** The passenger transport documents' facts (migration 0025, modules/income/transport/facts.ts). */
   transport: TransportFacts[];

@@ -41,6 +41,7 @@ import * as m0036 from '../../modules/tender/contracts/migration.js';
 import * as m0037 from '../../modules/tender/people/migration.js';
 import * as m0038 from '../../modules/tender/export/migration.js';
 import * as m0039 from '../../modules/tender/people/migration-renewal.js';
+import * as m0040 from '../../modules/income/signing/migration-withdrawal.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0037_tender_people': m0037,
   '0038_tender_exports': m0038,
   '0039_tender_renewal': m0039,
+  '0040_income_sign_withdrawal': m0040,
 };

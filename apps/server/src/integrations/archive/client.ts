@@ -4,7 +4,8 @@
  * `/invoice/archive/query` (by the signing id the filing came with), JSON body, headers `X-App-Key`, `X-Timestamp` (seconds) and `X-Sign` = hex HMAC-SHA256(appSecret,
  * `{timestamp}\n{body}`); answers `{ code: '0', message, data: { voucherId } }`, any other code a refusal
  * whose message is shown as the signing's failure reason. The query answers `data: { status: 'filed',
- * voucherId } | { status: 'notFiled' } | { status: 'unknown' }`. The secret is never logged.
+ * voucherId } | { status: 'notFiled' } | { status: 'unknown' }` — notFiled also for a filing withdrawn by
+ * `/invoice/archive/revoke` (签收撤销 settled after a crash relies on it). The secret is never logged.
  */
 import { createHmac } from 'node:crypto';
 import { exchangeJson } from '../json-exchange.js';

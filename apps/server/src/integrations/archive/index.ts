@@ -54,6 +54,6 @@ export function createArchiveGateway(deps: ArchiveDeps, config: ArchiveConfig): 
 function lookupMemo(req: ArchiveQuery, a: ArchiveLookup): string {
   const what = `签收核对（单据 ${req.docNo}）`;
   if (a.status === 'filed') return `${what}：档案系统已归档，凭证号 ${a.voucherId}`;
-  if (a.status === 'notFiled') return `${what}：档案系统未收到该签收`;
+  if (a.status === 'notFiled') return `${what}：档案系统无该签收的归档（未收到或已撤销）`;
   return `${what}：档案系统暂无结论（${a.message}），下一轮再核对`;
 }

@@ -3,8 +3,9 @@
  * voucher id after `delayMs`, except a deterministic share that fails so failure is testable — a
  * document number or note containing 测试失败 is refused, as the tax simulator's buyer name 测试失败 is.
  * It remembers what it filed in its own table (archivesim_filings, migration 0023), so a restart keeps
- * it: `query` answers from there (filed with the voucher id, or not filed), filing the same signing id
- * again answers the voucher id it already has, and revoking marks the filing revoked.
+ * it: `query` answers from there (filed with the voucher id; not filed when it has no filing under the
+ * signing id or the filing was withdrawn), filing the same signing id again answers the voucher id it
+ * already has, and revoking marks the filing revoked (a repeated withdrawal changes nothing and succeeds).
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -57,6 +58,7 @@ export class ArchiveSimulator implements Pick<ArchiveGateway, 'archive' | 'revok
   async query(req: ArchiveQuery): Promise<ArchiveLookup> {
     await pause(this.delayMs);
     const f = await this.filing(req.signingId);
-    return f ? { status: 'filed', voucherId: f.voucher_id } : { status: 'notFiled' };
+    // A withdrawn filing is no longer there (签收撤销 settled after a crash asks this).
+    return f && !f.revoked_at ? { status: 'filed', voucherId: f.voucher_id } : { status: 'notFiled' };
   }
 }

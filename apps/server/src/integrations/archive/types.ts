@@ -38,7 +38,10 @@ export interface ArchiveRevokeRequest {
   reason: string;
 }
 
-/** Was this signing's filing received? Asked when a signing was left unfinished (签收中断). */
+/**
+ * Is this signing's filing there (received and not withdrawn)? Asked when a signing was left unfinished
+ * (签收中断: filed → signed) and when a withdrawal was (撤销中断: still filed → 已签收 again, not filed → revoked).
+ */
 export interface ArchiveQuery {
   signingId: string;
   /** For the archive side's own checks and the sync log. */
@@ -48,7 +51,7 @@ export interface ArchiveQuery {
 
 /**
  * The answer to a query: filed (with the voucher id the filing got), not filed (the archive side has
- * no filing under that signing id), or unknown (the archive side cannot tell yet, e.g. still processing).
+ * no filing in force under that signing id: never received, or withdrawn), or unknown (the archive side cannot tell yet, e.g. still processing).
  * A failed exchange throws ArchiveError instead; the caller treats that as unknown too.
  */
 export type ArchiveLookup = { status: 'filed'; voucherId: string } | { status: 'notFiled' } | { status: 'unknown'; message: string };

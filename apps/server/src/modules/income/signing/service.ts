@@ -214,7 +214,22 @@ async function finishedAlready(trx: Db, by: Finisher, f: Finish, docLabel: strin
   return { invoiceId: f.id, signState: S.unsigned, archiveNo: '', message: '该签收已被撤销，请刷新' };
 }
 
-/** revoke/add: withdraws the invoice's signing; its archive number stays with the revoked record, never reused. */
+/**
+ * revoke/add: withdraws the invoice's signing; its archive number stays with the revoked record, never
+ * reused. Three steps, as signing (issue 27, every outbound exchange settled after a crash):
+ *
+ * 1. one transaction: the signing is marked as being withdrawn (`revoke_started_at`, with the reason and the
+ *    user; guarded on it being `signed` and not already marked, and on the invoice still 已签收, not booked,
+ *    not ticked). The invoice stays 已签收 while the archive side is asked; a second revocation is refused;
+ * 2. the archive side withdraws the filing (outside any transaction, one sync log row);
+ * 3. one transaction (`finishRevoke`): the signing revoked, the invoice back to 未签收 without an archive
+ *    number, the lock released, the revocation recorded — guarded on the mark set in step 1, so this step
+ *    and the settlement job never both record it.
+ *
+ * The archive side refusing: the mark is taken off (`restoreSigned`) and its reason answered. No answer (timed
+ * out, unreachable): the mark stays and the settlement job (settle.ts) asks the archive side by the signing
+ * id whether the filing is still there once the mark is older than the grace period.
+ */
 export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b: RevokeBody, gateway: ArchiveGateway): Promise<{ archiveNo: string }> {
   const user = currentUser(req);
   const db = app.db.kysely;
@@ -227,11 +242,13 @@ export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b
   if (inv.usage === IncomeUsage.closed) throw refuse(`该发票已随${IncomeSignDocType.label(s.doc_type)} ${s.doc_no} 归档完成使用，不能撤销签收`);
   if (BOOKED.includes(inv.booking_state)) throw refuse('该发票已入账，不能撤销签收');
   if (Number(inv.tick_state ?? 0) === 1) throw refuse('该发票已勾选，不能撤销签收');
-  await gateway.revoke({ invoiceKey: inv.ident, voucherId: s.voucher_id, archiveNo: s.archive_no, reason: b.reason }, { userId: user.id });
+  if (s.revoke_started_at) throw conflict(REVOKING);
+  const w: Withdrawal = { signingId: s.id, invoiceId: inv.id, number: numberOf(inv), archiveNo: s.archive_no, docNo: s.doc_no, startedAt: nowIso(), reason: b.reason, userId: user.id, userName: user.name };
+  // Step 1: the mark, before the archive side is asked.
   await db.transaction().execute(async (trx) => {
     const u = await trx
       .updateTable('income_invoices')
-      .set({ sign_state: S.unsigned, archive_no: '', updated_at: nowIso() })
+      .set({ updated_at: w.startedAt })
       .where('id', '=', inv.id)
       .where('sign_state', '=', S.signed)
       .where('archive_no', '=', s.archive_no)
@@ -239,12 +256,102 @@ export async function revokeSigning(app: FastifyInstance, req: FastifyRequest, b
       .where('tick_state', '=', 0)
       .executeTakeFirst();
     if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收、入账或勾选状态已变化，请刷新后重试');
-    await release(inv.id, { kind: 'sign', docNo: s.doc_no }, trx, user.name);
-    await trx.updateTable('income_signings').set({ state: 'revoked' }).where('id', '=', s.id).execute();
-    await trx.insertInto('income_sign_revokes').values({ id: newId(), signing_id: s.id, invoice_id: inv.id, archive_no: s.archive_no, reason: b.reason, user_id: user.id, user_name: user.name, created_at: nowIso() }).execute();
-    await addSignEvent(trx, inv.id, 'revoke', `撤销签收，档案号 ${s.archive_no} 作废（原因：${b.reason}）`, user.name);
-    await req.server.oplog.record(req, OperationLogType.edit, `撤销发票签收：发票 ${numberOf(inv)}，档案号 ${s.archive_no}，原因：${b.reason}`, trx);
+    const m = await trx
+      .updateTable('income_signings')
+      .set({ revoke_started_at: w.startedAt, revoke_reason: w.reason, revoke_user_id: w.userId, revoke_user_name: w.userName })
+      .where('id', '=', s.id)
+      .where('state', '=', 'signed')
+      .where('revoke_started_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(m.numUpdatedRows) === 0) throw conflict(REVOKING);
   });
+  // Step 2.
+  try {
+    await gateway.revoke({ invoiceKey: inv.ident, voucherId: s.voucher_id, archiveNo: s.archive_no, reason: b.reason }, { userId: user.id });
+  } catch (e) {
+    if (e instanceof ArchiveError && e.serviceCode === 'TRANSPORT') {
+      // No answer: the filing may be withdrawn already. The mark stays; the settlement job asks (settle.ts).
+      const settled = await db.selectFrom('income_signings').select(['state', 'revoke_started_at']).where('id', '=', s.id).executeTakeFirstOrThrow();
+      if (settled.state === 'revoked') return { archiveNo: s.archive_no };
+      if (settled.revoke_started_at !== w.startedAt) throw conflict(RESTORED);
+      throw refuse(`撤销结果待核实：${e.message}；系统将自动向档案系统核实，请稍后刷新`);
+    }
+    // Refused: nothing was withdrawn, the signing is as it was.
+    await db.transaction().execute((trx) => restoreSigned(trx, requestFinisher(req), w));
+    throw e;
+  }
+  // Step 3.
+  const { already } = await finishRevoke(db, requestFinisher(req), w);
+  if (already) {
+    const now = await db.selectFrom('income_signings').select('state').where('id', '=', s.id).executeTakeFirstOrThrow();
+    if (now.state !== 'revoked') throw conflict(RESTORED);
+  }
   return { archiveNo: s.archive_no };
 }
 
+export const REVOKING = '该签收正在撤销中，请稍后刷新';
+/** The settlement job found the filing still at the archive side and took the mark off before this request finished. */
+export const RESTORED = '撤销未完成：档案系统仍保留该归档，已恢复为已签收，请刷新后重新撤销';
+
+/** A withdrawal as marked in step 1 of revokeSigning (the mark's time is its identity for the guards). */
+export interface Withdrawal {
+  signingId: string;
+  invoiceId: string;
+  number: string;
+  archiveNo: string;
+  docNo: string;
+  startedAt: string;
+  reason: string;
+  userId: string | null;
+  userName: string;
+  /** Recorded by the settlement job after the withdrawal was left unfinished (撤销中断). */
+  settled?: boolean;
+}
+
+/**
+ * Step 3 of a revocation, in one transaction: guarded on the signing still `signed` with the same mark, so
+ * the request's own step 3 and the settlement job record it once; `already` when it had been recorded (or
+ * undone) before. The revocation record keeps the user who asked for it.
+ */
+export const finishRevoke = (db: Db, by: Finisher, w: Withdrawal): Promise<{ already: boolean }> =>
+  db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const how = w.settled ? '（撤销中断，系统向档案系统核对后完成）' : '';
+    const claimed = await trx.updateTable('income_signings').set({ state: 'revoked' }).where('id', '=', w.signingId).where('state', '=', 'signed').where('revoke_started_at', '=', w.startedAt).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return { already: true };
+    const u = await trx
+      .updateTable('income_invoices')
+      .set({ sign_state: S.unsigned, archive_no: '', updated_at: now })
+      .where('id', '=', w.invoiceId)
+      .where('sign_state', '=', S.signed)
+      .where('archive_no', '=', w.archiveNo)
+      .executeTakeFirst();
+    if (Number(u.numUpdatedRows) === 0) throw conflict('该发票的签收状态已变化，请刷新后重试');
+    await release(w.invoiceId, { kind: 'sign', docNo: w.docNo }, trx, by.name);
+    await trx.insertInto('income_sign_revokes').values({ id: newId(), signing_id: w.signingId, invoice_id: w.invoiceId, archive_no: w.archiveNo, reason: w.reason, user_id: w.userId, user_name: w.userName, created_at: now }).execute();
+    await addSignEvent(trx, w.invoiceId, 'revoke', `撤销签收，档案号 ${w.archiveNo} 作废（原因：${w.reason}）${how}`, by.name);
+    await by.log(trx, `撤销发票签收：发票 ${w.number}，档案号 ${w.archiveNo}，原因：${w.reason}${how}`);
+    return { already: false };
+  });
+
+/**
+ * The withdrawal did not happen (the archive side refused it, or still holds the filing when the settlement
+ * job asks): the mark is taken off, the signing 已签收 as it was and may be revoked again. Guarded on the
+ * same mark; `true` when it changed something. The job's restoration is written to the history.
+ */
+export async function restoreSigned(trx: Db, by: Finisher, w: Withdrawal): Promise<boolean> {
+  const u = await trx
+    .updateTable('income_signings')
+    .set({ revoke_started_at: null, revoke_reason: '', revoke_user_id: null, revoke_user_name: '' })
+    .where('id', '=', w.signingId)
+    .where('state', '=', 'signed')
+    .where('revoke_started_at', '=', w.startedAt)
+    .executeTakeFirst();
+  if (Number(u.numUpdatedRows) === 0) return false;
+  if (w.settled) {
+    const what = `撤销签收未完成：档案系统仍保留档案号 ${w.archiveNo} 的归档，已恢复为已签收（${w.userName}的撤销中断，系统向档案系统核对后恢复；原因：${w.reason}）`;
+    await addSignEvent(trx, w.invoiceId, 'revoke', what, by.name);
+    await by.log(trx, `撤销发票签收未完成，恢复已签收：发票 ${w.number}，档案号 ${w.archiveNo}`);
+  }
+  return true;
+}

@@ -15,6 +15,19 @@
  * Step 3 is guarded on the signing still being `applying`, so a late step 3 of the original request and
  * this job never both finish one signing. Each settlement writes the pool history (by 系统) and the
  * operation log, as a signing does.
+ *
+ * The same round settles withdrawals cut short (撤销中断, issue 27): a revocation marks the signing
+ * (`revoke_started_at`, service.ts revokeSigning step 1) before asking the archive side to withdraw the
+ * filing; a mark older than the grace period is settled by asking the archive side by the signing id
+ * whether the filing is still there:
+ *
+ * - not filed (withdrawn) → the revocation is recorded through the request's own step 3 (`finishRevoke`):
+ *   the invoice 未签收 without an archive number, the lock released, the revocation record the asking
+ *   user's;
+ * - still filed → the mark is taken off (`restoreSigned`): 已签收 as it was, to be revoked again;
+ * - unknown, or the exchange failed → left for the next round.
+ *
+ * Both are guarded on the same mark, so the request's late step 3 and this job record it once.
  */
 import { OperationLogType, SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import type { FastifyBaseLogger } from 'fastify';
@@ -23,7 +36,7 @@ import type { ArchiveGateway, ArchiveLookup } from '../../../integrations/archiv
 import { LeasedJob } from '../../../platform/leases.js';
 import { SYSTEM_OPERATOR, type OperationLogService } from '../../../platform/oplog.js';
 import { isoBefore } from '../../../platform/time.js';
-import { finishSigning, type Finisher } from './service.js';
+import { finishRevoke, finishSigning, restoreSigned, type Finisher, type Withdrawal } from './service.js';
 import './tables.js';
 
 export const SIGN_SETTLE_LEASE = 'income-sign';
@@ -60,6 +73,14 @@ export interface SettleSummary {
 /** The grace for an archive setting: two minutes, or twice an HTTP call's timeout when that is longer. */
 export const settleGraceFor = (timeoutMs = 0) => Math.max(SIGN_SETTLE_GRACE_MS, 2 * timeoutMs);
 
+export interface WithdrawalSummary {
+  /** The archive side no longer holds the filing: recorded as revoked. */
+  revoked: number;
+  /** The archive side still holds it: 已签收 again. */
+  restored: number;
+  unknown: number;
+}
+
 export class SignSettleJob extends LeasedJob {
   private readonly graceMs: number;
   private readonly now: () => Date;
@@ -69,7 +90,10 @@ export class SignSettleJob extends LeasedJob {
     private readonly deps: SignSettleDeps,
     opts: SignSettleOptions = {},
   ) {
-    super({ db: deps.db, log: deps.log, name: SIGN_SETTLE_LEASE, intervalMs: opts.intervalMs ?? SIGN_SETTLE_INTERVAL_MS, ttlMs: SIGN_SETTLE_TTL_MS, round: (lease) => this.settleDue(() => lease.check()).then(() => undefined), ...(opts.holder ? { holder: opts.holder } : {}) });
+    super({ db: deps.db, log: deps.log, name: SIGN_SETTLE_LEASE, intervalMs: opts.intervalMs ?? SIGN_SETTLE_INTERVAL_MS, ttlMs: SIGN_SETTLE_TTL_MS, round: async (lease) => {
+        await this.settleDue(() => lease.check());
+        await this.settleWithdrawals(() => lease.check());
+      }, ...(opts.holder ? { holder: opts.holder } : {}) });
     this.graceMs = opts.graceMs ?? SIGN_SETTLE_GRACE_MS;
     this.now = opts.now ?? (() => new Date());
     this.system = { name: SYSTEM_ACTOR_NAME, log: (trx, description) => deps.oplog.write({ type: OperationLogType.edit, description, actor: SYSTEM_OPERATOR }, trx) };
@@ -123,6 +147,51 @@ export class SignSettleJob extends LeasedJob {
         else sum.failed++;
       } catch (err) {
         this.deps.log.warn({ err, signingId: s.id }, 'could not settle an unfinished signing; the next round tries again');
+        sum.unknown++;
+      }
+    }
+    return sum;
+  }
+
+  /** One pass over the withdrawals marked for longer than the grace (撤销中断); `stillOurs` before each question. */
+  async settleWithdrawals(stillOurs: () => Promise<void> = async () => undefined): Promise<WithdrawalSummary> {
+    const db = this.deps.db.kysely;
+    const due = await db
+      .selectFrom('income_signings as s')
+      .innerJoin('income_invoices as p', 'p.id', 's.invoice_id')
+      .select(['s.id', 's.invoice_id', 's.doc_no', 's.archive_no', 's.revoke_started_at', 's.revoke_reason', 's.revoke_user_id', 's.revoke_user_name', 'p.ident', 'p.digital_no', 'p.invoice_no'])
+      .where('s.state', '=', 'signed')
+      .where('s.revoke_started_at', 'is not', null)
+      .where('s.revoke_started_at', '<', isoBefore(this.graceMs, this.now()))
+      .orderBy('s.revoke_started_at')
+      .orderBy('s.id')
+      .limit(SIGN_SETTLE_BATCH)
+      .execute();
+    const sum: WithdrawalSummary = { revoked: 0, restored: 0, unknown: 0 };
+    if (!due.length) return sum;
+    const gateway = this.deps.gateway();
+    for (const s of due) {
+      await stillOurs();
+      let lookup: ArchiveLookup;
+      try {
+        lookup = await gateway.query({ signingId: s.id, invoiceKey: s.ident, docNo: s.doc_no }, { userId: null });
+      } catch (err) {
+        this.deps.log.warn({ err, signingId: s.id }, 'could not ask the archive side about an unfinished withdrawal; the next round asks again');
+        sum.unknown++;
+        continue;
+      }
+      if (lookup.status === 'unknown') {
+        sum.unknown++;
+        continue;
+      }
+      const w: Withdrawal = { signingId: s.id, invoiceId: s.invoice_id, number: s.digital_no || s.invoice_no, archiveNo: s.archive_no, docNo: s.doc_no, startedAt: s.revoke_started_at!, reason: s.revoke_reason, userId: s.revoke_user_id, userName: s.revoke_user_name, settled: true };
+      try {
+        if (lookup.status === 'filed') {
+          if (await db.transaction().execute((trx) => restoreSigned(trx, this.system, w))) sum.restored++;
+        } else if (!(await finishRevoke(db, this.system, w)).already) sum.revoked++;
+        this.deps.log.info({ signingId: s.id, invoiceId: s.invoice_id, filed: lookup.status === 'filed' }, 'unfinished withdrawal settled');
+      } catch (err) {
+        this.deps.log.warn({ err, signingId: s.id }, 'could not settle an unfinished withdrawal; the next round tries again');
         sum.unknown++;
       }
     }

@@ -1,4 +1,5 @@
-/** Table types of migration 0020_income_signing (declaration merging). */
+/** Table types of migrations 0020_income_signing and 0040_income_sign_withdrawal (declaration merging). */
+import type { Generated } from 'kysely';
 import '../../../db/schema.js';
 
 export interface IncomeSigningTable {
@@ -15,6 +16,11 @@ export interface IncomeSigningTable {
   user_name: string;
   created_at: string;
   finished_at: string | null;
+  /** 0040: set while the archive filing is being withdrawn (签收撤销 in progress), null otherwise. */
+  revoke_started_at: string | null;
+  revoke_reason: Generated<string>;
+  revoke_user_id: string | null;
+  revoke_user_name: Generated<string>;
 }
 export interface IncomeSignRevokeTable {
   id: string;
