@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_VIEWPORT, launch, signIn, useBrowser, type Session } from './browser';
 
@@ -71,12 +72,33 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     await row.getByTestId('pick-line-invoice').click();
     const picker = e.getByTestId('invoice-picker');
     await picker.waitFor();
+    // Issue 31: a search that does not find the new invoice must not make it "taken": it is picked all the same.
+    await picker.getByTestId('picker-search').fill('没有这张发票');
+    await picker.getByTestId('picker-search').press('Enter');
+    await picker.getByText('没有可用的发票', { exact: false }).waitFor();
     await picker.locator('input[type=file]').setInputFiles(SAMPLE);
     const upload = picker.getByTestId('upload-form');
     await upload.waitFor({ timeout: 30_000 });
     await upload.getByRole('button', { name: '保存到票池并选用' }).click();
     await picker.waitFor({ state: 'hidden' });
     await expect.poll(() => row.innerText()).toContain('25322000000104857316');
+
+    // Line 2's picker opens clean: empty search, the whole list (line 1's invoice shown as 已选), no upload form left over.
+    await editor.getByTestId('add-line').click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await rows.nth(1).getByTestId('pick-line-invoice').click();
+    const picker2 = e.getByTestId('invoice-picker');
+    await picker2.waitFor();
+    expect(await picker2.getByTestId('picker-search').inputValue()).toBe('');
+    expect(await picker2.getByTestId('upload-form').count()).toBe(0);
+    const firstRow = picker2.locator('.ant-table-tbody tr.ant-table-row', { hasText: '25322000000104857316' });
+    await firstRow.waitFor({ timeout: 15_000 });
+    expect(await firstRow.innerText()).toContain('已选');
+    await e.screenshot({ path: 'test-results/reimb-picker-line2.png' });
+    await e.locator('.ant-drawer-close').click();
+    await picker2.waitFor({ state: 'hidden' });
+    await rows.nth(1).getByRole('button', { name: /删\s*除/ }).click();
+    await expect.poll(() => rows.count()).toBe(1);
 
     // Save the draft (the bill takes its number), then submit into 费用报销审批.
     await editor.getByTestId('save-bill').click();
@@ -143,5 +165,31 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     const drawer = f.getByTestId('summary-drawer');
     await drawer.getByText(bill.billNo).waitFor({ timeout: 15_000 });
     expect(await drawer.innerText()).toContain('2,500.00');
+
+    // 6. The employee prints the bill (issue 31): one A4 page, 大写 of 3000 and of the 核定 2500, 附单据, signatures.
+    await e.goto(`/my/reimbursement/detail/${billId}`);
+    await e.getByTestId('print-bill').waitFor({ timeout: 15_000 });
+    const pdf = await e.pdf({ preferCSSPageSize: true, printBackground: true });
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(1);
+    const text = (await pdfText(pdf)).replace(/\s+/g, '');
+    expect(text).toContain('费用报销单');
+    expect(text).toContain('叁仟圆整');
+    expect(text).toContain('贰仟伍佰圆整');
+    expect(text).toContain(bill.billNo);
+    expect(text).toMatch(/附单据1张/);
+    for (const who of ['报销人', '部门负责人', '财务审核', '领款人']) expect(text).toContain(`${who}：`);
   });
 });
+
+/** The text of a PDF (pdf.js, as the server's recognition reads uploaded invoices). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 }).promise;
+  const parts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(''));
+  }
+  await doc.destroy();
+  return parts.join('\n');
+}
