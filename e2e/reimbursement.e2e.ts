@@ -181,6 +181,46 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
   });
 });
 
+describe('费用报销：会话中途结束，填写的内容不丢', () => {
+  it('demo7 fills a bill, the session is revoked, 保存草稿 asks to sign in again over the page and then saves what was typed', async () => {
+    const { context, page: e } = await session();
+    await signIn(e, 'demo7');
+    await e.goto('/my/reimbursement/detail/new');
+    const editor = e.getByTestId('bill-editor');
+    await editor.waitFor();
+    const reason = `会话结束测试 ${Date.now()}`;
+    await editor.getByLabel('报销事由').fill(reason);
+    const rows = editor.locator('.ant-table-tbody tr.ant-table-row');
+    if ((await rows.count()) === 0) await editor.getByTestId('add-line').click();
+    const row = rows.first();
+    await row.locator('.ant-select').first().click();
+    await e.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^办公$/ }).click();
+    await row.locator('td').nth(3).locator('input').fill('会话结束前填写的说明');
+    await row.getByPlaceholder('金额（元）').fill('123.45');
+
+    // The session ends behind the employee's back (signed out elsewhere: the token is revoked).
+    const token = (await context.cookies()).find((c) => c.name === 'ZHYY-Token')!.value;
+    expect((await api('/api/account/logout', { token, name: 'demo7' }, token)).code).toBe(20000);
+
+    await editor.getByTestId('save-bill').click();
+    const dialog = e.getByTestId('reauth-dialog');
+    await dialog.waitFor({ timeout: 15_000 });
+    expect(e.url()).toContain('/my/reimbursement/detail/new');
+    expect(await editor.getByLabel('报销事由').inputValue()).toBe(reason);
+    await e.screenshot({ path: 'test-results/reimb-reauth-dialog.png' });
+    await e.locator('.ant-modal').getByLabel('密码').fill('demo123');
+    await e.getByTestId('reauth-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await e.waitForURL(/\/my\/reimbursement\/detail\/(?!new)[\w-]+$/, { timeout: 15_000 });
+    const billId = e.url().split('/').pop()!;
+    const saved = await api<{ reason: string; amount: number; lines: Array<{ description: string }> }>('/api/reimbursement/bill/get', { id: billId }, await tokenOf('demo7'));
+    expect(saved.code, saved.message).toBe(20000);
+    expect(saved.r).toMatchObject({ reason, amount: 12_345 });
+    expect(saved.r.lines.map((l) => l.description)).toEqual(['会话结束前填写的说明']);
+    await context.close();
+  });
+});
+
 /** The text of a PDF (pdf.js, as the server's recognition reads uploaded invoices). */
 async function pdfText(bytes: Uint8Array): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
