@@ -73,8 +73,8 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     const picker = e.getByTestId('invoice-picker');
     await picker.waitFor();
     // Issue 31: a search that does not find the new invoice must not make it "taken": it is picked all the same.
-    await picker.getByTestId('picker-search').fill('没有这张发票');
-    await picker.getByTestId('picker-search').press('Enter');
+    await picker.getByPlaceholder('发票号码或销方').fill('没有这张发票');
+    await picker.getByPlaceholder('发票号码或销方').press('Enter');
     await picker.getByText('没有可用的发票', { exact: false }).waitFor();
     await picker.locator('input[type=file]').setInputFiles(SAMPLE);
     const upload = picker.getByTestId('upload-form');
@@ -89,7 +89,7 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     await rows.nth(1).getByTestId('pick-line-invoice').click();
     const picker2 = e.getByTestId('invoice-picker');
     await picker2.waitFor();
-    expect(await picker2.getByTestId('picker-search').inputValue()).toBe('');
+    expect(await picker2.getByPlaceholder('发票号码或销方').inputValue()).toBe('');
     expect(await picker2.getByTestId('upload-form').count()).toBe(0);
     const firstRow = picker2.locator('.ant-table-tbody tr.ant-table-row', { hasText: '25322000000104857316' });
     await firstRow.waitFor({ timeout: 15_000 });
