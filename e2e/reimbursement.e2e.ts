@@ -44,7 +44,7 @@ const tokenOf = async (login: string) => (await api<{ token: string }>('/api/acc
 const thisMonth = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
 
 describe('费用报销：申请、审批核定、一键报销、部门汇总', () => {
-  it('demo7 applies with an uploaded invoice, demo4 approves 2500 of 3000, demo12 pushes it and the summary shows it', async () => {
+  it('demo7 applies with an uploaded invoice, demo4 approves 2500 of 3000, demo12 pushes it and the summary shows it', { timeout: 240_000 }, async () => {
     const employee = await session();
     const manager = await session();
     const finance = await session();
@@ -91,10 +91,14 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     await picker2.waitFor();
     expect(await picker2.getByPlaceholder('发票号码或销方').inputValue()).toBe('');
     expect(await picker2.getByTestId('upload-form').count()).toBe(0);
+    // Line 1's search found nothing; line 2's list is the whole one (demo7's tickets and the upload).
+    await picker2.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 15_000 });
+    await e.screenshot({ path: 'test-results/reimb-picker-line2.png' });
+    await picker2.getByPlaceholder('发票号码或销方').fill('25322000000104857316');
+    await picker2.getByPlaceholder('发票号码或销方').press('Enter');
     const firstRow = picker2.locator('.ant-table-tbody tr.ant-table-row', { hasText: '25322000000104857316' });
     await firstRow.waitFor({ timeout: 15_000 });
     expect(await firstRow.innerText()).toContain('已选');
-    await e.screenshot({ path: 'test-results/reimb-picker-line2.png' });
     await e.locator('.ant-drawer-close').click();
     await picker2.waitFor({ state: 'hidden' });
     await rows.nth(1).getByRole('button', { name: /删\s*除/ }).click();
