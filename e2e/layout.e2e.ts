@@ -26,6 +26,8 @@ const BUILT = new Set(
   Array.from(fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/web/src/router/pages.ts'), 'utf8').matchAll(/^\s*'(\/[^']*)': lazy\(/gm), (m) => m[1]),
 );
 const MENU_PAGES = FLAT_ROUTES.filter((r) => !r.hidden && !r.path.includes(':') && BUILT.has(r.path) && canAccess(['1'], r.requirement)).map((r) => r.path);
+/** LAYOUT_PAGES=<regex> checks only the matching pages (a targeted local run; the suite checks them all). */
+const CHECKED_PAGES = process.env.LAYOUT_PAGES ? MENU_PAGES.filter((p) => new RegExp(process.env.LAYOUT_PAGES!).test(p)) : MENU_PAGES;
 
 /** Client-side navigation, as a menu click does (a reload per page would double the test's time). */
 async function open(page: Page, path: string): Promise<void> {
@@ -152,7 +154,7 @@ describe('money figures are whole at both desktop sizes (issue 12 item 2)', () =
       await signIn(page, 'admin');
       const problems: string[] = [];
       let figures = 0;
-      for (const path of MENU_PAGES) {
+      for (const path of CHECKED_PAGES) {
         const t0 = Date.now();
         await open(page, path);
         const n = await page.locator(`[data-view="${path}"] :is([data-money], [data-figure])`).count();
