@@ -26,6 +26,8 @@ const BUILT = new Set(
   Array.from(fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/web/src/router/pages.ts'), 'utf8').matchAll(/^\s*'(\/[^']*)': lazy\(/gm), (m) => m[1]),
 );
 const MENU_PAGES = FLAT_ROUTES.filter((r) => !r.hidden && !r.path.includes(':') && BUILT.has(r.path) && canAccess(['1'], r.requirement)).map((r) => r.path);
+/** LAYOUT_PAGES=<regex> checks only the matching pages (a targeted local run; the suite checks them all). */
+const CHECKED_PAGES = process.env.LAYOUT_PAGES ? MENU_PAGES.filter((p) => new RegExp(process.env.LAYOUT_PAGES!).test(p)) : MENU_PAGES;
 
 /** Client-side navigation, as a menu click does (a reload per page would double the test's time). */
 async function open(page: Page, path: string): Promise<void> {
@@ -63,6 +65,24 @@ function figureProblems(page: Page, path: string): Promise<Problem[]> {
     const view = document.querySelector(`[data-view="${p}"]`);
     const out: Array<{ text: string; why: string }> = [];
     if (!view) return [{ text: p, why: 'view not shown' }];
+    // Issue 31: at the initial scroll position no figure is partly hidden, neither by a pinned column of its
+    // row (fixed 操作 on the right, the fixed number on the left) nor by the table's visible edge: "745,773,107.3"
+    // with its last digit under 操作 is a wrong figure to a clerk. Wholly out of sight (scroll to see) is allowed.
+    for (const el of Array.from(view.querySelectorAll<HTMLElement>('.ant-table [data-money], .ant-table [data-figure]'))) {
+      if (!el.checkVisibility()) continue;
+      const cell = el.closest('td, th');
+      const row = el.closest('tr');
+      const scroller = el.closest('.ant-table-content, .ant-table-body, .ant-table-summary, .ant-table-header');
+      if (!cell || !row || !scroller || cell.matches('.ant-table-cell-fix-start, .ant-table-cell-fix-end, .ant-table-cell-fix-left, .ant-table-cell-fix-right')) continue;
+      const box = scroller.getBoundingClientRect();
+      let left = Math.max(box.left, 0);
+      let right = Math.min(box.right, window.innerWidth);
+      for (const f of Array.from(row.querySelectorAll<HTMLElement>(':scope > .ant-table-cell-fix-start, :scope > .ant-table-cell-fix-left'))) left = Math.max(left, f.getBoundingClientRect().right);
+      for (const f of Array.from(row.querySelectorAll<HTMLElement>(':scope > .ant-table-cell-fix-end, :scope > .ant-table-cell-fix-right'))) right = Math.min(right, f.getBoundingClientRect().left);
+      const r = el.getBoundingClientRect();
+      const seen = Math.min(r.right, right) - Math.max(r.left, left);
+      if (seen > 0.5 && seen < r.width - 1) out.push({ text: el.textContent ?? '', why: `partly covered at the initial scroll position: ${Math.round(seen)} of ${Math.round(r.width)} px shown` });
+    }
     for (const el of Array.from(view.querySelectorAll<HTMLElement>('[data-money], [data-figure]'))) {
       if (!el.checkVisibility()) continue;
       const text = el.textContent ?? '';
@@ -108,6 +128,25 @@ function figureProblems(page: Page, path: string): Promise<Problem[]> {
   }, path);
 }
 
+/**
+ * Issue 31: the lists a clerk works in all day show a row's money without scrolling (money columns before the
+ * descriptive ones): the first row's figures lie wholly in sight at the initial scroll position.
+ */
+const MONEY_FIRST = [/\/invoiceaccount\/invoice-list$/, /\/invoice-entry\/list$/, /\/invoice-entry\/sign\/list$/, /\/deduction\/list$/, /\/invoicePool\/list$/];
+
+function firstRowMoneyHidden(page: Page, path: string): Promise<string[]> {
+  return page.evaluate((p) => {
+    const view = document.querySelector(`[data-view="${p}"]`);
+    const row = view?.querySelector('.ant-table-tbody tr.ant-table-row');
+    if (!row) return [];
+    const fixedEnd = Array.from(row.querySelectorAll<HTMLElement>(':scope > .ant-table-cell-fix-end, :scope > .ant-table-cell-fix-right'));
+    const right = Math.min(window.innerWidth, ...fixedEnd.map((f) => f.getBoundingClientRect().left));
+    return Array.from(row.querySelectorAll<HTMLElement>('[data-money]'))
+      .filter((el) => el.checkVisibility() && el.getBoundingClientRect().right > right + 0.5)
+      .map((el) => `${el.textContent} ends at ${Math.round(el.getBoundingClientRect().right)} > ${Math.round(right)}`);
+  }, path);
+}
+
 describe('money figures are whole at both desktop sizes (issue 12 item 2)', () => {
   for (const size of DESKTOP_SIZES) {
     it(`every list page at ${size.width}×${size.height}`, { timeout: 240_000 }, async () => {
@@ -115,12 +154,13 @@ describe('money figures are whole at both desktop sizes (issue 12 item 2)', () =
       await signIn(page, 'admin');
       const problems: string[] = [];
       let figures = 0;
-      for (const path of MENU_PAGES) {
+      for (const path of CHECKED_PAGES) {
         const t0 = Date.now();
         await open(page, path);
         const n = await page.locator(`[data-view="${path}"] :is([data-money], [data-figure])`).count();
         figures += n;
         if (process.env.LAYOUT_DEBUG) console.log(path, n, Date.now() - t0);
+        if (MONEY_FIRST.some((re) => re.test(path))) for (const h of await firstRowMoneyHidden(page, path)) problems.push(`${path}: money out of sight at the initial position — ${h}`);
         for (const p of await figureProblems(page, path)) problems.push(`${path}: ${p.text} — ${p.why}`);
         // Close the view again so the kept-alive pages do not pile up.
         await page.evaluate((p) => document.querySelector<HTMLElement>(`[data-testid="tags-view-item"][data-path="${p}"] [data-testid="tags-view-close"]`)?.click(), path);

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_VIEWPORT, launch, signIn, useBrowser, type Session } from './browser';
 
@@ -43,7 +44,7 @@ const tokenOf = async (login: string) => (await api<{ token: string }>('/api/acc
 const thisMonth = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
 
 describe('费用报销：申请、审批核定、一键报销、部门汇总', () => {
-  it('demo7 applies with an uploaded invoice, demo4 approves 2500 of 3000, demo12 pushes it and the summary shows it', async () => {
+  it('demo7 applies with an uploaded invoice, demo4 approves 2500 of 3000, demo12 pushes it and the summary shows it', { timeout: 240_000 }, async () => {
     const employee = await session();
     const manager = await session();
     const finance = await session();
@@ -71,12 +72,37 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     await row.getByTestId('pick-line-invoice').click();
     const picker = e.getByTestId('invoice-picker');
     await picker.waitFor();
+    // Issue 31: a search that does not find the new invoice must not make it "taken": it is picked all the same.
+    await picker.getByPlaceholder('发票号码或销方').fill('没有这张发票');
+    await picker.getByPlaceholder('发票号码或销方').press('Enter');
+    await picker.getByText('没有可用的发票', { exact: false }).waitFor();
     await picker.locator('input[type=file]').setInputFiles(SAMPLE);
     const upload = picker.getByTestId('upload-form');
     await upload.waitFor({ timeout: 30_000 });
     await upload.getByRole('button', { name: '保存到票池并选用' }).click();
     await picker.waitFor({ state: 'hidden' });
     await expect.poll(() => row.innerText()).toContain('25322000000104857316');
+
+    // Line 2's picker opens clean: empty search, the whole list (line 1's invoice shown as 已选), no upload form left over.
+    await editor.getByTestId('add-line').click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await rows.nth(1).getByTestId('pick-line-invoice').click();
+    const picker2 = e.getByTestId('invoice-picker');
+    await picker2.waitFor();
+    expect(await picker2.getByPlaceholder('发票号码或销方').inputValue()).toBe('');
+    expect(await picker2.getByTestId('upload-form').count()).toBe(0);
+    // Line 1's search found nothing; line 2's list is the whole one (demo7's tickets and the upload).
+    await picker2.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 15_000 });
+    await e.screenshot({ path: 'test-results/reimb-picker-line2.png' });
+    await picker2.getByPlaceholder('发票号码或销方').fill('25322000000104857316');
+    await picker2.getByPlaceholder('发票号码或销方').press('Enter');
+    const firstRow = picker2.locator('.ant-table-tbody tr.ant-table-row', { hasText: '25322000000104857316' });
+    await firstRow.waitFor({ timeout: 15_000 });
+    expect(await firstRow.innerText()).toContain('已选');
+    await e.locator('.ant-drawer-close').click();
+    await picker2.waitFor({ state: 'hidden' });
+    await rows.nth(1).getByRole('button', { name: /删\s*除/ }).click();
+    await expect.poll(() => rows.count()).toBe(1);
 
     // Save the draft (the bill takes its number), then submit into 费用报销审批.
     await editor.getByTestId('save-bill').click();
@@ -143,6 +169,22 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     const drawer = f.getByTestId('summary-drawer');
     await drawer.getByText(bill.billNo).waitFor({ timeout: 15_000 });
     expect(await drawer.innerText()).toContain('2,500.00');
+
+    // 6. The employee prints the bill (issue 31): one A4 page, 大写 of 3000 and of the 核定 2500, 附单据, signatures.
+    await e.goto(`/my/reimbursement/detail/${billId}`);
+    await e.getByTestId('print-bill').waitFor({ timeout: 15_000 });
+    const pdf = await e.pdf({ preferCSSPageSize: true, printBackground: true });
+    expect((await PDFDocument.load(pdf)).getPageCount()).toBe(1);
+    const text = (await pdfText(pdf)).replace(/\s+/g, '');
+    expect(text).toContain('费用报销单');
+    expect(text).toContain('叁仟圆整');
+    expect(text).toContain('贰仟伍佰圆整');
+    expect(text).toContain(bill.billNo);
+    expect(text).toMatch(/附单据1张/);
+    for (const who of ['报销人', '部门负责人', '财务审核', '领款人']) expect(text).toContain(`${who}：`.normalize('NFKC'));
+    await e.emulateMedia({ media: 'print' });
+    await e.screenshot({ path: 'test-results/reimb-print.png', fullPage: true });
+    await e.emulateMedia({ media: 'screen' });
   });
 
   it('a plain employee uploading a pool invoice\'s number with another face is refused, the page naming the fields (issue 27)', async () => {
@@ -178,3 +220,58 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     expect(c.r.map((x) => x.number)).not.toContain(no);
   });
 });
+
+describe('费用报销：会话中途结束，填写的内容不丢', () => {
+  it('demo7 fills a bill, the session is revoked, 保存草稿 asks to sign in again over the page and then saves what was typed', async () => {
+    const { context, page: e } = await session();
+    await signIn(e, 'demo7');
+    await e.goto('/my/reimbursement/detail/new');
+    const editor = e.getByTestId('bill-editor');
+    await editor.waitFor();
+    const reason = `会话结束测试 ${Date.now()}`;
+    await editor.getByLabel('报销事由').fill(reason);
+    const rows = editor.locator('.ant-table-tbody tr.ant-table-row');
+    if ((await rows.count()) === 0) await editor.getByTestId('add-line').click();
+    const row = rows.first();
+    await row.locator('.ant-select').first().click();
+    await e.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^办公$/ }).click();
+    await row.locator('td').nth(3).locator('input').fill('会话结束前填写的说明');
+    await row.getByPlaceholder('金额（元）').fill('123.45');
+
+    // The session ends behind the employee's back (signed out elsewhere: the token is revoked).
+    const token = (await context.cookies()).find((c) => c.name === 'ZHYY-Token')!.value;
+    expect((await api('/api/account/logout', { token, name: 'demo7' }, token)).code).toBe(20000);
+
+    await editor.getByTestId('save-bill').click();
+    const dialog = e.getByTestId('reauth-dialog');
+    await dialog.waitFor({ timeout: 15_000 });
+    expect(e.url()).toContain('/my/reimbursement/detail/new');
+    expect(await editor.getByLabel('报销事由').inputValue()).toBe(reason);
+    await e.screenshot({ path: 'test-results/reimb-reauth-dialog.png' });
+    await e.locator('.ant-modal').getByLabel('密码').fill('demo123');
+    await e.getByTestId('reauth-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await e.waitForURL(/\/my\/reimbursement\/detail\/(?!new)[\w-]+$/, { timeout: 15_000 });
+    const billId = e.url().split('/').pop()!;
+    const saved = await api<{ reason: string; amount: number; lines: Array<{ description: string }> }>('/api/reimbursement/bill/get', { id: billId }, await tokenOf('demo7'));
+    expect(saved.code, saved.message).toBe(20000);
+    expect(saved.r).toMatchObject({ reason, amount: 12_345 });
+    expect(saved.r.lines.map((l) => l.description)).toEqual(['会话结束前填写的说明']);
+    await context.close();
+  });
+});
+
+/** The text of a PDF (pdf.js, as the server's recognition reads uploaded invoices). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 }).promise;
+  const parts: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(''));
+  }
+  await doc.destroy();
+  // Chromium's fonts map some ideographs to radicals (⽤ for 用, ⻔ for 门): NFKC gives the Kangxi ones back,
+  // the supplement's ⻔ has no mapping of its own.
+  return parts.join('\n').normalize('NFKC').replace(/\u2ED4/g, '门');
+}

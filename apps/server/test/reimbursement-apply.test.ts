@@ -8,7 +8,7 @@
  * claim (same person, category, date, amount). Approvers may reduce a line's approved amount, never raise it."
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IncomeSource, IncomeUsage, REIMB_BILL_NO, railTicketTax, ReimbFlowState, ReimbState, taxOfIncluded } from '@zhyy/shared';
+import { IncomeInvoiceState, IncomeSource, IncomeUsage, REIMB_BILL_NO, railTicketTax, ReimbFlowState, ReimbState, taxOfIncluded } from '@zhyy/shared';
 import { arrive } from '../src/modules/income/arrival.js';
 import { documentOwner } from '../src/modules/income/abnormal/raise.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -260,6 +260,28 @@ describe('the pool picker and the upload', () => {
     expect(plain).not.toContain(dead);
     expect(ids((await call('/invoice/candidates', { billId: x.r.id }, A.token)).r)).toContain(held);
     expect((await call('/invoice/candidates', { billId: x.r.id }, B.token)).status).toBe(403);
+  });
+
+  it('the invoice just uploaded is fetched by id whatever the search; one that may not be picked is refused with its true reason (issue 31)', async () => {
+    const fresh = await invoice(A.id, { issueDate: shanghaiDay(-400) });
+    const other = await invoice(A.id);
+    // Line 1's search (another invoice's number) does not hide the new one when it is asked for by id.
+    const searched = (await call('/invoice/candidates', { keyword: 'NO-SUCH-NUMBER' }, A.token)).r;
+    expect(searched.some((x: { id: string }) => x.id === fresh)).toBe(false);
+    const byId = await call('/invoice/candidates', { keyword: 'NO-SUCH-NUMBER', invoiceId: fresh }, A.token);
+    expect([byId.code, byId.r.map((x: { id: string }) => x.id)]).toEqual([20000, [fresh]]);
+    // Held by another bill: which one.
+    const x = await call('/bill/save', { ...header(), lines: [line({ invoiceId: other })] }, A.token);
+    const held = await call('/invoice/candidates', { invoiceId: other }, A.token);
+    expect([held.code, held.message]).toEqual([30000, `该发票已用于报销单 ${x.r.billNo}`]);
+    // The same bill may pick what it holds.
+    expect((await call('/invoice/candidates', { billId: x.r.id, invoiceId: other }, A.token)).code).toBe(20000);
+    // Dead, and someone else's.
+    const dead = await invoice(A.id, { invoiceState: 2 });
+    const deadAnswer = await call('/invoice/candidates', { invoiceId: dead }, A.token);
+    expect([deadAnswer.code, deadAnswer.message]).toEqual([30000, `该发票${IncomeInvoiceState.label(2)}，不能用于报销`]);
+    const notMine = await call('/invoice/candidates', { invoiceId: fresh }, B.token);
+    expect([notMine.code, notMine.message]).toEqual([30000, '该发票不是您上传的，也不是您本人的客票，不能用于您的报销单']);
   });
 
   it('everyone may upload an invoice on the spot; it is theirs to pick', async () => {

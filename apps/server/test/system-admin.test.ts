@@ -53,7 +53,7 @@ describe('roles (role 1)', () => {
   });
 
   it('role codes are fixed: unknown codes refused, no way to delete one, no self lock-out', async () => {
-    expect((await s.call('/api/role/members', { role: '2' }, demo1)).message).toBe('参数错误：角色不在角色目录中');
+    expect((await s.call('/api/role/members', { role: '10' }, demo1)).message).toBe('参数错误：角色不在角色目录中');
     expect((await s.call('/api/role/delete', { role: '4' }, demo1)).status).toBe(404);
     expect((await s.call('/api/role/remove-member', { role: '1', userId: demoId('user:demo1') }, demo1)).message).toBe('不能移除自己的系统管理员角色');
   });

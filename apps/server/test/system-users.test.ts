@@ -102,7 +102,7 @@ describe('creating and editing users', () => {
     expect([dup.status, dup.message]).toEqual([409, '登录名“zhang.san_01”已被使用']);
     const bad = await s.call('/api/user/save', newUser({ loginName: '张三' }), demo3);
     expect(bad.message).toBe('参数错误：登录名只能包含字母、数字、点（.）和下划线（_）');
-    expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', roles: ['2'] }), demo3)).message).toBe('参数错误：角色不在角色目录中');
+    expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', roles: ['10'] }), demo3)).message).toBe('参数错误：角色不在角色目录中');
     expect((await s.call('/api/user/save', newUser({ loginName: 'ok_name', email: 'x@' }), demo3)).message).toBe('参数错误：邮箱格式不正确');
   });
 

@@ -1,7 +1,7 @@
 /** SPEC section 6: the role catalogue. Role codes are numeric strings; `admin` sees everything. */
 
 export const ROLE_CODES = [
-  '1', '3', '4', '5', '6', '7', '8', '9', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23',
+  '1', '2', '3', '4', '5', '6', '7', '8', '9', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23',
 ] as const;
 
 export type RoleCode = (typeof ROLE_CODES)[number];
@@ -9,6 +9,12 @@ export type RoleCode = (typeof ROLE_CODES)[number];
 /** The super role: role `admin` sees all routes, role `1` appears everywhere and acts as administrator. */
 export const ADMIN_ROLE = 'admin';
 export const ADMINISTRATOR: RoleCode = '1';
+/**
+ * Role 2, 普通员工: the role of staff whose jobs need no module of their own (field staff). It opens only
+ * what is open to everyone (工作台, 发起申请, 我的待办, 流程管理, 个人设置, 我的报销); an account with no role at
+ * all is still refused at sign-in (SPEC section 5: 权限不足).
+ */
+export const STAFF_ROLE: RoleCode = '2';
 /** Role 3 manages users; it may not hand out or touch the roles that manage users. */
 export const USER_ADMINISTRATOR: RoleCode = '3';
 /** Roles only an administrator (role `admin` or `1`) grants or takes away, on accounts only an administrator manages. */
@@ -31,6 +37,7 @@ export interface RoleInfo {
 
 export const ROLES: readonly RoleInfo[] = [
   { code: '1', name: '系统管理员', meaning: '管理员，所有功能；可从侧边栏打开在线用户报表' },
+  { code: '2', name: '普通员工', meaning: '工作台、发起申请、我的待办与我的报销（所有人可用的页面）' },
   { code: '3', name: '系统用户管理', meaning: '系统用户、部门、报表' },
   { code: '4', name: '项目合同管理', meaning: '项目与合同' },
   { code: '5', name: '销项发票', meaning: '销项发票开具与台账' },

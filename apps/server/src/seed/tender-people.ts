@@ -7,15 +7,15 @@
  *   特种作业操作证 (6 years), 安全生产许可证 (3 years) and 资质证书 (5 years), the last two company
  *   certificates kept by a named holder. 安全生产考核合格证书 and 安全生产许可证 are renewed in the last 3
  *   months (延期办理期 3, DOMAIN "Tender management").
- * - People: every staff user; at the demo volume (`tenderPeople`, default 230) field staff without
- *   system roles are added (they cannot sign in: SPEC section 5 refuses empty roles) until there are
- *   that many. ID card numbers carry a correct check character and the birth day.
+ * - People: every staff user; at the demo volume (`tenderPeople`, default 230) field staff holding only
+ *   role 2 普通员工 are added until there are that many (they sign in to the workbench and 我的报销; an
+ *   account with no role at all would be refused, SPEC section 5: 权限不足). ID card numbers carry a correct check character and the birth day.
  * - Certificates: about 2.8 per person (≈650 at 230), end days drawn so that about 8% have expired and
  *   about 10% expire within 90 days of the seed's day; the start is the end less the kind's years.
  *   Reminders already due are recorded as sent (the demo has been running), so the reminder job sends
  *   only the marks reached after the seed's day.
  */
-import { defaultValidTo, Education, idCardCheckChar, reminderMark, yearsBefore } from '@zhyy/shared';
+import { defaultValidTo, Education, idCardCheckChar, reminderMark, STAFF_ROLE, yearsBefore } from '@zhyy/shared';
 import type { TenderCertificateTable, TenderCertKindTable, TenderPersonnelTable, TenderTitleTable } from '../modules/tender/people/tables.js';
 import { demoId } from '../platform/ids.js';
 import { shanghaiDay } from '../platform/listing.js';
@@ -82,7 +82,8 @@ export async function seedTenderPeople(ctx: SeedContext): Promise<void> {
     sort: (i + 1) * 10, updated_by: '系统', created_at: at, updated_at: at,
   })));
 
-  // Staff: the demo users but the administrator, then field staff (no roles) up to the volume.
+  // Staff: the demo users but the administrator, then field staff (role 2 普通员工: they sign in to file their
+  // own reimbursements and approve in the workflow; no module of their own) up to the volume.
   const staff = ctx.users.filter((u) => !u.roles.includes('admin')).map((u) => ({ id: u.id, position: u.position }));
   if (staff.length < target) {
     const template = await db.selectFrom('users').select('password_hash').where('login_name', '=', 'demo1').executeTakeFirst();
@@ -107,6 +108,7 @@ export async function seedTenderPeople(ctx: SeedContext): Promise<void> {
       });
     }
     await bulkInsert(db, 'users', rows);
+    await bulkInsert(db, 'user_roles', rows.map((r) => ({ user_id: r.id, role: STAFF_ROLE })));
     staff.push(...rows.map((r) => ({ id: r.id, position: r.position })));
   }
 

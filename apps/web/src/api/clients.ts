@@ -1,5 +1,6 @@
 /** The four service clients, wired to the session store and the toast. */
 import { useSession, getToken } from '../stores/session';
+import { requestReauth } from '../stores/reauth';
 import { emitCountsRefresh } from '../live/events';
 import { showError } from '../ui/feedback';
 import { keepSignOutReason } from '../utils/storage';
@@ -19,6 +20,8 @@ export const hooks: HttpHooks = {
     useSession.getState().resetToken();
     window.location.reload();
   },
+  // Issue 31: at work (the signed-in layout shown, a session that existed), sign in again over the page.
+  reauthenticate: (reason?: string) => (getToken() && !reloading ? requestReauth(reason) : Promise.resolve(false)),
   onNeedChangePassword: () => useSession.getState().raisePasswordFlag(),
   showError,
   // Any change the user makes refreshes the counts it may affect (badges) at once, not at the next 60 s tick.

@@ -61,6 +61,35 @@ describe('http client: SPEC section 8', () => {
     expect(hooks.showError).not.toHaveBeenCalled();
   });
 
+  it('50008 at work (issue 31): waits for the user to sign in again over the page, then sends the same call with the new token', async () => {
+    let token = 'old';
+    const { client, hooks, fetchMock } = setup((_url, init) =>
+      (init.headers as Record<string, string>)[TOKEN_HEADER] === 'old' ? json({ code: 50008, message: '您已被管理员强制下线' }, 401) : json({ code: 20000, message: '草稿已保存', r: { id: 'b1' } }),
+    );
+    hooks.getToken = () => token;
+    hooks.reauthenticate = vi.fn(async (reason?: string) => {
+      expect(reason).toBe('您已被管理员强制下线');
+      token = 'new';
+      return true;
+    });
+    await expect(client.request('/bill/save', { reason: '出差' })).resolves.toMatchObject({ r: { id: 'b1' } });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock.mock.calls[1]![1]?.body).toBe('{"reason":"出差"}');
+    expect(hooks.onTokenInvalid).not.toHaveBeenCalled();
+  });
+
+  it('50008 when the user leaves the dialog (or meets 50008 again): the token is reset as before', async () => {
+    const { client, hooks, fetchMock } = setup(() => json({ code: 50008, message: '登录已失效' }, 401), { token: 't' });
+    hooks.reauthenticate = vi.fn(async () => false);
+    await expect(client.post('/x')).rejects.toMatchObject({ code: 50008 });
+    expect(hooks.onTokenInvalid).toHaveBeenCalledTimes(1);
+    hooks.reauthenticate = vi.fn(async () => true);
+    await expect(client.post('/x')).rejects.toMatchObject({ code: 50008 });
+    expect(hooks.reauthenticate).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(hooks.onTokenInvalid).toHaveBeenCalledTimes(2);
+  });
+
   it('50010 raises the change-password flag', async () => {
     const { client, hooks } = setup(() => json({ code: 50010, message: '首次登录请修改初始密码' }, 403));
     await expect(client.post('/x')).rejects.toMatchObject({ code: 50010 });

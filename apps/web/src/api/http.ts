@@ -7,6 +7,12 @@ export interface HttpHooks {
   getToken(): string | undefined;
   /** 50008: reset the token and reload the page; `reason` is the server's message (why the session ended). */
   onTokenInvalid(reason?: string): void;
+  /**
+   * 50008 while the user is at work (issue 31): ask them to sign in again over the page, nothing typed
+   * being lost. Resolves true once signed in again (the call is then sent once more with the new token),
+   * false when they chose to leave (or no page can ask): then `onTokenInvalid` as before.
+   */
+  reauthenticate?(reason?: string): Promise<boolean>;
   /** 50010: raise the change-password dialog. */
   onNeedChangePassword(): void;
   /** An error toast. */
@@ -95,19 +101,23 @@ export function createHttpClient(config: ClientConfig): HttpClient {
     }
   }
 
-  async function settle<T>(res: Response, options: RequestOptions): Promise<Envelope<T>> {
+  async function settle<T>(res: Response, options: RequestOptions, retry?: () => Promise<Envelope<T>>): Promise<Envelope<T>> {
     const outcome = interpretAnswer({ status: res.status, body: await readBody(res), workflow: !!config.workflow });
     if (outcome.ok) return outcome.envelope as Envelope<T>;
-    if (outcome.action === 'resetToken') hooks.onTokenInvalid(outcome.error.message);
+    if (outcome.action === 'resetToken') {
+      // Signed in again over the page: the same call once more (a save goes through with what was typed).
+      if (retry && hooks.reauthenticate && (await hooks.reauthenticate(outcome.error.message))) return retry();
+      hooks.onTokenInvalid(outcome.error.message);
+    }
     if (outcome.action === 'needChangePassword') hooks.onNeedChangePassword();
     const muted = options.silent || (options.noShowError && outcome.error.kind === 'business');
     if (outcome.toast && !muted) hooks.showError(outcome.toast, ERROR_TOAST_MS);
     throw outcome.error;
   }
 
-  async function call<T>(path: string, body: unknown, options: RequestOptions): Promise<Envelope<T>> {
+  async function call<T>(path: string, body: unknown, options: RequestOptions, retried = false): Promise<Envelope<T>> {
     const res = await send(path, body, options);
-    return settle<T>(res, options);
+    return settle<T>(res, options, retried ? undefined : () => call<T>(path, body, options, true));
   }
 
   const client: HttpClient = {

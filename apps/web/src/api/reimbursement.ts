@@ -31,6 +31,8 @@ export const reimbApi = {
   remove: (id: string) => api.request<null>(`${P}/bill/delete`, { id }, { silent: true }),
   approveLine: (lineId: string, approvedAmount: number, note: string) => api.request<{ approvedAmount: number }>(`${P}/bill/approve-line`, { lineId, approvedAmount, note }, { silent: true }),
   candidates: (billId?: string, keyword?: string) => api.post<ReimbCandidate[]>(`${P}/invoice/candidates`, { ...(billId ? { billId } : {}), ...(keyword ? { keyword } : {}) }),
+  /** One invoice as a candidate (the one just uploaded), whatever the search; refused (no toast) with the reason it may not be picked. */
+  candidate: async (invoiceId: string, billId?: string) => (await api.post<ReimbCandidate[]>(`${P}/invoice/candidates`, { invoiceId, ...(billId ? { billId } : {}) }, { silent: true }))[0],
   recognise: (body: UploadRecogniseBody) => api.post<UploadRecognition>(`${P}/invoice/upload-recognise`, body, { silent: true }),
   saveUpload: (body: UploadSaveBody) => api.request<PoolArrival>(`${P}/invoice/upload-save`, body, { silent: true }),
   invoiceFile: (id: string) => api.blob(`${P}/invoice/file`, { id }),

@@ -6,6 +6,7 @@ import { useSettings } from '../stores/settings';
 import { AppMain } from './AppMain';
 import { Breadcrumb } from './Breadcrumb';
 import { Navbar } from './Navbar';
+import { ReauthDialog } from './ReauthDialog';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useDevice } from './useDevice';
@@ -39,6 +40,7 @@ export function Layout() {
           <AppMain />
         </div>
       </div>
+      <ReauthDialog />
       {drawerWanted ? (
         <Suspense fallback={null}>
           <SettingsDrawer />

@@ -78,6 +78,8 @@ export const ReimbCandidatesBody = z.object({
   /** The bill being edited (its own invoices are offered too). */
   billId: Uuid.optional(),
   keyword: text().trim().max(50).optional(),
+  /** Only this invoice (the one just uploaded in the picker), whatever the keyword; refused with the reason when it may not be picked. */
+  invoiceId: Uuid.optional(),
 });
 export type ReimbCandidatesBody = z.infer<typeof ReimbCandidatesBody>;
 

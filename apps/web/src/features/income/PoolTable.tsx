@@ -69,13 +69,22 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
       title: '发票号码', key: 'invoiceNo', width: 200, sorter: true, sortOrder: sorted('invoiceNo'), fixed: 'left',
       render: (_, r) => <Link to={detailPath(r.id)} data-testid="pool-detail-link">{poolNumber(r) || '—'}</Link>,
     },
-    { title: '种类', key: 'kind', width: 200, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
-    { title: '状态', key: 'invoiceState', width: 90, render: (_, r) => <InvoiceStateTag state={r.invoiceState} /> },
-    { title: '异常', key: 'abnormalFlags', width: 190, render: (_, r) => <AbnormalFlags flags={r.abnormalFlags} /> },
-    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('sellerName') },
+    // Money right after the number (issue 31): a clerk sees a row's figures at 1366 without scrolling.
     { title: '金额', key: 'amountExcl', width: 150, align: 'right', sorter: true, sortOrder: sorted('amountExcl'), render: (_, r) => <Money fen={r.amountExcl} /> },
     { title: '税额', key: 'tax', width: 140, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'amountIncl', width: 160, align: 'right', sorter: true, sortOrder: sorted('amountIncl'), render: (_, r) => <Money fen={r.amountIncl} strong /> },
+    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('sellerName') },
+    { title: '种类', key: 'kind', width: 200, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
+    // The rarely-set abnormal flags fold under the state (they took a 190 px column of their own, mostly empty).
+    {
+      title: '状态', key: 'invoiceState', width: 130,
+      render: (_, r) => (
+        <Space direction="vertical" size={2}>
+          <InvoiceStateTag state={r.invoiceState} />
+          <AbnormalFlags flags={r.abnormalFlags} />
+        </Space>
+      ),
+    },
     { title: '查验', key: 'verifyState', width: 110, render: (_, r) => <VerifyTag state={r.verifyState} /> },
     { title: '签收', key: 'signState', width: 90, render: (_, r) => <SignTag state={r.signState} /> },
     { title: '入账状态', key: 'bookingState', width: 210, render: (_, r) => <BookingTag state={r.bookingState} /> },
@@ -122,11 +131,10 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
                 <Table.Summary.Row className="ledger-totals" data-testid="pool-totals">
                   {/* The label spans exactly the two fixed columns; the 操作 column keeps its own (empty) cell. */}
                   <SummaryLabel colSpan={2 + off}>筛选结果合计（{totals.count} 张）</SummaryLabel>
-                  <Table.Summary.Cell index={2 + off} colSpan={4} />
-                  <Table.Summary.Cell index={6 + off} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={7 + off} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8 + off} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={9 + off} colSpan={5} />
+                  <Table.Summary.Cell index={2 + off} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={3 + off} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={4 + off} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5 + off} colSpan={9} />
                   <Table.Summary.Cell index={14 + off} />
                 </Table.Summary.Row>
               </Table.Summary>

@@ -177,8 +177,22 @@ function infoOf(r: InvoiceRow, files: Array<{ id: string; name: string; format: 
  * The pool invoices a person may put on a bill: their own uploads and the passenger tickets in their
  * name, usable (available, or held by this same bill), not dead.
  */
-export async function candidates(db: Db, user: { id: string; name: string }, billNo: string | null, keyword?: string): Promise<ReimbCandidate[]> {
-  let q = baseQuery(db)
+export async function candidates(db: Db, user: { id: string; name: string }, billNo: string | null, keyword?: string, invoiceId?: string): Promise<ReimbCandidate[]> {
+  if (invoiceId) {
+    const one = await candidateQuery(db, user, billNo).where('i.id', '=', invoiceId).execute();
+    if (one.length === 0) throw await pickRefusal(db, user, billNo, invoiceId);
+    return withFiles(db, user, one);
+  }
+  let q = candidateQuery(db, user, billNo);
+  if (keyword) {
+    const k = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([sql<boolean>`i.digital_no like ${k} escape '\\'`, sql<boolean>`i.invoice_no like ${k} escape '\\'`, sql<boolean>`i.seller_name like ${k} escape '\\'`]));
+  }
+  return withFiles(db, user, await q.orderBy('i.issue_date', 'desc').orderBy('i.id').limit(200).execute());
+}
+
+function candidateQuery(db: Db, user: { id: string; name: string }, billNo: string | null) {
+  return baseQuery(db)
     .where(claimableCondition(user.id, user.name))
     .where('i.invoice_state', 'not in', DEAD_STATES)
     .where((eb) =>
@@ -186,12 +200,28 @@ export async function candidates(db: Db, user: { id: string; name: string }, bil
         ? eb.or([eb('i.usage', '=', IncomeUsage.available), eb.and([eb('i.usage', '=', IncomeUsage.locked), eb('i.use_kind', '=', REIMB_USE), eb('i.doc_no', '=', billNo)])])
         : eb('i.usage', '=', IncomeUsage.available),
     );
-  if (keyword) {
-    const k = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([sql<boolean>`i.digital_no like ${k} escape '\\'`, sql<boolean>`i.invoice_no like ${k} escape '\\'`, sql<boolean>`i.seller_name like ${k} escape '\\'`]));
-  }
-  const rows = await q.orderBy('i.issue_date', 'desc').orderBy('i.id').limit(200).execute();
+}
+
+async function withFiles(db: Db, user: { id: string; name: string }, rows: InvoiceRow[]): Promise<ReimbCandidate[]> {
   const ids = rows.map((r) => r.id);
   const files = ids.length ? await db.selectFrom('income_files').select(['id', 'invoice_id', 'name', 'format']).where('invoice_id', 'in', ids).execute() : [];
   return rows.map((r) => ({ ...infoOf(r, files.filter((f) => f.invoice_id === r.id)), origin: r.passenger_name === user.name && r.transport_kind ? '我的客票' : '我上传的' }));
+}
+
+/**
+ * Why an invoice may not be picked for this bill, in the words the employee needs (issue 31: the picker
+ * said "已被其他单据占用或状态异常" of a free invoice it had merely not found under line 1's search):
+ * dead (作废, 红冲), held or used by another document (which one), or neither uploaded by them nor
+ * their passenger ticket.
+ */
+async function pickRefusal(db: Db, user: { id: string; name: string }, billNo: string | null, invoiceId: string): Promise<Error> {
+  const r = await db.selectFrom('income_invoices as i').select(['i.id', 'i.invoice_state', 'i.usage', 'i.use_kind', 'i.doc_no']).where('i.id', '=', invoiceId).executeTakeFirst();
+  if (!r) return notFound('发票不存在');
+  if (DEAD_STATES.includes(r.invoice_state)) return refuse(`该发票${IncomeInvoiceState.label(r.invoice_state)}，不能用于报销`);
+  // Whose it is (issue 27): signed, booked, someone else's ticket or upload, the company's purchase.
+  const why = await claimRefusal(db, user, invoiceId);
+  if (why) return refuse(why);
+  if (r.usage === IncomeUsage.closed) return refuse(`该发票已随${IncomeUseKind.label(r.use_kind)} ${r.doc_no} 完成使用，不能再用于报销`);
+  if (r.usage !== IncomeUsage.available && !(r.use_kind === REIMB_USE && r.doc_no === billNo)) return refuse(`该发票已用于${IncomeUseKind.label(r.use_kind)} ${r.doc_no}`);
+  return refuse('该发票当前不能用于报销，请稍后再试');
 }

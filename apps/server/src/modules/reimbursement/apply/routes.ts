@@ -81,7 +81,7 @@ export async function applyRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(req);
     let billNo: string | null = null;
     if (req.body.billId) billNo = (await svc.readable(user, req.body.billId)).bill_no;
-    return ok(await candidates(app.db.kysely, user, billNo, req.body.keyword));
+    return ok(await candidates(app.db.kysely, user, billNo, req.body.keyword, req.body.invoiceId));
   });
   r.post(`${P}/invoice/upload-recognise`, { bodyLimit: uploadLimit, schema: { body: UploadRecogniseBody, summary: '报销时上传发票并识别（一个文件，base64）：答识别出的字段和待核对的票面', tags }, config: mine }, async (req) =>
     ok(await recogniseUpload(app, req, req.body)),

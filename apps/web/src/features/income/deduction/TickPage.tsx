@@ -160,13 +160,13 @@ export function TickPage({ scope }: { scope: TickScope }) {
         </Space>
       ),
     },
-    { title: '种类', key: 'kind', width: 180, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
-    { title: '状态', key: 'invoiceState', width: 90, render: (_, r) => <InvoiceStateTag state={r.invoiceState} /> },
-    { title: '异常', key: 'abnormalFlags', width: 160, render: (_, r) => <AbnormalFlags flags={r.abnormalFlags} /> },
-    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('sellerName') },
+    // Money right after the number, the rare abnormal flags under the state (issue 31: figures seen at 1366 without scrolling).
     { title: '金额', key: 'amountExcl', width: 140, align: 'right', sorter: true, sortOrder: sorted('amountExcl'), render: (_, r) => <Money fen={r.amountExcl} /> },
     { title: '税额', key: 'tax', width: 130, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'amountIncl', width: 150, align: 'right', sorter: true, sortOrder: sorted('amountIncl'), render: (_, r) => <Money fen={r.amountIncl} strong /> },
+    { title: '种类', key: 'kind', width: 180, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
+    { title: '状态', key: 'invoiceState', width: 130, render: (_, r) => <Space direction="vertical" size={2}><InvoiceStateTag state={r.invoiceState} /><AbnormalFlags flags={r.abnormalFlags} /></Space> },
+    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('sellerName') },
     { title: '勾选状态', key: 'tickState', width: 90, render: (_, r) => <Tag color={r.tickState === 1 ? 'green' : 'default'}>{TickState.label(r.tickState)}</Tag> },
     {
       title: '用途', key: 'vatUsage', width: 170,

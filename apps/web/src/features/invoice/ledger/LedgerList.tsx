@@ -39,12 +39,13 @@ export default function LedgerList() {
       title: '发票号码', key: 'invoiceNo', width: 200, sorter: true, sortOrder: sorted('invoiceNo'), fixed: 'left',
       render: (_, r) => <Link to={detailPath(r.id)} data-testid="ledger-detail-link">{r.digitalNo || r.invoiceNo}</Link>,
     },
-    { title: '种类', key: 'kind', width: 190, render: (_, r) => <KindTag kind={r.kind} colour={r.colour} /> },
-    { title: '状态', key: 'status', width: 100, render: (_, r) => <StatusTag status={r.status} /> },
-    { title: '购方名称', dataIndex: 'buyerName', key: 'buyerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('buyerName') },
+    // Money right after the number (issue 31): at 1366 the 税额 and 价税合计 were cut by the pinned 操作 column.
     { title: '金额', key: 'amountExcl', width: 150, align: 'right', sorter: true, sortOrder: sorted('amountExcl'), render: (_, r) => <Money fen={r.amountExcl} /> },
     { title: '税额', key: 'tax', width: 140, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'amountIncl', width: 160, align: 'right', sorter: true, sortOrder: sorted('amountIncl'), render: (_, r) => <Money fen={r.amountIncl} strong /> },
+    { title: '种类', key: 'kind', width: 190, render: (_, r) => <KindTag kind={r.kind} colour={r.colour} /> },
+    { title: '状态', key: 'status', width: 100, render: (_, r) => <StatusTag status={r.status} /> },
+    { title: '购方名称', dataIndex: 'buyerName', key: 'buyerName', width: 200, ellipsis: true, sorter: true, sortOrder: sorted('buyerName') },
     { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 160, ellipsis: true },
     { title: '来源', key: 'source', width: 70, render: (_, r) => SourceKind.label(r.source) },
     { title: '创建人', dataIndex: 'createdByName', key: 'createdByName', width: 90 },
@@ -95,21 +96,19 @@ export default function LedgerList() {
                   {/* The label spans exactly the two fixed columns, so it stays beside them while the table scrolls;
                       the 操作 column keeps its own (empty) cell, so no fixed cell is wider than a fixed column. */}
                   <SummaryLabel colSpan={2}>筛选结果合计（{totals.count} 张）</SummaryLabel>
-                  <Table.Summary.Cell index={2} colSpan={3} />
-                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} colSpan={3} />
+                  <Table.Summary.Cell index={2} align="right"><Money fen={totals.amountExcl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={3} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={4} align="right"><Money fen={totals.amountIncl} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5} colSpan={6} />
                   <Table.Summary.Cell index={11} />
                 </Table.Summary.Row>
                 {totals.voided.count > 0 ? (
                   <Table.Summary.Row className="ledger-totals ledger-totals-voided" data-testid="ledger-voided">
                     <SummaryLabel colSpan={2} secondary>已作废（{totals.voided.count} 张，不计入合计）</SummaryLabel>
-                    <Table.Summary.Cell index={2} colSpan={3} />
-                    <Table.Summary.Cell index={5} align="right"><Money fen={totals.voided.amountExcl} /></Table.Summary.Cell>
-                    <Table.Summary.Cell index={6} align="right"><Money fen={totals.voided.tax} /></Table.Summary.Cell>
-                    <Table.Summary.Cell index={7} align="right"><Money fen={totals.voided.amountIncl} /></Table.Summary.Cell>
-                    <Table.Summary.Cell index={8} colSpan={3} />
+                    <Table.Summary.Cell index={2} align="right"><Money fen={totals.voided.amountExcl} /></Table.Summary.Cell>
+                    <Table.Summary.Cell index={3} align="right"><Money fen={totals.voided.tax} /></Table.Summary.Cell>
+                    <Table.Summary.Cell index={4} align="right"><Money fen={totals.voided.amountIncl} /></Table.Summary.Cell>
+                    <Table.Summary.Cell index={5} colSpan={6} />
                     <Table.Summary.Cell index={11} />
                   </Table.Summary.Row>
                 ) : null}

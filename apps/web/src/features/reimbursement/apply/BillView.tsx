@@ -1,7 +1,7 @@
 /**
  * A bill as read (not being edited): header, lines with their invoices, checks and 核定, attachments,
  * the approval's track and opinions, and (on the ledger's page) the accounting history; 打印 prints a
- * voucher-style sheet (print.css hides everything else).
+ * voucher-style sheet (PrintSheet.tsx; print.css prints only it).
  */
 import { Button, Card, Descriptions, Empty, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
@@ -11,6 +11,7 @@ import { formatTime, saveBlob } from '../../../components/download';
 import { Money } from '../../common/Money';
 import { TrackTimeline } from '../../workflow/TrackTimeline';
 import { CheckTags, FlowStateTag, InvoiceCell } from './common';
+import { PrintPortal } from './PrintSheet';
 import './print.css';
 
 export function lineColumns(extra: TableColumnsType<ReimbLineView> = []): TableColumnsType<ReimbLineView> {
@@ -97,66 +98,6 @@ export function Attachments({ b, extra }: { b: ReimbBillDetail; extra?: ReactNod
   );
 }
 
-/** The voucher-style sheet 打印 prints (hidden on screen). */
-export function PrintSheet({ b }: { b: ReimbBillDetail }) {
-  return (
-    <div className="reimb-print" data-testid="reimb-print">
-      <h2>费用报销单</h2>
-      <div className="reimb-print-meta">
-        <span>单号：{b.billNo}</span>
-        <span>申请人：{b.applicantName}</span>
-        <span>部门：{b.deptName}</span>
-        <span>期间：{b.periodFrom} 至 {b.periodTo}</span>
-      </div>
-      <table>
-        <thead>
-          <tr>
-            <th>行</th>
-            <th>费用类别</th>
-            <th>日期</th>
-            <th>说明</th>
-            <th>发票</th>
-            <th>报销金额</th>
-            <th>核定金额</th>
-          </tr>
-        </thead>
-        <tbody>
-          {b.lines.map((l) => (
-            <tr key={l.id}>
-              <td>{l.lineNo}</td>
-              <td>{l.categoryName}</td>
-              <td>{l.expenseDate}</td>
-              <td>{l.description}</td>
-              <td>{l.invoiceNumber}</td>
-              <td className="num">{formatFen(l.amount)}</td>
-              <td className="num">{formatFen(l.approvedAmount ?? l.amount)}</td>
-            </tr>
-          ))}
-          <tr>
-            <td colSpan={5}>合计（事由：{b.reason}）</td>
-            <td className="num">{formatFen(b.amount)}</td>
-            <td className="num">{formatFen(b.approvedAmount)}</td>
-          </tr>
-        </tbody>
-      </table>
-      <div className="reimb-print-meta">
-        <span>收款人：{b.payeeName}</span>
-        <span>开户行：{b.payeeBank}</span>
-        <span>账号：{b.payeeAccount}</span>
-      </div>
-      <div className="reimb-print-sign">
-        {b.track
-          .filter((t) => t.action === 'send')
-          .map((t) => (
-            <span key={t.id}>
-              {t.nodeName}：{t.actorName} {t.opinion} {formatTime(t.createdAt).slice(0, 10)}
-            </span>
-          ))}
-      </div>
-    </div>
-  );
-}
-
 export function BillView({ b, actions, showPushes }: { b: ReimbBillDetail; actions?: ReactNode; showPushes?: boolean }) {
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }} className="reimb-screen">
@@ -228,7 +169,7 @@ export function BillView({ b, actions, showPushes }: { b: ReimbBillDetail; actio
           />
         </Card>
       ) : null}
-      <PrintSheet b={b} />
+      <PrintPortal b={b} />
     </Space>
   );
 }

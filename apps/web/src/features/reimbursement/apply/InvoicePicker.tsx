@@ -185,20 +185,36 @@ function UploadInvoice({ onSaved }: { onSaved: (id: string) => void }) {
   );
 }
 
+/**
+ * The picker of one line. Its state (the search, the list) lives inside the drawer, which is destroyed
+ * when it closes: every opening starts clean (issue 31: line 2's picker showed line 1's search). An
+ * invoice uploaded here is asked for by its id, whatever the search, and when it may not be picked the
+ * server's reason is shown (held by which bill, 作废/红冲, not mine), never a guess.
+ */
 export function InvoicePicker({ open, billId, taken, onPick, onClose }: { open: boolean; billId?: string; taken: readonly string[]; onPick: (c: ReimbCandidate) => void; onClose: () => void }) {
-  const [keyword, setKeyword] = useState('');
-  const q = useQuery({ queryKey: [...REIMB_KEY, 'candidates', billId, keyword], queryFn: () => reimbApi.candidates(billId, keyword || undefined), enabled: open });
-  const afterUpload = async (id: string) => {
-    const all = await q.refetch();
-    const c = all.data?.find((x) => x.id === id);
-    if (c) onPick(c);
-    else void feedback().message.warning('发票已保存，但不能用于您的报销（不是您上传的发票或您的客票、已被其他单据占用或状态异常）');
-  };
   return (
     <Drawer open={open} onClose={onClose} size={960} title="选择发票" destroyOnHidden data-testid="invoice-picker">
+      {open ? <PickerBody billId={billId} taken={taken} onPick={onPick} /> : null}
+    </Drawer>
+  );
+}
+
+function PickerBody({ billId, taken, onPick }: { billId?: string; taken: readonly string[]; onPick: (c: ReimbCandidate) => void }) {
+  const [keyword, setKeyword] = useState('');
+  const q = useQuery({ queryKey: [...REIMB_KEY, 'candidates', billId, keyword], queryFn: () => reimbApi.candidates(billId, keyword || undefined) });
+  const afterUpload = async (id: string) => {
+    void q.refetch();
+    try {
+      const c = await reimbApi.candidate(id, billId);
+      if (c) onPick(c);
+    } catch (e) {
+      void feedback().message.warning(`发票已保存到票池，但不能用于本报销单：${(e as Error).message}`);
+    }
+  };
+  return (
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         <UploadInvoice onSaved={(id) => void afterUpload(id)} />
-        <Input.Search allowClear placeholder="发票号码或销方" onSearch={setKeyword} style={{ width: 280 }} />
+        <Input.Search allowClear placeholder="发票号码或销方" onSearch={setKeyword} style={{ width: 280 }} data-testid="picker-search" />
         <Table<ReimbCandidate>
           rowKey="id"
           size="small"
@@ -227,6 +243,5 @@ export function InvoicePicker({ open, billId, taken, onPick, onClose }: { open: 
           ]}
         />
       </Space>
-    </Drawer>
   );
 }

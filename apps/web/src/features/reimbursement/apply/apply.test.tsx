@@ -63,6 +63,10 @@ describe('the bill read view', { timeout: 60_000 }, () => {
     expect(screen.getAllByText('ticket.pdf').length).toBeGreaterThan(0);
     expect(screen.getAllByText('发起').length).toBeGreaterThan(0);
     expect(screen.getByTestId('reimb-print').textContent).toContain('费用报销单');
+    // The printed sheet (issue 31): 大写 of the total and of the 核定 total (they differ), 附单据 (one invoice, one attachment), signatures.
+    expect(screen.getByTestId('reimb-print-capital').textContent).toBe('报销金额：壹仟伍佰叁拾圆整核定金额：壹仟肆佰叁拾圆整');
+    expect(screen.getByTestId('reimb-print-vouchers').textContent).toBe('2 张');
+    expect(screen.getByTestId('reimb-print-sign').textContent).toBe('报销人：部门负责人：财务审核：领款人：');
     fireEvent.click(screen.getByTestId('withdraw-bill'));
     fireEvent.click(await screen.findByRole('button', { name: /确\s*定|OK/ }));
     await waitFor(() => expect(calls.withdraw).toHaveBeenCalledWith(detail.id));
