@@ -151,7 +151,7 @@ export type FirstStart = { kind: 'none' } | { kind: 'demo'; users: number } | { 
  * (`exclusive`), so exactly one server fills the database and the others find users and do nothing
  * (only the one that created the administrator gets — and prints — its password).
  */
-export async function prepareFirstStart(db: Db, opts: { demo: boolean; storage?: FileStorage }): Promise<FirstStart> {
+export async function prepareFirstStart(db: Db, opts: { demo: boolean; storage?: FileStorage; volumes?: Omit<DemoOptions, 'storage'> }): Promise<FirstStart> {
   const hasUsers = async (k: Kysely<Database>) => Number((await k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) > 0;
   if (await hasUsers(db.kysely)) return { kind: 'none' };
   // Hashing is slow, so it is done before taking the lock.
@@ -160,7 +160,8 @@ export async function prepareFirstStart(db: Db, opts: { demo: boolean; storage?:
   return exclusive(db, 'first-start', async (k): Promise<FirstStart> => {
     if (await hasUsers(k)) return { kind: 'none' };
     if (opts.demo) {
-      await insertDemo(k, hash, new Date(), opts.storage ? { storage: opts.storage } : {});
+      // `volumes`: the test suite's smaller demo (multi-server.test.ts); a real first start draws the full one.
+      await insertDemo(k, hash, new Date(), { ...opts.volumes, ...(opts.storage ? { storage: opts.storage } : {}) });
       // Every user the demo wrote: the demo accounts and staff, and the tender area's field staff.
       const users = Number((await k.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
       return { kind: 'demo', users };
