@@ -99,6 +99,17 @@ export class SignSettleJob extends LeasedJob {
     this.system = { name: SYSTEM_ACTOR_NAME, log: (trx, description) => deps.oplog.write({ type: OperationLogType.edit, description, actor: SYSTEM_OPERATOR }, trx) };
   }
 
+  /** Asks the archive side whether a signing's filing is there (by the signing id); null when it cannot say now. */
+  private async ask(gateway: ReturnType<SignSettleDeps['gateway']>, s: { id: string; ident: string; doc_no: string }, what: 'signing' | 'withdrawal'): Promise<Exclude<ArchiveLookup, { status: 'unknown' }> | null> {
+    try {
+      const lookup = await gateway.query({ signingId: s.id, invoiceKey: s.ident, docNo: s.doc_no }, { userId: null });
+      return lookup.status === 'unknown' ? null : lookup;
+    } catch (err) {
+      this.deps.log.warn({ err, signingId: s.id }, `could not ask the archive side about an unfinished ${what}; the next round asks again`);
+      return null;
+    }
+  }
+
   /** One pass over the signings applying for longer than the grace; `stillOurs` (the lease check) before each question. */
   async settleDue(stillOurs: () => Promise<void> = async () => undefined): Promise<SettleSummary> {
     const db = this.deps.db.kysely;
@@ -117,15 +128,8 @@ export class SignSettleJob extends LeasedJob {
     const gateway = this.deps.gateway();
     for (const s of due) {
       await stillOurs();
-      let lookup: ArchiveLookup;
-      try {
-        lookup = await gateway.query({ signingId: s.id, invoiceKey: s.ident, docNo: s.doc_no }, { userId: null });
-      } catch (err) {
-        this.deps.log.warn({ err, signingId: s.id }, 'could not ask the archive side about an unfinished signing; the next round asks again');
-        sum.unknown++;
-        continue;
-      }
-      if (lookup.status === 'unknown') {
+      const lookup = await this.ask(gateway, s, 'signing');
+      if (!lookup) {
         sum.unknown++;
         continue;
       }
@@ -172,15 +176,8 @@ export class SignSettleJob extends LeasedJob {
     const gateway = this.deps.gateway();
     for (const s of due) {
       await stillOurs();
-      let lookup: ArchiveLookup;
-      try {
-        lookup = await gateway.query({ signingId: s.id, invoiceKey: s.ident, docNo: s.doc_no }, { userId: null });
-      } catch (err) {
-        this.deps.log.warn({ err, signingId: s.id }, 'could not ask the archive side about an unfinished withdrawal; the next round asks again');
-        sum.unknown++;
-        continue;
-      }
-      if (lookup.status === 'unknown') {
+      const lookup = await this.ask(gateway, s, 'withdrawal');
+      if (!lookup) {
         sum.unknown++;
         continue;
       }
