@@ -42,6 +42,10 @@ export function refuseWhenNoneDone<T>(r: T, done: number, refused: ReadonlyArray
   const message = refused.length === 1 ? refused[0]!.message : `${refused.length} ${noun}均未${verb}：${refused.map((x) => `${x.label} ${x.message}`.trim()).join('；')}`;
   throw refuseBatch(message.length > 300 ? `${message.slice(0, 299)}…` : message, r);
 }
+/** An import of which no row was saved is a refusal (issue 27 item 8): 30000 naming each refused row, the per-row answer `r` beside it. */
+export function refuseWhenNoRowSaved<T extends { succeeded: number; rows: ReadonlyArray<{ row: number; ok: boolean; message: string }> }>(r: T): void {
+  refuseWhenNoneDone(r, r.succeeded, r.rows.filter((x) => !x.ok).map((x) => ({ label: `第${x.row}行`, message: x.message })), '行', '导入');
+}
 export const notFound = (message: string) => new AppError(ResponseCode.businessError, message, 404);
 export const conflict = (message: string) => new AppError(ResponseCode.businessError, message, 409);
 export const forbidden = () => new AppError(ResponseCode.businessError, Messages.forbidden, 403);
