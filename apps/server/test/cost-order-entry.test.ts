@@ -421,6 +421,11 @@ describe('import', () => {
     expect((await s.call('/api/cost-order/import', { file: await xlsx([['2026-01', 'x']], ['月份', '部门']) }, tok.demo16)).message).toBe('表头须包含：月份、部门、项目编码、成本项编码、规格、单位、数量、备注（缺少项目编码、成本项编码、单位、数量）');
     expect((await s.call('/api/cost-order/import', { file: await xlsx([]) }, tok.demo16)).message).toBe('文件中没有成本明细行（第一行为表头：月份、部门、项目编码、成本项编码、规格、单位、数量、备注）');
     expect((await s.call('/api/cost-order/import', { file: '' }, tok.demo16)).message).toContain('请选择文件');
+    // Sheet read, not one row saved: a refusal, 30000 naming each row and its reason, never 20000 (issue 27 item 8).
+    const none = await s.call('/api/cost-order/import', { file: await xlsx([['2026-01', '不存在的部门', 'CT-001', 'ZT-RG01', '高级', '工日', '1', ''], ['', '成本测试一部', 'CT-004', 'ZT-RG01', '高级', '工日', '1', '']]) }, tok.demo16);
+    expect(none.code).toBe(30000);
+    expect(none.message).toBe('2 行均未导入：第2行 部门"不存在的部门"不存在；第3行 请填写月份');
+    expect(none.r).toMatchObject({ total: 2, succeeded: 0, failed: 2 });
   });
 
   it('the template has the import columns and a sheet of instructions; its columns read back', async () => {

@@ -273,6 +273,12 @@ describe('import', () => {
     await refused('import', { file: await sheet([['I-0', 'x', '人工', '', '工日', '1', '3%']], ['成本项编码', '成本项名称', '费用类别', '规格', '单位', '单价', '税率']) }, '表头缺少：不含税单价、生效日期（请使用导入模板）');
     await refused('import', { file: await sheet([]) }, '文件中没有价格行（第一行为表头，请使用导入模板）');
     await refused('import', { file: '' }, /请选择文件/);
+    // Sheet read, not one row saved: a refusal, 30000 naming each row and its reason, never 20000 (issue 27 item 8).
+    const none = await call('import', { file: await sheet([['I-3', '油费', '燃料', '', '升', '7.5', '13%', '2026-01-01', ''], ['I-5', '测量', '专业服务', '', '次', '500', '17%', '2026-01-01', '']]) }, 'demo17');
+    expect(none.code).toBe(30000);
+    expect(none.r).toMatchObject({ total: 2, succeeded: 0, failed: 2 });
+    expect(none.message).toBe(`2 行均未导入：第2行 ${none.r.rows[0].message}；第3行 ${none.r.rows[1].message}`);
+    expect(none.r.rows.map((x: { ok: boolean }) => x.ok)).toEqual([false, false]);
   });
 
   it('saves the good rows and reports every row: format errors, repeats and overlaps within the file and with the list', async () => {

@@ -152,7 +152,9 @@ describe('signing (签收归档)', () => {
     const [ok1, bad, ok2] = [await fresh(), await fresh(), await fresh()];
     const first = await sign([ok1], { docType: 'project', docNo: D.project });
     const failed = await sign([bad], { docType: 'other', note: '测试失败：模拟档案拒绝' });
-    expect(failed.message).toBe('签收成功0张，失败1张');
+    // Nothing signed: a refusal, 30000 with the reason (issue 27 item 8), the outcome beside it.
+    expect(failed.code).toBe(30000);
+    expect(failed.message).toBe(`签收失败：${ARCHIVE_SIM_REFUSAL}`);
     expect(failed.r.outcomes[0]).toEqual({ invoiceId: bad, signState: IncomeSignState.failed, archiveNo: '', message: `签收失败：${ARCHIVE_SIM_REFUSAL}` });
     expect(await inv(bad)).toEqual({ sign_state: IncomeSignState.failed, archive_no: '', usage: IncomeUsage.available, use_kind: '', doc_no: '' });
     const second = await sign([ok2], { docType: 'project', docNo: D.project });
@@ -170,8 +172,19 @@ describe('signing (签收归档)', () => {
     const id = await fresh();
     await s.db.kysely.transaction().execute((trx) => lock(id, { kind: 'reimbursement', docNo: 'BX202611-0777' }, trx));
     const a = await sign([id], { docType: 'contract', docNo: D.contract });
+    expect(a.code).toBe(30000);
+    expect(a.message).toBe('该发票已用于报销单 BX202611-0777');
     expect(a.r.outcomes[0].message).toBe('该发票已用于报销单 BX202611-0777');
     expect(await inv(id)).toMatchObject({ sign_state: IncomeSignState.unsigned, use_kind: 'reimbursement' });
+    // Every invoice of the call refused: 30000 naming each invoice and its reason (issue 27 item 8).
+    const other = await fresh();
+    await s.db.kysely.transaction().execute((trx) => lock(other, { kind: 'reimbursement', docNo: 'BX202611-0778' }, trx));
+    const both = await sign([id, other], { docType: 'contract', docNo: D.contract });
+    const nos = await s.db.kysely.selectFrom('income_invoices').select(['id', 'digital_no', 'invoice_no']).where('id', 'in', [id, other]).execute();
+    const no = (x: string) => { const r = nos.find((n) => n.id === x)!; return r.digital_no || r.invoice_no; };
+    expect(both.code).toBe(30000);
+    expect(both.message).toBe(`2 张发票均未签收：${no(id)} 该发票已用于报销单 BX202611-0777；${no(other)} 该发票已用于报销单 BX202611-0778`);
+    expect(both.r).toMatchObject({ signed: 0, failed: 2, pending: 0 });
   });
 
   it('the waiting list and the badge: unsigned, unlocked, in force, buyer ours', async () => {

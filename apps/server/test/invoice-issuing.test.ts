@@ -179,6 +179,15 @@ describe('issuing', () => {
     const issued = await s.db.kysely.selectFrom('invoices').select('id').where('status', '=', S.created).executeTakeFirstOrThrow();
     const refused = await s.call('/api/invoice/request-billing/is-invalid', { id: issued.id, reason: '试试' }, t5);
     expect(refused.message).toBe('发票当前状态为「开票成功」，不能置为无效');
-    expect((await s.call('/api/invoice/request-billing', { ids: [id] }, t5)).r.results[0].message).toBe('该开票申请已置为无效');
+    const again = await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+    // Nothing submitted: a refusal, 30000 with the reason, the per-request answer beside it (issue 27 item 8).
+    expect([again.code, again.message]).toEqual([30000, '该开票申请已置为无效']);
+    expect(again.r.results[0].message).toBe('该开票申请已置为无效');
+    // Two requests, neither submitted (one invalid, one an issued invoice): 30000 naming each with its reason.
+    const both = await s.call('/api/invoice/request-billing', { ids: [id, issued.id] }, t5);
+    expect(both.code).toBe(30000);
+    expect(both.r).toMatchObject({ succeeded: 0, failed: 2 });
+    expect(both.message).toBe(`2 张开票申请均未提交成功：${both.r.results.map((x: { orderNo: string; message: string }) => `${x.orderNo} ${x.message}`).join('；')}`);
+    expect(both.r.results[0].message).toBe('该开票申请已置为无效');
   });
 });

@@ -29,6 +29,9 @@ describe('paper invoices', () => {
     await s.db.kysely.updateTable('invoices').set({ issue_date: '2025-01-15' }).where('id', '=', paper.id).execute();
     const r = await s.call('/api/invoice/invoice-cancellation', { ids: [paper.id], reason: '开具错误' }, t5);
     expect(r.r.results[0].message).toBe('只能作废当月开具的发票；跨月的纸质发票须在税控开票系统中凭红字信息表开具红字发票');
+    // Nothing cancelled: a refusal, 30000 with the reason, never 20000 (issue 27 item 8).
+    expect([r.code, r.message]).toEqual([30000, '只能作废当月开具的发票；跨月的纸质发票须在税控开票系统中凭红字信息表开具红字发票']);
+    expect(r.r).toMatchObject({ succeeded: 0, failed: 1 });
     expect((await s.db.kysely.selectFrom('invoices').select('status').where('id', '=', paper.id).executeTakeFirstOrThrow()).status).toBe(InvoiceStatus.created);
   });
 

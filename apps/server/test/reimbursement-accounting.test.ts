@@ -237,7 +237,9 @@ describe('push', () => {
   it('twenty concurrent pushes of one bill make one voucher', async () => {
     const b = await makeBill(s);
     const answers = await slowly(() => Promise.all(Array.from({ length: 20 }, (_, i) => call('/push', { billIds: [b.id] }, i % 2 ? 'demo12' : 'demo1'))));
-    expect(answers.every((a) => a.code === 20000)).toBe(true);
+    // A push that did it (or found it done) answers 20000; one turned away (正在报销中) is a refusal, 30000 (issue 27 item 8).
+    expect(answers.every((a) => (a.code === 20000 && a.r.results[0].ok) || (a.code === 30000 && !a.r.results[0].ok && a.message === a.r.results[0].message))).toBe(true);
+    expect(answers.some((a) => a.code === 20000)).toBe(true);
     expect(await vouchersOf(b.billNo)).toHaveLength(1);
     expect((await bill(b.id)).reimb_state).toBe(ReimbState.success);
     expect((await pushes(b.id)).filter((p) => p.ok === 1)).toHaveLength(1);
@@ -253,7 +255,8 @@ describe('push', () => {
       const t2 = await other.login('demo12');
       const b = await makeBill(s);
       const answers = await slowly(() => Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? other.call(`${P}/push`, { billIds: [b.id] }, t2) : call('/push', { billIds: [b.id] })))));
-      expect(answers.every((a) => a.code === 20000)).toBe(true);
+      expect(answers.every((a) => (a.code === 20000 && a.r.results[0].ok) || (a.code === 30000 && !a.r.results[0].ok))).toBe(true);
+      expect(answers.some((a) => a.code === 20000)).toBe(true);
       expect(await vouchersOf(b.billNo)).toHaveLength(1);
       expect((await bill(b.id)).reimb_state).toBe(ReimbState.success);
       expect((await pushes(b.id)).filter((p) => p.ok === 1)).toHaveLength(1);
@@ -266,7 +269,19 @@ describe('push', () => {
   it('a bill not approved is not pushed; the body is checked', async () => {
     const b = await makeBill(s);
     await s.db.kysely.updateTable('reimb_bills').set({ flow_state: 1, reimb_state: null }).where('id', '=', b.id).execute();
-    expect((await call('/push', { billIds: [b.id] })).r.results[0].message).toBe('报销单尚未审批通过，不能推送');
+    // A refused push is 30000 with its message, never 20000 (issue 27 item 8); the per-bill answer beside it.
+    const one = await call('/push', { billIds: [b.id] });
+    expect(one.code).toBe(30000);
+    expect(one.message).toBe('报销单尚未审批通过，不能推送');
+    expect(one.r).toMatchObject({ done: 0, failed: 1 });
+    expect(one.r.results[0].message).toBe('报销单尚未审批通过，不能推送');
+    // Two bills, neither pushed: 30000 naming each bill and its reason.
+    const c = await makeBill(s);
+    await s.db.kysely.updateTable('reimb_bills').set({ flow_state: 1, reimb_state: null }).where('id', '=', c.id).execute();
+    const two = await call('/push', { billIds: [b.id, c.id] });
+    expect(two.code).toBe(30000);
+    expect(two.message).toBe(`2 张报销单均未推送：${b.billNo} 报销单尚未审批通过，不能推送；${c.billNo} 报销单尚未审批通过，不能推送`);
+    expect(two.r.results.map((x: { ok: boolean }) => x.ok)).toEqual([false, false]);
     const empty = await call('/push', { billIds: [] });
     expect(empty.status).toBe(400);
     expect(empty.message).toContain('请选择报销单');

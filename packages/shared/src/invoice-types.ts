@@ -151,6 +151,8 @@ export interface IssueOutcome {
   orderNo: string;
   ok: boolean;
   message: string;
+  /** Not refused: the tax service could not be reached, the request stays and is retried or refreshed later. */
+  pending?: boolean;
 }
 
 export interface BatchAnswer {

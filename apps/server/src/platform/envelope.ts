@@ -31,6 +31,21 @@ export function refuseBatch<T>(message: string, r: T, status = 400): AppError {
   e.r = r;
   return e;
 }
+/**
+ * A batch of which nothing was done is a refusal, never 20000 (issue 27 item 8): 30000 with the one item's
+ * reason, or `{n}{noun}均未{verb}：` and each item's label and reason; the per-item answer `r` beside it.
+ * Returns quietly when something was done (or nothing was refused): the caller then answers 20000 saying
+ * how many, each refusal in `r`.
+ */
+export function refuseWhenNoneDone<T>(r: T, done: number, refused: ReadonlyArray<{ label: string; message: string }>, noun: string, verb: string): void {
+  if (done > 0 || refused.length === 0) return;
+  const message = refused.length === 1 ? refused[0]!.message : `${refused.length} ${noun}均未${verb}：${refused.map((x) => `${x.label} ${x.message}`.trim()).join('；')}`;
+  throw refuseBatch(message.length > 300 ? `${message.slice(0, 299)}…` : message, r);
+}
+/** An import of which no row was saved is a refusal (issue 27 item 8): 30000 naming each refused row, the per-row answer `r` beside it. */
+export function refuseWhenNoRowSaved<T extends { succeeded: number; rows: ReadonlyArray<{ row: number; ok: boolean; message: string }> }>(r: T): void {
+  refuseWhenNoneDone(r, r.succeeded, r.rows.filter((x) => !x.ok).map((x) => ({ label: `第${x.row}行`, message: x.message })), '行', '导入');
+}
 export const notFound = (message: string) => new AppError(ResponseCode.businessError, message, 404);
 export const conflict = (message: string) => new AppError(ResponseCode.businessError, message, 409);
 export const forbidden = () => new AppError(ResponseCode.businessError, Messages.forbidden, 403);

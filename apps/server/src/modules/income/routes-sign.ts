@@ -14,7 +14,7 @@ import { access, assertWriter, ENTRY, tags } from './signing/access.js';
 import { changePage, moveAllocation, setAllocations, allocationRows } from './signing/apportion.js';
 import { entryDetail, revokePage, signCount, signingPage, waitingPage } from './signing/queries.js';
 import { archiveConfigFromEnv } from '../../integrations/archive/index.js';
-import { archiveGatewayOf, revokeSigning, signInvoices, signSummary } from './signing/service.js';
+import { archiveGatewayOf, refuseWhenNoneSigned, revokeSigning, signInvoices, signSummary } from './signing/service.js';
 import { settleGraceFor, SignSettleJob } from './signing/settle.js';
 import { pages } from '../../platform/access.js';
 import { lookupTargets } from '../invoice/apportionment/repo.js';
@@ -44,6 +44,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
     assertWriter(req);
     const a = await signInvoices(app, req, req.body, gateway());
     await sendQueuedBookings(app, signedIds(a), currentUser(req).id);
+    await refuseWhenNoneSigned(db(), a);
     return ok(a, signSummary(a));
   });
   r.post(`${P}/signings`, { schema: { body: SigningQuery, summary: '签收记录：签收中、已签收、签收失败（原因）、已撤销', tags }, config: access.sign }, async (req) => ok(await signingPage(db(), req.body)));
@@ -61,6 +62,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
     if (!deptId) throw refuse('您的账号未设置所属部门，不能进行部门签收');
     const a = await signInvoices(app, req, req.body, gateway(), { deptId });
     await sendQueuedBookings(app, signedIds(a), currentUser(req).id);
+    await refuseWhenNoneSigned(db(), a);
     return ok(a, signSummary(a));
   });
   r.post(`${P}/project/allocations`, { schema: { body: InvoiceRef, summary: '进项发票的项目分摊', tags }, config: { access: pages(ENTRY.apportion, ENTRY.change) } }, async (req) => ok(await allocationRows(db(), req.body.invoiceId)));

@@ -70,7 +70,7 @@ export class CancellationService {
       if (res.status === S.cancelled) await this.finish(id, true, '作废成功');
       return { id, orderNo: inv.order_no, ok: true, message: res.status === S.cancelled ? '作废成功' : '已提交作废，等待税务端结果' };
     } catch (e) {
-      if (isTransport(e)) return { id, orderNo: inv.order_no, ok: false, message: `税务端暂时无法连接，作废结果请稍后刷新：${messageOf(e)}` };
+      if (isTransport(e)) return { id, orderNo: inv.order_no, ok: false, pending: true, message: `税务端暂时无法连接，作废结果请稍后刷新：${messageOf(e)}` };
       await this.finish(id, false, messageOf(e));
       return { id, orderNo: inv.order_no, ok: false, message: `税务端拒绝作废：${messageOf(e)}` };
     }

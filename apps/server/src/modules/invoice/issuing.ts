@@ -100,7 +100,7 @@ export class IssuingService {
     } catch (e) {
       if (isTransport(e)) {
         await this.db.updateTable('invoices').set({ next_poll_at: isoAfter(30_000), status_message: messageOf(e) }).where('id', '=', id).where('status', '=', S.creating).execute();
-        return { id, orderNo: inv.order_no, ok: false, message: `税务端暂时无法连接，系统将自动重试：${messageOf(e)}` };
+        return { id, orderNo: inv.order_no, ok: false, pending: true, message: `税务端暂时无法连接，系统将自动重试：${messageOf(e)}` };
       }
       await this.fail(inv.id, S.creationFailed, messageOf(e));
       return { id, orderNo: inv.order_no, ok: false, message: `税务端拒绝开票：${messageOf(e)}` };

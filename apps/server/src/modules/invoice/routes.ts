@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CancelBody, InvoiceIdBody, InvoiceListQuery, InvoiceSaveBody, InvoiceSyncLogQuery, InvalidBody, IssueBody, RefreshBody, RetryBody, Uuid } from '@zhyy/shared';
 import { SIGNED_IN } from '../../platform/access.js';
 import { currentUser } from '../../platform/context.js';
-import { ok } from '../../platform/envelope.js';
+import { ok, refuseWhenNoneDone } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
 import { CancellationService } from './cancellation.js';
 import { INVOICE_REQUEST_FLOW, importRequest, saveEntry } from './entry.js';
@@ -28,6 +28,9 @@ import { InvoiceSettings } from './settings.js';
 import { invoiceUserRecords } from './user-records.js';
 
 const Tab = <const T extends readonly [string, ...string[]]>(values: T) => z.object({ tab: z.enum(values, { message: '列表页签不正确' }).default(values[0] as T[0] as never) as z.ZodDefault<z.ZodEnum<{ [K in T[number]]: K }>> });
+
+/** Requests the tax service could not be reached for: not refused, they stay and are retried or refreshed. */
+const pendingOf = (results: ReadonlyArray<{ pending?: boolean }>) => results.filter((x) => x.pending).length;
 
 async function invoiceModule(app: FastifyInstance): Promise<void> {
   const settings = new InvoiceSettings(app);
@@ -68,6 +71,7 @@ async function invoiceModule(app: FastifyInstance): Promise<void> {
   });
   r.post('/api/invoice/request-billing', { schema: { body: IssueBody, summary: '一键开票：提交所选申请（每张保留订单号，重复提交不会重复开具）', tags }, config: access.billing }, async (req) => {
     const res = await issuing.issue(req, req.body.ids);
+    refuseWhenNoneDone(res, res.succeeded + pendingOf(res.results), res.results.filter((x) => !x.ok && !x.pending).map((x) => ({ label: x.orderNo, message: x.message })), '张开票申请', '提交成功');
     return ok(res, `提交 ${res.results.length} 张：成功 ${res.succeeded} 张${res.failed ? `，失败 ${res.failed} 张` : ''}`);
   });
   r.post('/api/invoice/request-billing/refresh', { schema: { body: RefreshBody, summary: '刷新开票结果（所选或全部开票中的发票）', tags }, config: access.billing }, async (req) => {
@@ -84,6 +88,7 @@ async function invoiceModule(app: FastifyInstance): Promise<void> {
   });
   r.post('/api/invoice/invoice-cancellation', { schema: { body: CancelBody, summary: '税控作废（当月纸质发票；数电发票请开具红字发票）', tags }, config: access.cancellation }, async (req) => {
     const res = await cancellation.cancel(req, req.body.ids, req.body.reason);
+    refuseWhenNoneDone(res, res.succeeded + pendingOf(res.results), res.results.filter((x) => !x.ok && !x.pending).map((x) => ({ label: x.orderNo, message: x.message })), '张发票', '作废');
     return ok(res, `作废 ${res.results.length} 张：成功 ${res.succeeded} 张${res.failed ? `，失败 ${res.failed} 张` : ''}`);
   });
   r.post('/api/invoice/invoice-cancellation/refresh', { schema: { body: RefreshBody, summary: '刷新作废结果', tags }, config: access.cancellation }, async (req) => {

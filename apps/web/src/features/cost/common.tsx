@@ -7,7 +7,8 @@
  */
 import { Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CostCategory, CostOrderSource, CostOrderState, canEnterCostOrders, monthLabel, shanghaiMonthOf, shiftMonth } from '@zhyy/shared';
+import { CostCategory, CostOrderSource, CostOrderState, canEnterCostOrders, monthLabel, shanghaiMonthOf, shiftMonth, type CostImportResult } from '@zhyy/shared';
+import { ApiError } from '../../api/errors';
 import { useSession } from '../../stores/session';
 
 /** The root of every cost query key: a change on one cost page refreshes the others' lists. */
@@ -119,4 +120,10 @@ export function ledgerFiltersOf(q: URLSearchParams): LedgerLinkFilters {
     orderNo: text('orderNo'),
     state: CostOrderState.has(state) ? state : undefined,
   });
+}
+
+/** The per-row answer beside a refused import (30000: not one row saved, issue 27 item 8), or null for any other refusal. */
+export function refusedImport(e: unknown): CostImportResult | null {
+  const r = e instanceof ApiError ? (e.envelope?.r as CostImportResult | undefined) : undefined;
+  return r && Array.isArray(r.rows) ? r : null;
 }

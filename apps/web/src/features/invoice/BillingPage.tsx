@@ -8,7 +8,7 @@ import { invoiceApi } from '../../api/invoice';
 import { feedback } from '../../ui/feedback';
 import { EntryDrawer } from './EntryDrawer';
 import { InvoiceList, issuedColumn, numberColumn } from './InvoiceList';
-import { INVOICE_KEY, InvalidateLink, confirmAction, showBatch } from './widgets';
+import { INVOICE_KEY, InvalidateLink, confirmAction, showBatch, showRefusedBatch } from './widgets';
 
 export default function BillingPage() {
   const qc = useQueryClient();
@@ -44,7 +44,10 @@ export default function BillingPage() {
                     showBatch(a.message, a.r?.results ?? []);
                     clear();
                     reload();
-                  } catch { /* shown by the request layer */ }
+                  } catch (e) {
+                    // The request layer has shown the refusal; a refused batch also lists each item's reason.
+                    if (showRefusedBatch(e)) reload();
+                  }
                 }}>一键开票</Button>
                 <Button icon={<PlusOutlined />} onClick={() => setEntry({ open: true, initial: null })}>新增开票申请</Button>
               </>

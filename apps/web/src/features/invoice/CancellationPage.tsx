@@ -5,7 +5,7 @@ import { Alert, Button } from 'antd';
 import { invoiceApi } from '../../api/invoice';
 import { feedback } from '../../ui/feedback';
 import { InvoiceList, issuedColumn, numberColumn } from './InvoiceList';
-import { INVOICE_KEY, InvalidateLink, askReason, showBatch } from './widgets';
+import { INVOICE_KEY, InvalidateLink, askReason, showBatch, showRefusedBatch } from './widgets';
 
 export default function CancellationPage() {
   const qc = useQueryClient();
@@ -30,7 +30,10 @@ export default function CancellationPage() {
                 showBatch(a.message, a.r?.results ?? []);
                 clear();
                 reload();
-              } catch { /* shown by the request layer */ }
+              } catch (e) {
+                // The request layer has shown the refusal; a refused batch also lists each item's reason.
+                if (showRefusedBatch(e)) reload();
+              }
             }}>作废</Button>
           ) : tab === 'canceling' ? (
             <Button icon={<SyncOutlined />} onClick={async () => {

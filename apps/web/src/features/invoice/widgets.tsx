@@ -1,6 +1,7 @@
 /** Small pieces the invoice screens share: status and kind tags, money, a reason prompt, the file opener. */
 import { Form, Input, Tag, type FormInstance } from 'antd';
-import { INVOICE_STATUS_COLOURS, InvoiceColour, InvoiceKind, InvoiceStatus, RED_ISSUED_STATES, RedConfirmState, type InvoiceFileRow } from '@zhyy/shared';
+import { INVOICE_STATUS_COLOURS, InvoiceColour, InvoiceKind, InvoiceStatus, RED_ISSUED_STATES, RedConfirmState, type BatchAnswer, type InvoiceFileRow } from '@zhyy/shared';
+import { ApiError } from '../../api/errors';
 import { invoiceApi } from '../../api/invoice';
 import { openSignedFile } from '../common/fileView';
 import { feedback } from '../../ui/feedback';
@@ -119,6 +120,17 @@ export function showBatch(message: string | undefined, results: Array<{ orderNo:
         </ul>
       ),
     });
+}
+
+/**
+ * A batch of which nothing was done is refused (30000, issue 27 item 8): the request layer shows the message;
+ * when the answer beside it names several items, each one is listed with its reason as well.
+ */
+export function showRefusedBatch(e: unknown): boolean {
+  const r = e instanceof ApiError ? (e.envelope?.r as BatchAnswer | undefined) : undefined;
+  if (!r || !Array.isArray(r.results) || r.results.length < 2) return false;
+  showBatch((e as ApiError).message, r.results);
+  return true;
 }
 
 /** A 红字确认单 still settling at the tax service: 申请中, or issued with the red invoice not known yet. */

@@ -11,7 +11,7 @@ import { CostCopyBody, CostFileBody, CostProjectQuery, CostIdBody, CostOrderBody
 import { pmsConfigFromEnv } from '../../../integrations/pms/index.js';
 import { contains } from '../../../platform/listing.js';
 import { currentUser } from '../../../platform/context.js';
-import { ok } from '../../../platform/envelope.js';
+import { ok, refuseWhenNoRowSaved } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { countOf } from '../../../platform/user-records.js';
 import { contentDisposition } from '../../../platform/userFiles.js';
@@ -87,6 +87,8 @@ export async function orderEntryRoutes(app: FastifyInstance): Promise<void> {
   r.post(`${P}/import`, { bodyLimit: IMPORT_BODY_LIMIT, schema: { body: CostFileBody, summary: `导入成本单（Excel，base64）：列 ${IMPORT_COLUMNS.join('、')}；按月份+部门+项目成单，一组有误整组不导入；逐行结果（角色1、16、17）`, tags }, config: ledger }, async (req) => {
     assertEntry(req);
     const a = await importOrders(app, req, currentUser(req), req.body.file);
+    // Not one row saved: a refusal, 30000 with each row's reason (issue 27 item 8); some saved: 20000, the rest in r.
+    refuseWhenNoRowSaved(a);
     return ok(a, `导入完成：成功 ${a.succeeded} 行，失败 ${a.failed} 行`);
   });
   r.post(`${P}/import-template`, { schema: { body: z.object({}), summary: '成本单导入模板（Excel）', tags }, config: ledger }, async (req, reply) => {

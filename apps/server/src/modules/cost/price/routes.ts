@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CostCategory, CostFileBody, CostIdBody, CostPriceBody, CostPriceKey, CostPriceOptionsQuery, CostPriceQuery, type CostPriceRow } from '@zhyy/shared';
-import { ok, refuse } from '../../../platform/envelope.js';
+import { ok, refuse, refuseWhenNoRowSaved } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { sendXlsx } from '../../../platform/xlsx.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
@@ -67,6 +67,8 @@ export async function priceRoutes(app: FastifyInstance): Promise<void> {
   });
   r.post(`${P}/import`, { bodyLimit: IMPORT_BODY_LIMIT, schema: { body: CostFileBody, summary: '从Excel导入价格（列同导入模板；逐行结果，正确的行保存，错误与重叠的行列出原因）', tags }, config: access.setting }, async (req) => {
     const result = await importPrices(app, s, req, req.body.file);
+    // Not one row saved: a refusal, 30000 with each row's reason (issue 27 item 8); some saved: 20000, the rest in r.
+    refuseWhenNoRowSaved(result);
     return ok(result, `导入完成：成功 ${result.succeeded} 行，失败 ${result.failed} 行`);
   });
   r.post(`${P}/template`, { schema: { body: z.object({}), summary: '下载价格导入模板（Excel，表头即导出的前九列）', tags }, config: access.setting }, async (_req, reply) =>

@@ -22,7 +22,7 @@ import { IncomeInvoiceState, IncomeSignDocType, IncomeSignState as S, IncomeUsag
 import type { Database } from '../../../db/schema.js';
 import { ArchiveError, archiveConfigFromEnv, createArchiveGateway, type ArchiveConfig, type ArchiveGateway } from '../../../integrations/archive/index.js';
 import { currentUser } from '../../../platform/context.js';
-import { AppError, conflict, notFound, refuse } from '../../../platform/envelope.js';
+import { AppError, conflict, notFound, refuse, refuseWhenNoneDone } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
 import { close, lock, release } from '../locks.js';
@@ -120,6 +120,17 @@ export async function signInvoices(app: FastifyInstance, req: FastifyRequest, b:
   }
   const signed = outcomes.filter((o) => o.signState === S.signed && o.message.startsWith('签收成功')).length;
   return { signed, failed: outcomes.length - signed - pending, pending, outcomes };
+}
+
+/**
+ * Every invoice of the call refused or failed (none signed, none waiting for the archive side): a refusal,
+ * 30000 with the reason or each invoice's number and reason, the answer beside it (issue 27 item 8).
+ */
+export async function refuseWhenNoneSigned(db: Db, a: SignAnswer): Promise<void> {
+  if (a.signed > 0 || a.pending > 0 || a.failed === 0) return;
+  const rows = await db.selectFrom('income_invoices').select(['id', 'digital_no', 'invoice_no']).where('id', 'in', a.outcomes.map((o) => o.invoiceId)).execute();
+  const nos = new Map(rows.map((r) => [r.id, numberOf(r)]));
+  refuseWhenNoneDone(a, 0, a.outcomes.map((o) => ({ label: nos.get(o.invoiceId) ?? '', message: o.message })), '张发票', '签收');
 }
 
 /** The answer's message: 签收成功n张，失败m张, and how many wait for the archive side's answer. */

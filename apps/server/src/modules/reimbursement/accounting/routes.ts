@@ -25,7 +25,7 @@ import {
 import { z } from 'zod';
 import { createAccountingGateway } from '../../../integrations/accounting/index.js';
 import { currentUser } from '../../../platform/context.js';
-import { notFound, ok, refuse } from '../../../platform/envelope.js';
+import { notFound, ok, refuse, refuseWhenNoneDone } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
@@ -75,6 +75,8 @@ export async function accountingRoutes(app: FastifyInstance): Promise<void> {
     const done = results.filter((x) => x.ok).length;
     const a: ReimbPushAnswer = { done, failed: results.length - done, results };
     await app.oplog.record(req, OperationLogType.edit, `报销入账：${results.map((x) => `${x.billNo || x.billId} ${x.ok ? `成功（${x.voucherNo}）` : `失败（${x.message}）`}`).join('；')}`.slice(0, 1000));
+    // No bill pushed: a refusal, 30000 with the reason or each bill's (issue 27 item 8), the answer beside it.
+    refuseWhenNoneDone(a, done, results.map((x) => ({ label: x.billNo, message: x.message })), '张报销单', '推送');
     return ok(a, results.length === 1 ? results[0]!.message : `推送成功${done}张${a.failed ? `，失败${a.failed}张` : ''}`);
   });
 

@@ -13,7 +13,7 @@ import { previousMonth, type CostImportResult, type CostImportRowResult, type Co
 import { costOrderApi, fileToBase64 } from '../../../api/cost';
 import { saveBlob } from '../../../components/download';
 import { feedback } from '../../../ui/feedback';
-import { currentMonth, fileProblem, formatMonth, fromMonth, toMonth } from '../common';
+import { currentMonth, fileProblem, formatMonth, fromMonth, refusedImport, toMonth } from '../common';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
 
 const messageOf = (e: unknown, fallback: string) => (e instanceof Error && e.message ? e.message : fallback);
@@ -112,7 +112,10 @@ export function ImportOrdersDialog({ open, onClose, onImported }: { open: boolea
       setResult(env.r);
       if (env.r.succeeded) onImported();
     } catch (e) {
-      setError(messageOf(e, '导入失败，请稍后重试'));
+      // Not one row saved (30000): the rows and their reasons are shown as for a partial import.
+      const refused = refusedImport(e);
+      if (refused) setResult(refused);
+      else setError(messageOf(e, '导入失败，请稍后重试'));
     } finally {
       setBusy(false);
     }

@@ -300,6 +300,23 @@ describe('成本单台账', { timeout: 60_000 }, () => {
     expect(rows).toEqual(['2成功已导入 CB2031010011', '3成功已导入 CB2031010011', '4失败RG09  工日 在2031-01没有有效价格']);
   });
 
+  it('导入Excel refused (30000, not one row saved) still lists each row with its reason (issue 27 item 8)', async () => {
+    list.mockResolvedValue(page([]));
+    const r = { total: 2, succeeded: 0, failed: 2, rows: [{ row: 2, ok: false, message: '部门"不存在的部门"不存在' }, { row: 3, ok: false, message: '请填写月份' }] };
+    const message = '2 行均未导入：第2行 部门"不存在的部门"不存在；第3行 请填写月份';
+    importOrders.mockRejectedValue(new ApiError('business', message, { code: 30000, status: 400, envelope: { code: 30000, message, r } }));
+    show();
+    fireEvent.click(await screen.findByTestId('cost-import'));
+    const dialog = await screen.findByRole('dialog');
+    const input = dialog.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], '成本单.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' })] } });
+    await waitFor(() => expect(within(dialog).getByTestId('cost-import-file').textContent).toContain('成本单.xlsx'));
+    fireEvent.click(within(dialog).getByTestId('cost-import-run'));
+    expect((await within(dialog).findByTestId('cost-import-summary')).textContent).toBe('共 2 行，成功 0 行，失败 2 行');
+    const rows = within(within(dialog).getByTestId('cost-import-result')).getAllByRole('row').slice(1).map((x) => x.textContent);
+    expect(rows).toEqual(['2失败部门"不存在的部门"不存在', '3失败请填写月份']);
+  });
+
   it('同步项目管理系统 shows created, skipped and the failures', async () => {
     list.mockResolvedValue(page([]));
     pmsSync.mockResolvedValue({ code: 20000, r: { created: 5, skipped: 2, failed: [{ ref: 'PMS-0042', message: '项目编码 XM404 不存在' }] } });

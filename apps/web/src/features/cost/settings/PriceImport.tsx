@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { CostImportResult, CostImportRowResult } from '@zhyy/shared';
 import { costPriceApi, fileToBase64 } from '../../../api/cost';
 import { saveBlob } from '../../../components/download';
-import { fileProblem } from '../common';
+import { fileProblem, refusedImport } from '../common';
 
 
 export function PriceImport({ onDone }: { onDone: () => void }) {
@@ -25,8 +25,10 @@ export function PriceImport({ onDone }: { onDone: () => void }) {
       const a = await costPriceApi.import({ file: await fileToBase64(file) });
       setAnswer(a.r ?? null);
       if (a.r?.succeeded) onDone();
-    } catch {
-      // The API client has shown the refusal (not an .xlsx, no header row …).
+    } catch (e) {
+      // The API client has shown the refusal (not an .xlsx, no header row …); when not one row was saved
+      // (30000, issue 27 item 8) the rows and their reasons are listed as well.
+      setAnswer(refusedImport(e));
     } finally {
       setBusy(false);
     }

@@ -153,4 +153,25 @@ describe('签收归档 dialog (issue 13)', { timeout: 60_000 }, () => {
     expect(sign).toHaveBeenCalledWith('dept', { invoiceIds: [A, B], docType: 'other', docNo: '', note: '零星采购' });
     expect(screen.queryByTestId('sign-summary')).toBeNull();
   });
+  it('every invoice refused (30000 with the outcomes beside it): each invoice is listed with its reason (issue 27 item 8)', async () => {
+    const message = '2 张发票均未签收：26322000000011110001 该发票已用于报销单 BX202611-0777；x 签收失败：档案系统拒绝归档';
+    const r = {
+      signed: 0, failed: 2, pending: 0,
+      outcomes: [
+        { invoiceId: A, signState: 0, archiveNo: '', message: '该发票已用于报销单 BX202611-0777' },
+        { invoiceId: B, signState: 2, archiveNo: '', message: '签收失败：档案系统拒绝归档' },
+      ],
+    };
+    sign.mockRejectedValue(new ApiError('business', message, { code: 30000, status: 400, envelope: { code: 30000, message, r } }));
+    renderDialog('all');
+    await screen.findByTestId('sign-dialog');
+    await pickType('项目');
+    fireEvent.change(document.querySelector('#income-sign_docNo')!, { target: { value: 'XM2026-003' } });
+    submit();
+    expect((await screen.findByTestId('sign-summary')).textContent).toBe(message);
+    const [first, second] = within(screen.getByTestId('sign-outcomes')).getAllByRole('row').slice(1);
+    expect(first!.textContent).toContain('该发票已用于报销单 BX202611-0777');
+    expect(second!.textContent).toContain('档案系统拒绝归档');
+    expect(screen.queryByTestId('sign-refusal')).toBeNull();
+  });
 });

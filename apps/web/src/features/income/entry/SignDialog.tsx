@@ -9,6 +9,7 @@ import { Alert, Button, Form, Input, Modal, Select, Table, Tag, Typography } fro
 import type { FormRule } from 'antd';
 import { useState } from 'react';
 import { IncomeSignDocType, IncomeSignState, SignBody, type IncomeSignDocTypeCode, type PoolRow, type SignAnswer } from '@zhyy/shared';
+import { ApiError } from '../../../api/errors';
 import { incomeEntryApi, type EntryScope } from '../../../api/incomeEntry';
 import { Money } from '../../common/Money';
 import { poolNumber } from '../request';
@@ -72,7 +73,12 @@ export function SignDialog({ scope, open, rows, onClose, onSigned }: SignDialogP
       setAnswer({ a, message: res.message || `签收成功${a.signed}张，失败${a.failed}张${a.pending ? `，待核实${a.pending}张` : ''}`, rows: [...rows] });
       onSigned?.(a);
     } catch (e) {
-      setRefusal(e instanceof Error && e.message ? e.message : '签收失败，请稍后重试');
+      // Every invoice refused (30000, issue 27 item 8): the answer beside the refusal lists each one's reason.
+      const a = e instanceof ApiError ? (e.envelope?.r as SignAnswer | undefined) : undefined;
+      if (a && Array.isArray(a.outcomes) && a.outcomes.length) {
+        setAnswer({ a, message: e instanceof Error ? e.message : '签收失败', rows: [...rows] });
+        onSigned?.(a);
+      } else setRefusal(e instanceof Error && e.message ? e.message : '签收失败，请稍后重试');
     } finally {
       setBusy(false);
     }

@@ -8,7 +8,8 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Alert, Button, Card, DatePicker, Form, Input, Modal, Progress, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { ReimbApplyRow, ReimbPushResult } from '@zhyy/shared';
+import type { ReimbApplyRow, ReimbPushAnswer, ReimbPushResult } from '@zhyy/shared';
+import { ApiError } from '../../../api/errors';
 import { reimbAccountingApi } from '../../../api/reimbursementAccounting';
 import { formatTime } from '../../../components/download';
 import { FilterButtons, pageFromTable, sortFromTable, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
@@ -36,7 +37,10 @@ export async function pushOneByOne(rows: readonly Pick<ReimbApplyRow, 'id' | 'bi
       const a = await reimbAccountingApi.push([row.id]);
       for (const r of a.r?.results ?? []) onResult(r);
     } catch (e) {
-      onResult({ billId: row.id, billNo: row.billNo, ok: false, reimbState: null, voucherNo: '', voucherPeriod: '', message: e instanceof Error ? e.message : '推送失败' });
+      // A refused push (30000, issue 27 item 8) carries the bill's result beside the message.
+      const refused = e instanceof ApiError ? (e.envelope?.r as ReimbPushAnswer | undefined)?.results : undefined;
+      if (refused?.length) for (const r of refused) onResult(r);
+      else onResult({ billId: row.id, billNo: row.billNo, ok: false, reimbState: null, voucherNo: '', voucherPeriod: '', message: e instanceof Error ? e.message : '推送失败' });
     }
   }
 }

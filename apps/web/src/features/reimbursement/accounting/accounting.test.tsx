@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReimbApplyRow, ReimbEditDetail, ReimbPushedRow } from '@zhyy/shared';
 import { ApiError } from '../../../api/errors';
 import { useSession } from '../../../stores/session';
-import ApplyList from './ApplyList';
+import ApplyList, { pushOneByOne } from './ApplyList';
 import BillEdit, { initialValues } from './BillEdit';
 import RevokeAdd, { REASON_RULES, revokeConfirmText } from './RevokeAdd';
 import RevokeList from './RevokeList';
@@ -235,5 +235,20 @@ describe('报销撤销 and 同步日志', { timeout: 60_000 }, () => {
     renderAt(SYNCLOG);
     expect(await screen.findByText('accountingPushVoucher')).toBeTruthy();
     expect(screen.getByText('BX2026110001')).toBeTruthy();
+  });
+});
+
+describe('一键报销: a refused push (issue 27 item 8)', () => {
+  it('a 30000 answer becomes the bill’s result as the server stated it, its state included', async () => {
+    const result = { billId: failedRow.id, billNo: failedRow.billNo, ok: false, reimbState: 2, voucherNo: '', voucherPeriod: '', message: '费用类别"业务招待费"未设置会计科目' };
+    api.push.mockRejectedValue(new ApiError('business', result.message, { code: 30000, status: 400, envelope: { code: 30000, message: result.message, r: { done: 0, failed: 1, results: [result] } } }));
+    const seen: unknown[] = [];
+    await pushOneByOne([failedRow], (r) => seen.push(r));
+    expect(seen).toEqual([result]);
+    // A refusal without a per-bill answer (权限不足) still becomes that bill's failed result.
+    api.push.mockRejectedValue(new ApiError('business', '权限不足', { code: 30000, status: 403 }));
+    const bare: unknown[] = [];
+    await pushOneByOne([failedRow], (r) => bare.push(r));
+    expect(bare).toMatchObject([{ billId: failedRow.id, ok: false, reimbState: null, message: '权限不足' }]);
   });
 });
