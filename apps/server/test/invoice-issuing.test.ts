@@ -1,8 +1,8 @@
 /** Issuing (一键开票), polling, idempotency, restart, retry and invalid marking through the API and the job. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMPTY_ID, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import { buildApp } from '../src/app.js';
-import { FORCED_FAILURE } from '../src/integrations/tax/index.js';
+import { FORCED_FAILURE, TaxErrorCode, TaxGatewayError } from '../src/integrations/tax/index.js';
 import { InvoiceSettings } from '../src/modules/invoice/settings.js';
 import { toTaxRequest } from '../src/modules/invoice/taxmap.js';
 import type { TestServer } from './helpers.js';
@@ -133,6 +133,30 @@ describe('issuing', () => {
     expect([inv.status, inv.serial_no]).toEqual([S.created, sent.serialNo]);
     const sims = await (s.db.kysely as any).selectFrom('taxsim_invoices').select('serial_no').where('order_no', '=', inv.order_no).execute();
     expect(sims).toHaveLength(1);
+  });
+
+  it('a request the tax service could not be reached for is pending, not refused: 20000, left 开票中 for the job (issue 27 item 8)', async () => {
+    const id = await newRequest(s, t5, '苏州工业园区市政工程管理有限公司');
+    const original = InvoiceSettings.prototype.gateway;
+    const spy = vi.spyOn(InvoiceSettings.prototype, 'gateway').mockImplementation(async function (this: InvoiceSettings) {
+      const real = await original.call(this);
+      return new Proxy(real, {
+        get: (target, key, recv) =>
+          key === 'submitInvoice' ? async () => { throw new TaxGatewayError(TaxErrorCode.transport, '连接超时'); } : Reflect.get(target, key, recv),
+      });
+    });
+    try {
+      const a = await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+      expect(a.code).toBe(20000);
+      expect(a.r.results[0]).toMatchObject({ id, ok: false, pending: true });
+      expect(a.r.results[0].message).toContain('系统将自动重试');
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await invoice(s, id)).status).toBe(S.creating);
+    // A real refusal of every request is still 30000.
+    const again = await s.call('/api/invoice/request-billing', { ids: [id] }, t5);
+    expect([again.code, again.message]).toEqual([30000, '发票当前状态为「开票中」，不能开票']);
   });
 
   it('22: corrected and resubmitted under a new order number; 24: re-issued on the same serial', async () => {
