@@ -103,7 +103,7 @@ beforeAll(async () => {
   await Promise.all([s.app.incomeSignJob.stop(), s2.app.incomeSignJob.stop()]);
   [t13, t14] = [await s.login('demo13'), await s.login('demo14')];
   // Each interrupted signing is told apart by its document number; a signing names a registered document (issue 27).
-  await registerSignDocs(s, { reimbursement: ['BX-S1', 'BX-S4', 'BX-S5', 'BX-S6'], contract: ['HT-S2'], project: ['XM-S0', 'XM-S1', 'XM-S3', 'XM-S5', 'XM-S6', 'XM-S9', 'XM-S9B'] });
+  await registerSignDocs(s, { reimbursement: ['BX-S1', 'BX-S4', 'BX-S5', 'BX-S6'], contract: ['HT-S2'], project: ['XM-S0', 'XM-S1', 'XM-S3', 'XM-S5', 'XM-S6', 'XM-S9', 'XM-S9B', 'XM-W1', 'XM-W2', 'XM-W3', 'XM-W4', 'XM-W5'] });
   // A first signing this month, so the counter row exists and the next numbers are known.
   const first = await s.call('/api/income/entry/sign', { invoiceIds: [await fresh()], docType: 'project', docNo: 'XM-S0' }, t14);
   expect(first.r.signed).toBe(1);
