@@ -118,9 +118,26 @@ async function cloneOf(opts: TestServerOptions, usePg: boolean): Promise<{ db: D
     db,
     drop: async () => {
       await db.close();
-      await admin(url, `drop database if exists ${name} with (force)`);
+      await dropDatabase(url, name);
     },
   };
+}
+
+/**
+ * Drops a file's database once its connections are gone. Not WITH (FORCE) at once: a pool's clients can
+ * still be ending when its end() resolves, and a connection the server terminates emits an error on its
+ * client that nobody listens to any more (an unhandled error that fails the run). FORCE only as a last resort.
+ */
+async function dropDatabase(url: string, name: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    try {
+      return await admin(url, `drop database if exists ${name}`);
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006') throw err; // 55006: being accessed by other users
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  await admin(url, `drop database if exists ${name} with (force)`);
 }
 
 /** A TestServer around an app; `closeDb` runs after the app has closed. */
