@@ -6,7 +6,7 @@
 import { IncomeBookingState, IncomeInvoiceState, IncomeUsage } from '@zhyy/shared';
 import { lock } from '../src/modules/income/locks.js';
 import { newId } from '../src/platform/ids.js';
-import type { TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
 
 export const CATEGORIES = [
   { code: 'T01', name: '差旅费', subject_code: '660201', subject_name: '管理费用—差旅费' },
@@ -100,4 +100,36 @@ export async function makeBill(s: TestServer, spec: BillSpec = {}): Promise<Made
     }
   });
   return { id, billNo, applicantId: user.id, invoiceIds: invoices };
+}
+
+/**
+ * The server of the accounting test files (reimbursement-accounting, reimbursement-push-settle): the test
+ * demo with the settings a push needs, signed in as the pushing roles; the settling job runs only when a
+ * test calls it (settleDue), never on its own timer in between.
+ */
+export async function startAccountingServer(tok: Record<string, string>): Promise<TestServer> {
+  const s = await startTestServer();
+  for (const u of ['demo1', 'demo12', 'demo16', 'demo13', 'admin']) tok[u] = await s.login(u);
+  const deptId = (await s.db.kysely.selectFrom('users').select('dept_id').where('login_name', '=', 'demo12').executeTakeFirstOrThrow()).dept_id!;
+  await setupSettings(s, deptId);
+  await s.app.reimbPushSettleJob.stop();
+  return s;
+}
+
+/** The accounting test files' reads of one server (`server()` once its beforeAll has run). */
+export function accountingHelpers(server: () => TestServer, tok: Record<string, string>) {
+  const k = () => server().db.kysely;
+  return {
+    call: (path: string, body: unknown, who = 'demo12') => server().call(`/api/reimbursement/accounting${path}`, body, tok[who]),
+    bill: (id: string) => k().selectFrom('reimb_bills').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    vouchersOf: (billNo: string) => k().withTables<{ accountingsim_vouchers: { id: string; voucher_no: string; period: string; body: string } }>().selectFrom('accountingsim_vouchers').selectAll().where('id', '=', billNo).execute(),
+    pushes: (id: string) => k().selectFrom('reimb_pushes').selectAll().where('bill_id', '=', id).orderBy('created_at').execute(),
+    invoices: (ids: string[]) => k().selectFrom('income_invoices').select(['id', 'usage', 'use_kind', 'doc_no', 'booking_state']).where('id', 'in', ids).execute(),
+    messagesOf: (userId: string) => k().selectFrom('user_messages').select(['title', 'content']).where('user_id', '=', userId).execute(),
+    /** The accounting exchanges of a bill, by method (the sync log indexes them by the bill number). */
+    exchanges: async (billNo: string, type: string) =>
+      (await k().selectFrom('sync_logs as l').innerJoin('sync_log_refs as f', 'f.sync_log_id', 'l.id').select('l.id').where('f.ref', '=', billNo).where('l.type', '=', type).execute()).length,
+    /** This month in Beijing time, as the voucher period (202611). */
+    period: () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7).replace('-', ''),
+  };
 }
