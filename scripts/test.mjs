@@ -40,6 +40,45 @@ function run(title, cmd, args, env = {}) {
   return ok;
 }
 
+/**
+ * Like run, but the output is also kept (its last 4 MB), so that errors reported outside any test
+ * (Vitest's "Unhandled Errors", a failing global set-up or teardown) can be repeated at the end.
+ */
+function runKept(title, cmd, args, env = {}) {
+  console.log(`\n=== ${title}: ${cmd} ${args.join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['inherit', 'pipe', 'pipe'] });
+    let kept = '';
+    const keep = (d, to) => {
+      to.write(d);
+      kept = (kept + d).slice(-4_000_000);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (d) => keep(d, process.stdout));
+    child.stderr.on('data', (d) => keep(d, process.stderr));
+    child.on('close', (code) => {
+      const ok = code === 0;
+      if (!ok) failures.push(title);
+      resolve({ ok, output: kept });
+    });
+  });
+}
+
+/** Vitest's reports of errors outside tests, without colours, a few lines each. */
+function errorsOutsideTests(output) {
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = plain.split('\n');
+  const found = [];
+  lines.forEach((line, i) => {
+    if (/Unhandled (Error|Rejection)|Error: .*(globalSetup|teardown)|failed to (load|start)|Test Files .*failed|Errors +\d+ error/i.test(line)) {
+      found.push(lines.slice(i, i + 12).join('\n'));
+    }
+  });
+  return found.slice(0, 6);
+}
+
 /** Several commands side by side (each single-threaded, like tsc); their output is printed whole, one after another. */
 async function runTogether(jobs) {
   const results = await Promise.all(
@@ -66,9 +105,9 @@ function firstLine(messages) {
   return text.split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '(no message)';
 }
 
-function vitest(title, args, env = {}) {
+async function vitest(title, args, env = {}) {
   const out = path.join(tmp, `${title.replace(/\W+/g, '-')}.json`);
-  const ok = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  const { ok, output } = await runKept(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
   try {
     const r = JSON.parse(fs.readFileSync(out, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -84,13 +123,20 @@ function vitest(title, args, env = {}) {
         failedTests.push(`${title} · ${where}\n    ${firstLine([file.message])}`);
       }
     }
-    if (!ok && r.numFailedTests === 0) totals.failed += 1; // a suite that failed to load
+    if (!ok && r.numFailedTests === 0) {
+      // Nothing failed inside a test, yet Vitest exited non-zero: an error outside the tests.
+      totals.failed += 1;
+      const errors = errorsOutsideTests(output);
+      failedTests.push(`${title} · an error outside the tests (exit code non-zero, no failed test)${errors.length ? `\n${errors.map((e) => e.replace(/^/gm, '    ')).join('\n    ⋯\n')}` : ''}`);
+    }
     if (r.numTotalTests === 0) {
       console.error(`${title}: no test ran`);
       failures.push(`${title} (no tests)`);
     }
   } catch {
     totals.failed += 1;
+    const errors = errorsOutsideTests(output);
+    failedTests.push(`${title} · no report written${errors.length ? `\n${errors.map((e) => e.replace(/^/gm, '    ')).join('\n    ⋯\n')}` : ''}`);
   }
   return ok;
 }
@@ -106,13 +152,13 @@ await timed('type checks', () =>
     { title: 'type check e2e', cmd: 'npx', args: ['tsc', '-p', 'e2e', '--noEmit'] },
   ]),
 );
-timed('unit and API tests', () => vitest('unit and API tests', []));
+await timed('unit and API tests', () => vitest('unit and API tests', []));
 // The sources were type-checked in the first stage: the build emits them without checking again.
 const built = timed('build', () => run('build', 'npm', ['run', 'build', '--', '--no-check']));
 if (built) {
   // Once, at 1366×768 (browser.ts DEFAULT_VIEWPORT): layout.e2e.ts, invoice-formats.e2e.ts and the
   // shell's menus visit 1440×900 (and the shell its mobile width) themselves.
-  timed('browser tests', () => vitest('browser tests', ['-c', 'e2e/vitest.config.ts']));
+  await timed('browser tests', () => vitest('browser tests', ['-c', 'e2e/vitest.config.ts']));
 } else failures.push('browser tests (not run: the build failed)');
 
 console.log('\nSeconds by stage:');
