@@ -1,7 +1,7 @@
 /** The entry form's save call: amount-only lines from 开票申请, 含税/不含税 lines, 规格型号 and 单位, 交付手机 and 交付邮箱. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeLine, FlowState, type InvoiceSaveBody } from '@zhyy/shared';
-import { importRequest } from '../src/modules/invoice/entry.js';
+import { importRequest } from '../src/modules/invoice/issuing/entry.js';
 import { wf } from '../src/modules/workflow/tables.js';
 import type { TestServer } from './helpers.js';
 import { buyer, entryBody, startInvoiceServer } from './invoice-helpers.js';

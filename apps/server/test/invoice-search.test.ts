@@ -1,5 +1,5 @@
 /**
- * "Buyer name contains" through the distinct buyer names (migration 0027, src/modules/invoice/search.ts):
+ * "Buyer name contains" through the distinct buyer names (migration 0027, src/modules/invoice/ledger/search.ts):
  * the same invoices as the plain LIKE on both engines, for long and short searches, with the names
  * kept in step when invoices are added or renamed, and the same totals whether they are summed from
  * the matching invoices or as the day summary less the buyers that do not match.
@@ -11,7 +11,7 @@ import { applyFilters, ledgerBase } from '../src/modules/invoice/ledger/filters.
 import { ledgerTotals } from '../src/modules/invoice/ledger/repo.js';
 import { seedLarge } from '../src/seed/large.js';
 import { contains } from '../src/platform/listing.js';
-import { buyerNameShare, planBuyerName, type BuyerNamePlan } from '../src/modules/invoice/search.js';
+import { buyerNameShare, planBuyerName, type BuyerNamePlan } from '../src/modules/invoice/ledger/search.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;

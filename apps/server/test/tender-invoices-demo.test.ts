@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeLine, ContractType, InvoiceStatus, type FrameStatisticPage } from '@zhyy/shared';
 import '../src/modules/invoice/apportionment/tables.js';
-import { storeResultFiles } from '../src/modules/invoice/taxmap.js';
+import { storeResultFiles } from '../src/modules/invoice/issuing/taxmap.js';
 import { issuedFiles } from '../src/seed/tender-invoices.js';
 import { startTestServer, TEST_DEMO, type TestServer } from './helpers.js';
 

@@ -12,11 +12,11 @@ import { InvoiceKind, computeLine, EMPTY_ID, type InvoiceSaveBody } from '@zhyy/
 import type { Db } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 import { seedBuyerRedConfirm } from '../integrations/tax/index.js';
-import { CancellationService } from '../modules/invoice/cancellation.js';
-import { INVOICE_REQUEST_FLOW, importRequest, saveEntry } from '../modules/invoice/entry.js';
-import { IssuingService } from '../modules/invoice/issuing.js';
-import { RedConfirmService } from '../modules/invoice/redconfirm.js';
-import { RetryService } from '../modules/invoice/retry.js';
+import { CancellationService } from '../modules/invoice/cancellation/service.js';
+import { INVOICE_REQUEST_FLOW, importRequest, saveEntry } from '../modules/invoice/issuing/entry.js';
+import { IssuingService } from '../modules/invoice/issuing/service.js';
+import { RedConfirmService } from '../modules/invoice/redletter/service.js';
+import { RetryService } from '../modules/invoice/issuing/retry.js';
 import { defaultSettings, InvoiceSettings } from '../modules/invoice/settings.js';
 import { WorkflowEngine } from '../modules/workflow/engine.js';
 import { OutcomeRegistry } from '../modules/workflow/outcomes.js';

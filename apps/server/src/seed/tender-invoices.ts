@@ -19,7 +19,7 @@ import { shanghaiTime } from '../integrations/tax/simulator/numbers.js';
 import { renderInvoiceXml } from '../integrations/tax/simulator/xml.js';
 import type { TaxInvoiceFile } from '../integrations/tax/types.js';
 import { allocateOnCreated } from '../modules/invoice/apportionment/store.js';
-import { storeResultFiles, toTaxRequest } from '../modules/invoice/taxmap.js';
+import { storeResultFiles, toTaxRequest } from '../modules/invoice/issuing/taxmap.js';
 import { demoId } from '../platform/ids.js';
 import { bulkInsert } from './bulk.js';
 import type { SeedContext } from './index.js';

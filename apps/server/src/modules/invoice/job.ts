@@ -10,9 +10,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/index.js';
 import { LeasedJob, type LeaseHandle } from '../../platform/leases.js';
-import type { CancellationService } from './cancellation.js';
-import type { IssuingService } from './issuing.js';
-import type { RedConfirmService } from './redconfirm.js';
+import type { CancellationService } from './cancellation/service.js';
+import type { IssuingService } from './issuing/service.js';
+import type { RedConfirmService } from './redletter/service.js';
 import type { InvoiceSettings } from './settings.js';
 
 export interface InvoiceJobDeps {

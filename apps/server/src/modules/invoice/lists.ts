@@ -1,8 +1,10 @@
 /**
  * The working lists of 一键开票, 开票重试 and 税控作废: one query shape (invoices with their project
  * and contract names), each list with its tabs. Filters use indexed columns (docs/invoice.md).
+ * Also what the issuing and cancellation routes share: the tab schema and the count of pending results.
  */
 import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, type InvoiceListQuery, type InvoiceRow, type PageResult } from '@zhyy/shared';
 import type { Database } from '../../db/schema.js';
 import { contains, offsetOf, shanghaiDay, sortOf } from '../../platform/listing.js';
@@ -14,6 +16,12 @@ const SORTS = { createdAt: 'i.created_at', updatedAt: 'i.updated_at', issuedAt: 
 export type BillingTab = 'pending' | 'issuing' | 'created' | 'invalid';
 export type RetryTab = 'all' | 'creationFailed' | 'signFailed';
 export type CancelTab = 'candidates' | 'canceling' | 'cancelled';
+
+/** The `tab` field of a list's query: one of `values`, the first by default. */
+export const Tab = <const T extends readonly [string, ...string[]]>(values: T) => z.object({ tab: z.enum(values, { message: '列表页签不正确' }).default(values[0] as T[0] as never) as z.ZodDefault<z.ZodEnum<{ [K in T[number]]: K }>> });
+
+/** Requests the tax service could not be reached for: not refused, they stay and are retried or refreshed. */
+export const pendingOf = (results: ReadonlyArray<{ pending?: boolean }>) => results.filter((x) => x.pending).length;
 
 /** The first day of the current month (Asia/Shanghai), YYYY-MM-DD. */
 export const monthStart = (now = new Date()) => `${shanghaiDay(now).slice(0, 7)}-01`;

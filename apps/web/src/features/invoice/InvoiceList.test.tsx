@@ -4,8 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { InvoiceRow } from '@zhyy/shared';
-import BillingPage from './BillingPage';
-import CancellationPage from './CancellationPage';
+import BillingPage from './issuing/BillingPage';
+import CancellationPage from './cancellation/CancellationPage';
 
 const row: InvoiceRow = {
   id: '00000000-0000-4000-8000-000000000001', orderNo: 'KP2611221000000000001', serialNo: '', kind: 2, colour: 1, status: 2, source: 1,

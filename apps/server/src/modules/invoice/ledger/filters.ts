@@ -2,13 +2,13 @@
  * The ledger's filters and sorts as SQL on `invoices as i`. The ledger lists the invoices the tax
  * service issued (they have an issue date: created, canceling, cancelled); requests and failures are
  * on the working screens. Every filter is an indexed column (migration 0004 and ./migration.ts); the buyer name's
- * "contains" uses the trigram index of migration 0013 (../search.ts).
+ * "contains" uses the trigram index of migration 0013 (search.ts).
  */
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind, type LedgerFilter } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { sortOf } from '../../../platform/listing.js';
-import { buyerNameContains, planBuyerName, type BuyerNamePlan } from '../search.js';
+import { buyerNameContains, planBuyerName, type BuyerNamePlan } from './search.js';
 import type { InvoiceTable } from '../tables.js';
 import './tables.js';
 

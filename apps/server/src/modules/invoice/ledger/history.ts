@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { InvoiceHistory } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { notFound } from '../../../platform/envelope.js';
-import { toRedRow } from '../redconfirm-read.js';
+import { toRedRow } from '../redletter/read.js';
 
 const LIMIT = 100;
 

@@ -18,7 +18,7 @@ import { shanghaiTime } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
 import { batches } from '../../../platform/xlsx.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
-import { listRed, redDetail } from '../redconfirm-read.js';
+import { listRed, redDetail } from '../redletter/read.js';
 import { InvoiceSettings } from '../settings.js';
 import { sendInvoice, uploadInvoiceFile } from './actions.js';
 import { describeFilters } from './filters.js';

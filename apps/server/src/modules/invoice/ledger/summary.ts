@@ -11,7 +11,7 @@ import { InvoiceStatus, type LedgerFilter, type LedgerSums, type LedgerTotals } 
 import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
 import { nowIso } from '../../../platform/time.js';
-import { buyerNameLacks, type BuyerNamePlan } from '../search.js';
+import { buyerNameLacks, type BuyerNamePlan } from './search.js';
 import { applyFilters, ledgerBase } from './filters.js';
 
 const KEY = 'invoice_ledger_days';

@@ -12,9 +12,9 @@ import {
   EMPTY_ID, InvoiceColour, InvoiceKind, InvoiceSaveBody, SPEC_MAX, SpecialFactor, TAX_RATES, TaxPolicy, UNIT_MAX, capitalAmount, checkInvoice, computeLine, fenToYuan, formatFen,
   isDecimalText, sumLines, yuanToFen, type InvoiceDetail, type InvoiceLineRow,
 } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { zodRule } from '../../components/zodRule';
-import { INVOICE_KEY, Money } from './widgets';
+import { invoiceApi } from '../../../api/invoice';
+import { zodRule } from '../../../components/zodRule';
+import { INVOICE_KEY, Money } from '../widgets';
 
 const H = InvoiceSaveBody.shape;
 

@@ -3,11 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Typography } from 'antd';
 import { useState } from 'react';
 import { InvoiceStatus, type InvoiceDetail, type InvoiceSaveBody } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { feedback } from '../../ui/feedback';
+import { invoiceApi } from '../../../api/invoice';
+import { feedback } from '../../../ui/feedback';
 import { EntryDrawer } from './EntryDrawer';
-import { InvoiceList, failureColumn } from './InvoiceList';
-import { INVOICE_KEY, InvalidateLink, confirmAction } from './widgets';
+import { InvoiceList, failureColumn } from '../InvoiceList';
+import { INVOICE_KEY, InvalidateLink, confirmAction } from '../widgets';
 
 export default function RetryPage() {
   const qc = useQueryClient();

@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvoiceColour, InvoiceKind, InvoiceStatus, OperationLogType, RED_ISSUED_STATES, RED_OPEN_STATES, RedConfirmState, computeLine, isDigitalKind, redConfirmAllowed, redConfirmRefusal, type RedConfirmSaveBody } from '@zhyy/shared';
-import type { RedConfirm } from '../../integrations/tax/index.js';
-import { notFound, refuse } from '../../platform/envelope.js';
-import { SYSTEM_OPERATOR, invoiceRef } from '../../platform/oplog.js';
-import { isoBefore, nowIso } from '../../platform/time.js';
-import { messageOf, nextPollAt } from './issuing.js';
-import { newOrderNo, toLineRow } from './mapping.js';
-import { LIVE_STATES, ensureRedInvoice, loadRed, type RedLine } from './redconfirm-read.js';
-import type { InvoiceSettings } from './settings.js';
+import type { RedConfirm } from '../../../integrations/tax/index.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
+import { SYSTEM_OPERATOR, invoiceRef } from '../../../platform/oplog.js';
+import { isoBefore, nowIso } from '../../../platform/time.js';
+import { messageOf, nextPollAt } from '../issuing/service.js';
+import { newOrderNo, toLineRow } from '../mapping.js';
+import { LIVE_STATES, ensureRedInvoice, loadRed, type RedLine } from './read.js';
+import type { InvoiceSettings } from '../settings.js';
 
 const R = RedConfirmState;
 

@@ -4,11 +4,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Form, Input, InputNumber, Radio, Row, Select, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { InvoiceKind, SettingSaveBody, TAX_RATES, TaxNo, TaxPolicy, type InvoiceSettingView } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { formatTime } from '../../components/download';
-import { zodRule } from '../../components/zodRule';
-import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY } from './widgets';
+import { invoiceApi } from '../../../api/invoice';
+import { formatTime } from '../../../components/download';
+import { zodRule } from '../../../components/zodRule';
+import { feedback } from '../../../ui/feedback';
+import { INVOICE_KEY } from '../widgets';
 
 type Values = Omit<InvoiceSettingView, 'appSecretSet' | 'updatedAt' | 'updatedBy'> & { appSecret?: string };
 

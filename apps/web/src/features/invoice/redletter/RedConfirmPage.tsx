@@ -5,11 +5,11 @@ import { Button, Form, Input, Modal, Select, Table, Tabs, type TableColumnsType 
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RedConfirmState, RedReason, formatFen, type RedConfirmRow } from '@zhyy/shared';
-import { invoiceApi, type BlueCandidate } from '../../api/invoice';
-import { formatTime } from '../../components/download';
-import { ListPage } from '../../components/ListPage';
-import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY, Money, RedStateTag, confirmAction, redSettling } from './widgets';
+import { invoiceApi, type BlueCandidate } from '../../../api/invoice';
+import { formatTime } from '../../../components/download';
+import { ListPage } from '../../../components/ListPage';
+import { feedback } from '../../../ui/feedback';
+import { INVOICE_KEY, Money, RedStateTag, confirmAction, redSettling } from '../widgets';
 
 function NewDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const navigate = useNavigate();

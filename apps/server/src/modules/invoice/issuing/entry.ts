@@ -24,13 +24,13 @@ import {
   type InvoiceLineRow,
   type InvoiceSaveBody,
 } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { invoiceRef, type OperationLogService } from '../../platform/oplog.js';
-import { notFound, refuse } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
-import { lineValues, newOrderNo } from './mapping.js';
-import type { InvoiceSettingTable, InvoiceTable } from './tables.js';
+import type { Database } from '../../../db/schema.js';
+import { invoiceRef, type OperationLogService } from '../../../platform/oplog.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
+import { lineValues, newOrderNo } from '../mapping.js';
+import type { InvoiceSettingTable, InvoiceTable } from '../tables.js';
 
 const KIND_BY_LABEL = new Map(InvoiceKind.options.map((o) => [o.label, o.value]));
 

@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Skeleton, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { InvoiceKind } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { formatTime } from '../../components/download';
-import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
-import { useView } from '../../router/view';
-import { INVOICE_KEY } from './widgets';
+import { invoiceApi } from '../../../api/invoice';
+import { formatTime } from '../../../components/download';
+import { RecordNotFound, isRecordId } from '../../../components/RecordNotFound';
+import { useView } from '../../../router/view';
+import { INVOICE_KEY } from '../widgets';
 
 export default function BuyerDetail() {
   const { params } = useView();

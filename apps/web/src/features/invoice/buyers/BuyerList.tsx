@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Popconfirm, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { InvoiceKind, type BuyerRow } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { formatTime } from '../../components/download';
-import { ListPage } from '../../components/ListPage';
-import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY } from './widgets';
+import { invoiceApi } from '../../../api/invoice';
+import { formatTime } from '../../../components/download';
+import { ListPage } from '../../../components/ListPage';
+import { feedback } from '../../../ui/feedback';
+import { INVOICE_KEY } from '../widgets';
 
 export default function BuyerList() {
   const navigate = useNavigate();

@@ -1,13 +1,13 @@
-/** /api/invoiceredconfirm/*: 数电红字确认单 (ids are integers). HTTP only; rules in redconfirm.ts. */
+/** /api/invoiceredconfirm/*: 数电红字确认单 (ids are integers). HTTP only; rules in service.ts (actions) and read.ts (reads). */
 import type { FastifyInstance } from 'fastify';
 import { BlueCandidateQuery, RedConfirmCreateBody, RedConfirmIdBody, RedConfirmListQuery, RedConfirmRefuseBody, RedConfirmSaveBody } from '@zhyy/shared';
 import { z } from 'zod';
-import { currentUser } from '../../platform/context.js';
-import { ok } from '../../platform/envelope.js';
-import { typed } from '../../platform/route.js';
-import { access, tags } from './paths.js';
-import { blueCandidates, listRed, redDetail } from './redconfirm-read.js';
-import type { RedConfirmService } from './redconfirm.js';
+import { currentUser } from '../../../platform/context.js';
+import { ok } from '../../../platform/envelope.js';
+import { typed } from '../../../platform/route.js';
+import { access, tags } from '../paths.js';
+import { blueCandidates, listRed, redDetail } from './read.js';
+import type { RedConfirmService } from './service.js';
 
 const P = '/api/invoiceredconfirm';
 

@@ -2,10 +2,10 @@
 import { StopOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button } from 'antd';
-import { invoiceApi } from '../../api/invoice';
-import { feedback } from '../../ui/feedback';
-import { InvoiceList, issuedColumn, numberColumn } from './InvoiceList';
-import { INVOICE_KEY, InvalidateLink, askReason, showBatch, showRefusedBatch } from './widgets';
+import { invoiceApi } from '../../../api/invoice';
+import { feedback } from '../../../ui/feedback';
+import { InvoiceList, issuedColumn, numberColumn } from '../InvoiceList';
+import { INVOICE_KEY, InvalidateLink, askReason, showBatch, showRefusedBatch } from '../widgets';
 
 export default function CancellationPage() {
   const qc = useQueryClient();

@@ -15,14 +15,14 @@ import {
   type BatchAnswer,
   type IssueOutcome,
 } from '@zhyy/shared';
-import { notFound, refuse } from '../../platform/envelope.js';
-import { SYSTEM_OPERATOR, invoiceRef } from '../../platform/oplog.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
-import { TaxMessages } from '../../integrations/tax/index.js';
-import { isTransport, messageOf } from './issuing.js';
-import { monthStart } from './lists.js';
-import type { InvoiceSettings } from './settings.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
+import { SYSTEM_OPERATOR, invoiceRef } from '../../../platform/oplog.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
+import { TaxMessages } from '../../../integrations/tax/index.js';
+import { isTransport, messageOf } from '../issuing/service.js';
+import { monthStart } from '../lists.js';
+import type { InvoiceSettings } from '../settings.js';
 
 const S = InvoiceStatus;
 const C = CancellationState;

@@ -2,12 +2,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { EMPTY_ID, InvoiceKind, OperationLogType, type BuyerListQuery, type BuyerRow, type BuyerSaveBody, type PageResult } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { conflict, notFound, refuse } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { contains, offsetOf, sortOf } from '../../platform/listing.js';
-import { nowIso } from '../../platform/time.js';
-import type { BuyerTable } from './tables.js';
+import type { Database } from '../../../db/schema.js';
+import { conflict, notFound, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { contains, offsetOf, sortOf } from '../../../platform/listing.js';
+import { nowIso } from '../../../platform/time.js';
+import type { BuyerTable } from '../tables.js';
 
 const SORTS = { name: 'b.name', taxNo: 'b.tax_no', createdAt: 'b.created_at', updatedAt: 'b.updated_at' } as const;
 

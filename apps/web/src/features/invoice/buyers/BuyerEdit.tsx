@@ -4,11 +4,11 @@ import { Button, Card, Form, Input, Result, Select, Skeleton, Space } from 'antd
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { BuyerSaveBody, EMPTY_ID, InvoiceKind } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { zodRule } from '../../components/zodRule';
-import { useView } from '../../router/view';
-import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY } from './widgets';
+import { invoiceApi } from '../../../api/invoice';
+import { zodRule } from '../../../components/zodRule';
+import { useView } from '../../../router/view';
+import { feedback } from '../../../ui/feedback';
+import { INVOICE_KEY } from '../widgets';
 
 const f = BuyerSaveBody.shape;
 

@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useState } from 'react';
 import type { InvoiceDetail, InvoiceSaveBody } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { feedback } from '../../ui/feedback';
+import { invoiceApi } from '../../../api/invoice';
+import { feedback } from '../../../ui/feedback';
 import { EntryDrawer } from './EntryDrawer';
-import { InvoiceList, issuedColumn, numberColumn } from './InvoiceList';
-import { INVOICE_KEY, InvalidateLink, confirmAction, showBatch, showRefusedBatch } from './widgets';
+import { InvoiceList, issuedColumn, numberColumn } from '../InvoiceList';
+import { INVOICE_KEY, InvalidateLink, confirmAction, showBatch, showRefusedBatch } from '../widgets';
 
 export default function BillingPage() {
   const qc = useQueryClient();

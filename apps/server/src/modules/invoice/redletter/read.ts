@@ -12,14 +12,14 @@ import {
   type RedConfirmListQuery,
   type RedConfirmRow,
 } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { notFound } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { contains, offsetOf, sortOf } from '../../platform/listing.js';
-import { nowIso } from '../../platform/time.js';
-import { emptyInvoice } from './entry.js';
-import { lineValues, toLineRow } from './mapping.js';
-import type { RedConfirmTable } from './tables.js';
+import type { Database } from '../../../db/schema.js';
+import { notFound } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { contains, offsetOf, sortOf } from '../../../platform/listing.js';
+import { nowIso } from '../../../platform/time.js';
+import { emptyInvoice } from '../issuing/entry.js';
+import { lineValues, toLineRow } from '../mapping.js';
+import type { RedConfirmTable } from '../tables.js';
 
 export type RedLine = InvoiceLineRow & { blueLineNo: number };
 type Row = Omit<RedConfirmTable, 'id' | 'next_poll_at' | 'poll_count'> & { id: number; red_invoice_no?: string | null; next_poll_at?: string | null; poll_count?: number };

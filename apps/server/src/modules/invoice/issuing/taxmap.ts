@@ -1,10 +1,10 @@
 /** Our invoice rows ↔ the tax gateway's shapes (integrations/tax/types.ts). */
 import type { Kysely } from 'kysely';
 import { AttachmentType, TaxPolicy } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import type { PolicyFlag, TaxInvoiceRequest, TaxInvoiceResult } from '../../integrations/tax/index.js';
-import type { InvoiceLineTable, InvoiceTable } from './tables.js';
-import { storeFile } from './files.js';
+import type { Database } from '../../../db/schema.js';
+import type { PolicyFlag, TaxInvoiceRequest, TaxInvoiceResult } from '../../../integrations/tax/index.js';
+import type { InvoiceLineTable, InvoiceTable } from '../tables.js';
+import { storeFile } from '../files.js';
 
 const POLICY: Record<number, PolicyFlag> = {
   [TaxPolicy.none]: 'none',

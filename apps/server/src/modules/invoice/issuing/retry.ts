@@ -5,14 +5,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvoiceStatus, OperationLogType, invoiceRefusal, invoiceTransition, type InvoiceSaveBody, type IssueOutcome } from '@zhyy/shared';
-import { notFound, refuse } from '../../platform/envelope.js';
-import { invoiceRef } from '../../platform/oplog.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
+import { invoiceRef } from '../../../platform/oplog.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
 import { checkBody } from './entry.js';
-import { isTransport, messageOf, nextPollAt, type IssuingService } from './issuing.js';
-import { lineValues, newOrderNo } from './mapping.js';
-import type { InvoiceSettings } from './settings.js';
+import { isTransport, messageOf, nextPollAt, type IssuingService } from './service.js';
+import { lineValues, newOrderNo } from '../mapping.js';
+import type { InvoiceSettings } from '../settings.js';
 
 const S = InvoiceStatus;
 

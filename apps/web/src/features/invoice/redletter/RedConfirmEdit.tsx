@@ -4,12 +4,12 @@ import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, Result, Selec
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RedReason, VatUsage, formatFen, readAmountInput, type InvoiceLineRow, type RedConfirmDetail } from '@zhyy/shared';
-import { invoiceApi } from '../../api/invoice';
-import { formatTime } from '../../components/download';
-import { useView } from '../../router/view';
-import { feedback } from '../../ui/feedback';
-import { INVOICE_KEY, Money, RedStateTag, askReason, confirmAction, redSettling } from './widgets';
-import { refetchWhileSettling } from '../../components/settlePoll';
+import { invoiceApi } from '../../../api/invoice';
+import { formatTime } from '../../../components/download';
+import { useView } from '../../../router/view';
+import { feedback } from '../../../ui/feedback';
+import { INVOICE_KEY, Money, RedStateTag, askReason, confirmAction, redSettling } from '../widgets';
+import { refetchWhileSettling } from '../../../components/settlePoll';
 
 export default function RedConfirmEdit() {
   const { params } = useView();

@@ -1,11 +1,11 @@
-import '../../test/dom';
+import '../../../test/dom';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { checkInvoice, InvoiceColour, type InvoiceDetail, type InvoiceLineRow, type InvoiceSaveBody } from '@zhyy/shared';
 import { amountProblems, EntryDrawer, toLineForms, toLines } from './EntryDrawer';
 
-vi.mock('../../api/invoice', () => ({
+vi.mock('../../../api/invoice', () => ({
   invoiceApi: {
     creationSetting: async () => ({ sellerName: '本公司', sellerTaxNo: '', clerk: '王敏', payee: '', checker: '', defaultKind: 9, gatewayMode: 'simulator', taxCodes: [] }),
     buyers: async () => ({ items: [], total: 0 }),

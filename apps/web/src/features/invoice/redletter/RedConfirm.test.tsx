@@ -1,13 +1,13 @@
 /** Issue 12 #21: 数电红字 asks before saving a draft, says why a 红冲金额 is wrong, and follows a submission. */
-import '../../test/dom';
+import '../../../test/dom';
 import { QueryClient, QueryClientProvider, type Query } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readAmountInput, type InvoiceLineRow, type RedConfirmDetail } from '@zhyy/shared';
-import { refetchWhileSettling } from '../../components/settlePoll';
-import { ViewContext, type ViewInfo } from '../../router/view';
-import { redSettling } from './widgets';
+import { refetchWhileSettling } from '../../../components/settlePoll';
+import { ViewContext, type ViewInfo } from '../../../router/view';
+import { redSettling } from '../widgets';
 
 const api = vi.hoisted(() => ({
   redDetail: vi.fn(),
@@ -16,10 +16,10 @@ const api = vi.hoisted(() => ({
   redList: vi.fn(),
   blueCandidates: vi.fn(),
 }));
-vi.mock('../../api/invoice', () => ({ invoiceApi: api }));
+vi.mock('../../../api/invoice', () => ({ invoiceApi: api }));
 const confirm = vi.hoisted(() => vi.fn());
 const messageError = vi.hoisted(() => vi.fn());
-vi.mock('../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { error: messageError, success: vi.fn() } }) }));
+vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { error: messageError, success: vi.fn() } }) }));
 
 const { default: RedConfirmEdit } = await import('./RedConfirmEdit');
 const { default: RedConfirmPage } = await import('./RedConfirmPage');

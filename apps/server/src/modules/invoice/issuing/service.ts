@@ -16,13 +16,13 @@ import {
   type BatchAnswer,
   type IssueOutcome,
 } from '@zhyy/shared';
-import { TaxErrorCode, TaxGatewayError, type TaxInvoiceResult } from '../../integrations/tax/index.js';
-import { SYSTEM_OPERATOR, invoiceRef } from '../../platform/oplog.js';
-import { isoAfter, nowIso } from '../../platform/time.js';
-import { allocateOnCreated } from './apportionment/store.js';
-import type { InvoiceSettings } from './settings.js';
+import { TaxErrorCode, TaxGatewayError, type TaxInvoiceResult } from '../../../integrations/tax/index.js';
+import { SYSTEM_OPERATOR, invoiceRef } from '../../../platform/oplog.js';
+import { isoAfter, nowIso } from '../../../platform/time.js';
+import { allocateOnCreated } from '../apportionment/store.js';
+import type { InvoiceSettings } from '../settings.js';
 import { createdColumns, storeResultFiles, toTaxRequest } from './taxmap.js';
-import type { InvoiceTable } from './tables.js';
+import type { InvoiceTable } from '../tables.js';
 
 const S = InvoiceStatus;
 /** Seconds until the next poll after the n-th one: a few seconds first, then a slower schedule. */

@@ -12,7 +12,7 @@
  * values the planner can weigh with the column's statistics.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { contains } from '../../platform/listing.js';
+import { contains } from '../../../platform/listing.js';
 
 /** The smaller side is listed when it has at most this many names (else a subquery stands for it). */
 const LISTED_NAMES = 500;
