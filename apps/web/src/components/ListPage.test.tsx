@@ -1,3 +1,7 @@
+/**
+ * ListPage: the first page and its total, filters applied on 查询 from page 1, the empty and failure texts,
+ * 重置 (back to the initial filters, or clearing them with resetClearsInitial) and a filter form the page owns.
+ */
 import '../test/dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
