@@ -1,5 +1,6 @@
 /**
- * The cost orders the ledger, audit and summary tests read (cost-audit.test.ts, cost-summary.test.ts),
+ * The cost orders the ledger, audit and summary tests read (cost-audit.test.ts, cost-audit-queue.test.ts,
+ * cost-summary.test.ts),
  * written straight into the tables: the demo's cost data (if any) is removed first, so every count
  * here is this fixture's. Three of the demo's departments (A, B, C), two projects of our own, a price
  * list of three items (one with a revision on 2040-07-01), orders in 2040 (no demo order is there) in
@@ -9,7 +10,7 @@
 import type ExcelJS from 'exceljs';
 import { lineAmount, lineTax, orderTotals } from '@zhyy/shared';
 import '../src/modules/cost/tables.js';
-import type { TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
 
 export type DeptKey = 'A' | 'B' | 'C';
 export type ProjectKey = 'P1' | 'P2';
@@ -145,3 +146,29 @@ export const sheetRows = (ws: ExcelJS.Worksheet | undefined): unknown[][] => {
   ws!.eachRow((row) => out.push((row.values as unknown[]).slice(1)));
   return out;
 };
+
+/** The fixture's orders only (2040). */
+export const YEAR = { monthFrom: '2040-01', monthTo: '2040-12' };
+
+/**
+ * The server of the ledger and audit tests (cost-audit.test.ts, cost-audit-queue.test.ts): the fixture seeded,
+ * `state` set to the fixture's states (the tests move them on), the cost roles signed in (into `tokens`).
+ */
+export async function startAuditServer(tokens: Record<string, string>, state: Record<string, number>): Promise<{ s: TestServer; fx: Fixture }> {
+  const s = await startTestServer();
+  const fx = await seedCostFixture(s);
+  for (const o of ORDERS) state[o.key] = o.state;
+  for (const u of ['admin', 'demo16', 'demo17', 'demo18', 'demo19', 'demo20', 'demo21', 'demo22']) tokens[u] = await s.login(u);
+  return { s, fx };
+}
+
+/** The ledger and audit tests' calls of one server and the fixture's keys of listed orders (once beforeAll has run). */
+export function auditHelpers(server: () => TestServer, fixture: () => Fixture, tokens: Record<string, string>) {
+  const keyOf = (id: string) => Object.entries(fixture().id).find(([, v]) => v === id)?.[0];
+  return {
+    call: (path: string, body: unknown, user: string) => server().call(`/api/cost-order/${path}`, body, tokens[user]),
+    keyOf,
+    keys: (items: Array<{ id: string }>) => items.map((i) => keyOf(i.id)),
+  };
+}
+export const sorted = (a: Array<string | undefined>) => [...a].sort();

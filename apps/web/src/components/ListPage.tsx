@@ -1,11 +1,11 @@
 /**
  * The list page every area reuses: a filter bar, a server-paginated and sortable table, an optional
  * Excel export of the same filters, and loading and empty states. Filters apply on 查询 (or Enter);
- * 重置 restores the initial ones. The query key is the area's own, so a change elsewhere can
- * invalidate it.
+ * 重置 restores the initial ones (or clears them all, resetClearsInitial). The query key is the area's own,
+ * so a change elsewhere can invalidate it. A page whose filters depend on each other passes its own form.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, Form, Space, Table, type TableColumnsType, type TableProps } from 'antd';
+import { Card, Form, Space, Table, type FormInstance, type TableColumnsType, type TableProps } from 'antd';
 import { useState, type ReactNode } from 'react';
 import type { PageResult } from '@zhyy/shared';
 import type { ListParams } from '../api/system';
@@ -25,6 +25,10 @@ export interface ListPageProps<T> {
   /** Form.Item elements of the filter bar. */
   filters?: ReactNode;
   initialFilters?: Filters;
+  /** 重置 empties every filter, the initial ones too (initial filters taken from the address, ?state= …). */
+  resetClearsInitial?: boolean;
+  /** The filter bar's form, when the page watches or sets its fields (a select whose options follow another). */
+  form?: FormInstance;
   /** Form values to request fields (a date range to from/to, blanks dropped …). */
   toRequest?: (values: Filters) => Filters;
   /** Buttons at the right of the filter bar (新增 …). */
@@ -47,7 +51,7 @@ export interface ListPageProps<T> {
 const dropBlank = (v: Filters): Filters => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== ''));
 
 export function ListPage<T extends object>(props: ListPageProps<T>) {
-  const [form] = Form.useForm();
+  const [form] = Form.useForm(props.form);
   const toRequest = (values: Filters) => dropBlank(props.toRequest ? props.toRequest(values) : values);
   const [filters, setFilters] = useState<Filters>(() => toRequest(props.initialFilters ?? {}));
   const [page, setPage] = useState({ pageIndex: 1, pageSize: props.pageSize ?? 20 });
@@ -63,7 +67,9 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
   };
   const reset = () => {
     form.resetFields();
-    apply(props.initialFilters ?? {});
+    if (!props.resetClearsInitial) return apply(props.initialFilters ?? {});
+    form.setFieldsValue(Object.fromEntries(Object.keys(props.initialFilters ?? {}).map((k) => [k, undefined])));
+    apply({});
   };
 
   return (

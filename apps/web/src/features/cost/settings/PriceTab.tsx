@@ -4,21 +4,18 @@
  * shortened), the item's timeline of windows, Excel import (per-row results, template) and export.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, Timeline, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Tag, Timeline, Tooltip, Typography, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { formatUnitPrice, type CostPriceRow } from '@zhyy/shared';
 import { costPriceApi } from '../../../api/cost';
-import { ExportButton } from '../../../components/ExportButton';
 import { formatDateTime } from '../../../components/format';
-import { FilterButtons, pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
-import { tableScrollX } from '../../../components/tableWidth';
+import { ListPage } from '../../../components/ListPage';
 import { feedback } from '../../../ui/feedback';
 import { compact, COST_CATEGORY_OPTIONS, COST_KEY, costCategoryLabel, formatRate } from '../common';
 import { PriceEditModal, type PriceEditing } from './PriceEditModal';
 import { PriceImport } from './PriceImport';
-import '../../../components/listPage.css';
 
 export const PRICE_KEY = [...COST_KEY, 'prices'] as const;
 
@@ -77,18 +74,9 @@ export function PriceTimeline({ row, onClose }: { row: CostPriceRow | null; onCl
 
 export function PriceTab() {
   const qc = useQueryClient();
-  const [form] = Form.useForm<FilterValues>();
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
   const [editing, setEditing] = useState<PriceEditing | null>(null);
   const [timeline, setTimeline] = useState<CostPriceRow | null>(null);
-  const params = { ...filters, ...page };
-  const q = useQuery({ queryKey: [...PRICE_KEY, 'list', params], queryFn: () => costPriceApi.list(params), placeholderData: keepPreviousData });
   const reload = () => void qc.invalidateQueries({ queryKey: PRICE_KEY });
-  const apply = (v: FilterValues) => {
-    setFilters(toPriceQuery(v));
-    setPage((p) => ({ ...p, pageIndex: 1 }));
-  };
   const remove = async (r: CostPriceRow) => {
     try {
       await costPriceApi.remove({ id: r.id });
@@ -131,33 +119,32 @@ export function PriceTab() {
     },
   ];
   return (
-    <div className="list-page" data-testid="price-tab">
-      <Form form={form} name="cost-price-filter" layout="inline" onFinish={apply} className="list-page-form">
-        <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="编码或名称" maxLength={50} style={{ width: 160 }} /></Form.Item>
-        <Form.Item name="category" label="类别"><Select allowClear placeholder="全部" options={COST_CATEGORY_OPTIONS} style={{ width: 120 }} /></Form.Item>
-        <Form.Item name="on" label="有效日期"><DatePicker placeholder="某日执行的价格" style={{ width: 160 }} /></Form.Item>
-        <FilterButtons onReset={() => { form.resetFields(); apply({}); }} />
-        <div className="list-page-actions">
-          <Space wrap>
+    <>
+      <ListPage<CostPriceRow>
+        testId="price-tab"
+        queryKey={[...PRICE_KEY, 'list']}
+        fetch={(p) => costPriceApi.list(p)}
+        columns={columns}
+        rowKey="id"
+        toRequest={(v) => toPriceQuery(v as FilterValues)}
+        emptyText="价格表为空"
+        filters={
+          <>
+            <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="编码或名称" maxLength={50} style={{ width: 160 }} /></Form.Item>
+            <Form.Item name="category" label="类别"><Select allowClear placeholder="全部" options={COST_CATEGORY_OPTIONS} style={{ width: 120 }} /></Form.Item>
+            <Form.Item name="on" label="有效日期"><DatePicker placeholder="某日执行的价格" style={{ width: 160 }} /></Form.Item>
+          </>
+        }
+        actions={
+          <>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'new' })} data-testid="price-new">新增价格</Button>
             <PriceImport onDone={reload} />
-            <ExportButton fileName="成本价格表" run={() => costPriceApi.export(filters)} disabled={!q.data?.total} />
-          </Space>
-        </div>
-      </Form>
-      <Table<CostPriceRow>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={q.data?.items ?? []}
-        loading={q.isFetching}
-        scroll={{ x: tableScrollX(columns) }}
-        locale={tableLocale(q.isError, '价格表为空')}
-        pagination={tablePagination(page, q.data?.total ?? 0, '条')}
-        onChange={(p) => setPage(pageFromTable(p, page))}
+          </>
+        }
+        export={{ fileName: '成本价格表', run: (f) => costPriceApi.export(f) }}
       />
       <PriceEditModal editing={editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); reload(); }} />
       <PriceTimeline row={timeline} onClose={() => setTimeline(null)} />
-    </div>
+    </>
   );
 }

@@ -5,18 +5,14 @@
  * card. A certificate in the renewal window of its kind carries 可办理延期 under its state.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Typography, type TableColumnsType } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { CertificateRow, CertStateFilter } from '@zhyy/shared';
 import { certificateApi } from '../../../api/tender-people';
-import { ExportButton } from '../../../components/ExportButton';
-import { FilterButtons, pageFromTable, tableLocale, tablePagination } from '../../../components/listTable';
-import { tableScrollX } from '../../../components/tableWidth';
+import { ListPage } from '../../../components/ListPage';
 import { feedback } from '../../../ui/feedback';
 import { CERT_STATE_OPTIONS, CertStateCell, compact, daysLeftText, kindOptions, PEOPLE_KEY, PEOPLE_PATHS, useCertKinds } from './common';
-import '../../../components/listPage.css';
 
 interface FilterValues {
   keyword?: string;
@@ -41,17 +37,9 @@ export default function CertificateListPage() {
     kindId: search.get('kindId') ?? undefined,
   });
   const [form] = Form.useForm<FilterValues>();
-  const [filters, setFilters] = useState<Record<string, unknown>>(toCertQuery(initial));
-  const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
   const kinds = useCertKinds();
   const kindId = Form.useWatch('kindId', form);
   const levels = kinds.data?.find((k) => k.id === kindId)?.levels ?? [];
-  const params = { ...filters, ...page };
-  const q = useQuery({ queryKey: [...PEOPLE_KEY, 'certificates', params], queryFn: () => certificateApi.list(params), placeholderData: keepPreviousData });
-  const apply = (v: FilterValues) => {
-    setFilters(toCertQuery(v));
-    setPage((p) => ({ ...p, pageIndex: 1 }));
-  };
   const remove = async (r: CertificateRow) => {
     try {
       await certificateApi.remove(r.id);
@@ -87,33 +75,30 @@ export default function CertificateListPage() {
     },
   ];
   return (
-    <div className="list-page" data-testid="certificate-list">
-      <Form form={form} name="tender-cert-filter" layout="inline" onFinish={apply} className="list-page-form" initialValues={initial}>
-        <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="姓名或证书编号" maxLength={50} style={{ width: 150 }} /></Form.Item>
-        <Form.Item name="kindId" label="证书种类"><Select allowClear placeholder="全部" options={kindOptions(kinds.data)} style={{ width: 170 }} onChange={() => form.setFieldValue('level', undefined)} /></Form.Item>
-        <Form.Item name="level" label="级别"><Select allowClear placeholder="全部" disabled={!levels.length} options={levels.map((l) => ({ value: l, label: l }))} style={{ width: 90 }} /></Form.Item>
-        <Form.Item name="state" label="状态"><Select allowClear placeholder="全部" options={CERT_STATE_OPTIONS} style={{ width: 120 }} /></Form.Item>
-        <Form.Item name="expiringWithin" label="到期天数"><InputNumber min={0} max={3650} precision={0} placeholder="N天内" style={{ width: 90 }} /></Form.Item>
-        <Form.Item name="includeDisabled" valuePropName="checked"><Checkbox data-testid="cert-include-disabled">含停用人员</Checkbox></Form.Item>
-        <FilterButtons onReset={() => { form.resetFields(); form.setFieldsValue({ state: undefined, expiringWithin: undefined, kindId: undefined }); apply({}); }} />
-        <div className="list-page-actions">
-          <Space wrap>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PEOPLE_PATHS.certificateAdd)} data-testid="cert-new">新增资格证书</Button>
-            <ExportButton fileName="资格证书" run={() => certificateApi.export(filters)} disabled={!q.data?.total} />
-          </Space>
-        </div>
-      </Form>
-      <Table<CertificateRow>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={q.data?.items ?? []}
-        loading={q.isFetching}
-        scroll={{ x: tableScrollX(columns) }}
-        locale={tableLocale(q.isError, '没有资格证书')}
-        pagination={tablePagination(page, q.data?.total ?? 0, '本')}
-        onChange={(p) => setPage(pageFromTable(p, page))}
-      />
-    </div>
+    <ListPage<CertificateRow>
+      testId="certificate-list"
+      queryKey={[...PEOPLE_KEY, 'certificates']}
+      fetch={(p) => certificateApi.list(p)}
+      columns={columns}
+      rowKey="id"
+      form={form}
+      initialFilters={initial as Record<string, unknown>}
+      resetClearsInitial
+      toRequest={(v) => toCertQuery(v as FilterValues)}
+      emptyText="没有资格证书"
+      unit="本"
+      filters={
+        <>
+          <Form.Item name="keyword" label="关键字"><Input allowClear placeholder="姓名或证书编号" maxLength={50} style={{ width: 150 }} /></Form.Item>
+          <Form.Item name="kindId" label="证书种类"><Select allowClear placeholder="全部" options={kindOptions(kinds.data)} style={{ width: 170 }} onChange={() => form.setFieldValue('level', undefined)} /></Form.Item>
+          <Form.Item name="level" label="级别"><Select allowClear placeholder="全部" disabled={!levels.length} options={levels.map((l) => ({ value: l, label: l }))} style={{ width: 90 }} /></Form.Item>
+          <Form.Item name="state" label="状态"><Select allowClear placeholder="全部" options={CERT_STATE_OPTIONS} style={{ width: 120 }} /></Form.Item>
+          <Form.Item name="expiringWithin" label="到期天数"><InputNumber min={0} max={3650} precision={0} placeholder="N天内" style={{ width: 90 }} /></Form.Item>
+          <Form.Item name="includeDisabled" valuePropName="checked"><Checkbox data-testid="cert-include-disabled">含停用人员</Checkbox></Form.Item>
+        </>
+      }
+      actions={<Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(PEOPLE_PATHS.certificateAdd)} data-testid="cert-new">新增资格证书</Button>}
+      export={{ fileName: '资格证书', run: (f) => certificateApi.export(f) }}
+    />
   );
 }
