@@ -14,7 +14,7 @@ import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
 import { addEvent } from './events.js';
-import { identityKey } from './identity.js';
+import { identityKey } from './identity/identity.js';
 import { recordTransport } from './transport/facts.js';
 import { raiseCases } from './abnormal/raise.js';
 import './tables.js';

@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.js';
 import { refuse } from '../../platform/envelope.js';
 import { shanghaiDay } from '../../platform/listing.js';
 import { defaultSettings, SETTINGS_ID } from '../invoice/settings.js';
-import { displayNo } from './identity.js';
+import { displayNo } from './identity/identity.js';
 import './tables.js';
 
 export interface FaceData {

@@ -13,7 +13,7 @@ import { nowIso } from '../../platform/time.js';
 import { raiseCases } from './abnormal/raise.js';
 import { arrive, FaceMismatch, recordFaceMismatch, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
 import { addEvent } from './events.js';
-import { identityKey } from './identity.js';
+import { identityKey } from './identity/identity.js';
 import './tables.js';
 
 /** The tax service's ticket kinds in the pool's words (51 铁路, 61 航空, 99 公路水路); invoice kinds are the same codes. */

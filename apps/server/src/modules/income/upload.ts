@@ -13,7 +13,7 @@ import { currentUser } from '../../platform/context.js';
 import { arrive, FaceMismatch, type ArrivingFile } from './arrival.js';
 import { addEvent } from './events.js';
 import { decodeFiles, refusedMerge } from './entry.js';
-import { displayNo } from './identity.js';
+import { displayNo } from './identity/identity.js';
 import { recogniseAndLog } from './recognition/logged.js';
 import { FIELD_LABELS, FIELD_NAMES, SOURCE_LABELS, type Recognition } from './recognition/types.js';
 

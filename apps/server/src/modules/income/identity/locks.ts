@@ -7,12 +7,12 @@
  */
 import type { Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeUsage, IncomeUseKind, type IncomeUseKindCode } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { notFound, refuse } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
-import { addEvent } from './events.js';
-import './tables.js';
+import type { Database } from '../../../db/schema.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
+import { addEvent } from '../events.js';
+import '../tables.js';
 
 export interface Use {
   kind: IncomeUseKindCode;

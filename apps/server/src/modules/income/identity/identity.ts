@@ -3,7 +3,7 @@
  * else 发票代码 + 发票号码 (tickets and other documents: their number alone, with the code when printed).
  */
 import { CODED_INCOME_KINDS, DIGITAL_INCOME_KINDS, type IncomeKindCode } from '@zhyy/shared';
-import { refuse } from '../../platform/envelope.js';
+import { refuse } from '../../../platform/envelope.js';
 
 export interface KeyParts {
   kind: string;
