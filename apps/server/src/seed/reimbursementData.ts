@@ -6,7 +6,7 @@
  */
 import { IncomeSource } from '@zhyy/shared';
 import { identityKey } from '../modules/income/identity/identity.js';
-import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/tables.js';
+import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/pool/tables.js';
 import { COMPANY_NAME } from './company.js';
 import { creditCode, SELLER } from './invoiceData.js';
 

@@ -13,11 +13,11 @@ import { AppError } from '../../platform/envelope.js';
 import { newId } from '../../platform/ids.js';
 import { nowIso } from '../../platform/time.js';
 import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
-import { addEvent } from './events.js';
+import { addEvent } from './pool/events.js';
 import { identityKey } from './identity/identity.js';
 import { recordTransport } from './transport/facts.js';
 import { raiseCases } from './abnormal/raise.js';
-import './tables.js';
+import './pool/tables.js';
 
 export interface ArrivingFile {
   name: string;

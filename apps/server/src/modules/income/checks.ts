@@ -11,7 +11,7 @@ import { refuse } from '../../platform/envelope.js';
 import { shanghaiDay } from '../../platform/listing.js';
 import { defaultSettings, SETTINGS_ID } from '../invoice/settings.js';
 import { displayNo } from './identity/identity.js';
-import './tables.js';
+import './pool/tables.js';
 
 export interface FaceData {
   kind: string;

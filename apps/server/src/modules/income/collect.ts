@@ -12,9 +12,9 @@ import { AppError } from '../../platform/envelope.js';
 import { nowIso } from '../../platform/time.js';
 import { raiseCases } from './abnormal/raise.js';
 import { arrive, FaceMismatch, recordFaceMismatch, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
-import { addEvent } from './events.js';
+import { addEvent } from './pool/events.js';
 import { identityKey } from './identity/identity.js';
-import './tables.js';
+import './pool/tables.js';
 
 /** The tax service's ticket kinds in the pool's words (51 铁路, 61 航空, 99 公路水路); invoice kinds are the same codes. */
 const TICKET_KINDS: Record<string, string> = { '51': 'rail', '61': 'air', '99': 'road' };

@@ -12,7 +12,7 @@ import { typed } from '../../platform/route.js';
 import { MIME, signedLink } from '../invoice/files.js';
 import { signedFileRoute } from '../invoice/routes-files.js';
 import type { InvoiceSettings } from '../invoice/settings.js';
-import { POOL, tags } from './paths.js';
+import { POOL, tags } from './pool/access.js';
 import { ENTRY } from './signing/access.js';
 
 /** Whoever may open an incoming invoice's detail (the pool's or 发票签收's) may open its files. */

@@ -1,19 +1,20 @@
 /**
  * Incoming invoices, intake (issue 13): 采集 on demand (/api/income/pool/collect) and the collection
- * job (app.incomeJob), 上传识别 (/upload-recognise, one file a call; /upload-save), 查验 (/verify,
- * /verify-history). Collection and verification from the pool pages (roles 1, 13); upload also from
+ * job (app.incomeJob), 上传识别 (/upload-recognise, one file a call; /upload-save), 手工录入 (/save), 查验
+ * (/verify, /verify-history). Collection and verification from the pool pages (roles 1, 13); upload also from
  * the 进项发票编辑 page (/invoice-entry/edit/:id, roles 1, 13, 14, 16).
  */
 import type { FastifyInstance } from 'fastify';
-import { CollectBody, CollectMessages, CollectProgressBody, OperationLogType, PoolIdBody, UPLOAD_MAX_BYTES, UploadRecogniseBody, UploadSaveBody, VerifyBody } from '@zhyy/shared';
+import { CollectBody, CollectMessages, CollectProgressBody, OperationLogType, PoolEntryBody, PoolIdBody, UPLOAD_MAX_BYTES, UploadRecogniseBody, UploadSaveBody, VerifyBody } from '@zhyy/shared';
 import { pages } from '../../platform/access.js';
 import { currentUser } from '../../platform/context.js';
 import { ok } from '../../platform/envelope.js';
 import { typed } from '../../platform/route.js';
 import type { InvoiceSettings } from '../invoice/settings.js';
 import { CollectTasks } from './collect-task.js';
+import { saveManual } from './entry.js';
 import { IncomeJob } from './job.js';
-import { access, POOL, tags } from './paths.js';
+import { access, POOL, tags } from './pool/access.js';
 import { recogniseUpload, saveUpload } from './upload.js';
 import { verifyHistory, verifyInvoices } from './verify.js';
 
@@ -50,6 +51,10 @@ export async function intakeRoutes(app: FastifyInstance, settings: InvoiceSettin
   );
   r.post(`${P}/upload-save`, { bodyLimit: uploadLimit, schema: { body: UploadSaveBody, summary: '保存上传的发票：核对后的票面与同一文件再次发送，进入票池（同一发票再次保存时合并）', tags }, config: uploadAccess }, async (req) => {
     const a = await saveUpload(app, req, req.body);
+    return ok(a, a.message);
+  });
+  r.post(`${P}/save`, { bodyLimit: uploadLimit, schema: { body: PoolEntryBody, summary: '手工录入纸质发票（与采集、上传同样的校验；同一发票再次录入时合并；文件合计10MB以内）', tags }, config: access.entry }, async (req) => {
+    const a = await saveManual(app, req, req.body);
     return ok(a, a.message);
   });
   r.post(`${P}/verify`, { schema: { body: VerifyBody, summary: '查验：一张或多张发票经税务端查验，逐张答结果；失败的可直接重试', tags }, config: access.detail }, async (req) => {

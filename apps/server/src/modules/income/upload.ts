@@ -11,7 +11,7 @@ import { IncomeKind, IncomeSource, OperationLogType, type PoolArrival, type Uplo
 import { yuanToFen } from '../../integrations/tax/money.js';
 import { currentUser } from '../../platform/context.js';
 import { arrive, FaceMismatch, type ArrivingFile } from './arrival.js';
-import { addEvent } from './events.js';
+import { addEvent } from './pool/events.js';
 import { decodeFiles, refusedMerge } from './entry.js';
 import { displayNo } from './identity/identity.js';
 import { recogniseAndLog } from './recognition/logged.js';

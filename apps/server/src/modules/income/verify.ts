@@ -24,8 +24,8 @@ import { nowIso } from '../../platform/time.js';
 import type { InvoiceSettings } from '../invoice/settings.js';
 import { buyerWarnings, company } from './checks.js';
 import { applyTaxState, poolKindOf, taxLines } from './collect.js';
-import { addEvent } from './events.js';
-import type { IncomeInvoiceTable, IncomeLineTable } from './tables.js';
+import { addEvent } from './pool/events.js';
+import type { IncomeInvoiceTable, IncomeLineTable } from './pool/tables.js';
 import './intake-migration.js';
 import { refreshTransport } from './transport/facts.js';
 

@@ -12,7 +12,7 @@ import { currentUser } from '../../../platform/context.js';
 import { notFound, ok, refuse } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { InvoiceSettings } from '../../invoice/settings.js';
-import { access } from '../paths.js';
+import { access } from '../pool/access.js';
 import { deliver, IMMEDIATE_HOLDER, retryInvoice } from './deliver.js';
 import { BookingJob } from './job.js';
 import { bookingInfo } from './queries.js';

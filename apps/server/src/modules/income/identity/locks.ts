@@ -11,8 +11,8 @@ import type { Database } from '../../../db/schema.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import { addEvent } from '../events.js';
-import '../tables.js';
+import { addEvent } from '../pool/events.js';
+import '../pool/tables.js';
 
 export interface Use {
   kind: IncomeUseKindCode;

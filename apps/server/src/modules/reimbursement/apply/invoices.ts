@@ -11,7 +11,7 @@ import type { Database } from '../../../db/schema.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { lock, release } from '../../income/identity/locks.js';
 import '../../income/signing/tables.js';
-import '../../income/tables.js';
+import '../../income/pool/tables.js';
 import '../../income/transport/tables.js';
 import '../tables.js';
 

@@ -1,5 +1,5 @@
 /** Table types of migration 0017_income (declaration merging, as the invoice module's tables.ts does). */
-import '../../db/schema.js';
+import '../../../db/schema.js';
 
 export interface IncomeInvoiceTable {
   id: string;
@@ -110,7 +110,7 @@ export interface IncomePoolDayTable {
   amount_incl: number;
 }
 
-declare module '../../db/schema.js' {
+declare module '../../../db/schema.js' {
   interface Database {
     income_invoices: IncomeInvoiceTable;
     income_invoice_lines: IncomeLineTable;

@@ -6,9 +6,9 @@
 import { SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import { sql, type Kysely } from 'kysely';
 import type { PoolDetail, PoolFilter, PoolPage, PoolQuery, PoolRow, PoolTotals } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { notFound } from '../../platform/envelope.js';
-import { offsetOf } from '../../platform/listing.js';
+import type { Database } from '../../../db/schema.js';
+import { notFound } from '../../../platform/envelope.js';
+import { offsetOf } from '../../../platform/listing.js';
 import { applyPoolFilters, flagsOf, isAbnormal, poolSort, sumsSelect, type Scope } from './filters.js';
 import { summaryAnswers, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';

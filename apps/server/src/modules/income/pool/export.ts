@@ -4,9 +4,9 @@ import {
   IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, IncomeVerifyState,
   type PoolFilter, type PoolRow,
 } from '@zhyy/shared';
-import { refuse } from '../../platform/envelope.js';
-import { shanghaiTime } from '../../platform/listing.js';
-import { exportXlsx } from '../syslog/fileExports.js';
+import { refuse } from '../../../platform/envelope.js';
+import { shanghaiTime } from '../../../platform/listing.js';
+import { exportXlsx } from '../../syslog/fileExports.js';
 import type { Scope } from './filters.js';
 import { poolBatches, poolTotals } from './repo.js';
 

@@ -1,5 +1,5 @@
 /** The access rules of the pool calls: each names the pages of the shared route table that use it (roles 1, 13; manual entry also 14, 16). */
-import { pages } from '../../platform/access.js';
+import { pages } from '../../../platform/access.js';
 
 const P = '/income/invoicePool';
 export const POOL = { list: `${P}/list`, detail: `${P}/detail/:id`, other: `${P}/other`, abnormal: `${P}/abnormal` };

@@ -7,7 +7,7 @@
  */
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeSignState, IncomeUsage, OTHER_INCOME_KINDS, type PoolFilter, type PoolTotals } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../../db/schema.js';
 import type { Scope } from './filters.js';
 import './tables.js';
 

@@ -1,8 +1,8 @@
 /** The pool's history (income_events): every arrival, merge, lock, release and close, state change, verification and signing, with who did it. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
+import type { Database } from '../../../db/schema.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
 import './tables.js';
 
 export type EventKind = 'arrive' | 'merge' | 'lock' | 'release' | 'close' | 'state' | 'verify' | 'sign' | 'sign-failed' | 'revoke' | 'allocate' | 'tick' | 'untick' | 'book' | 'unbook' | 'abnormal' | 'transferOut' | 'mismatch' | 'unrecognised';

@@ -4,8 +4,8 @@
  */
 import { sql, type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { IncomeAbnormalFlag, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, OTHER_INCOME_KINDS, type PoolFilter } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { contains, sortOf } from '../../platform/listing.js';
+import type { Database } from '../../../db/schema.js';
+import { contains, sortOf } from '../../../platform/listing.js';
 import type { IncomeInvoiceTable } from './tables.js';
 
 type DB = Database & { p: IncomeInvoiceTable };
