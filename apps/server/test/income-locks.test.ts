@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeSource, IncomeUsage, text, Uuid } from '@zhyy/shared';
-import { arrive } from '../src/modules/income/arrival.js';
+import { arrive } from '../src/modules/income/intake/arrival.js';
 import { close, lock, release } from '../src/modules/income/identity/locks.js';
 import { pages } from '../src/platform/access.js';
 import { ok, refuse } from '../src/platform/envelope.js';

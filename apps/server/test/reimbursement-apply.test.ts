@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeInvoiceState, IncomeSource, IncomeUsage, REIMB_BILL_NO, railTicketTax, ReimbFlowState, ReimbState, taxOfIncluded } from '@zhyy/shared';
-import { arrive } from '../src/modules/income/arrival.js';
+import { arrive } from '../src/modules/income/intake/arrival.js';
 import { documentOwner } from '../src/modules/income/abnormal/raise.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { b64, creditCode, entry, pdf, shanghaiDay } from './income-helpers.js';

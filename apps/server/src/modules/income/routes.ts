@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import { InvoiceSettings } from '../invoice/settings.js';
 import { poolRoutes } from './pool/routes.js';
 import { incomeFileRoutes } from './routes-files.js';
-import { intakeRoutes } from './routes-intake.js';
+import { intakeRoutes } from './intake/routes.js';
 import { incomeSignRoutes } from './routes-sign.js';
 import { incomeDeductionRoutes } from './deduction/routes.js';
 import { incomeBookingRoutes } from './booking/routes.js';

@@ -14,7 +14,7 @@ import type { Database } from '../../../db/schema.js';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
-import { buyerWarnings, company } from '../checks.js';
+import { buyerWarnings, company } from '../intake/checks.js';
 import { addEvent } from '../pool/events.js';
 import { notifyUser } from '../../messages/service.js';
 import type { Ticking } from '../deduction/service.js';

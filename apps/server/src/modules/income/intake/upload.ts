@@ -8,12 +8,12 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomeKind, IncomeSource, OperationLogType, type PoolArrival, type UploadRecogniseBody, type UploadRecognition, type UploadSaveBody } from '@zhyy/shared';
-import { yuanToFen } from '../../integrations/tax/money.js';
-import { currentUser } from '../../platform/context.js';
+import { yuanToFen } from '../../../integrations/tax/money.js';
+import { currentUser } from '../../../platform/context.js';
 import { arrive, FaceMismatch, type ArrivingFile } from './arrival.js';
-import { addEvent } from './pool/events.js';
+import { addEvent } from '../pool/events.js';
 import { decodeFiles, refusedMerge } from './entry.js';
-import { displayNo } from './identity/identity.js';
+import { displayNo } from '../identity/identity.js';
 import { recogniseAndLog } from './recognition/logged.js';
 import { FIELD_LABELS, FIELD_NAMES, SOURCE_LABELS, type Recognition } from './recognition/types.js';
 

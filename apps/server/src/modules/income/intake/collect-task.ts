@@ -12,15 +12,15 @@
  */
 import { CollectMessages, CollectTaskState, type CollectResult, type CollectTask } from '@zhyy/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/index.js';
-import { checkCollectQuery } from '../../integrations/tax/income-rules.js';
-import { AppError, conflict, notFound } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { LeasedJob, LeaseLost, newHolderId, type LeaseHandle } from '../../platform/leases.js';
-import { nowIso } from '../../platform/time.js';
-import type { InvoiceSettings } from '../invoice/settings.js';
+import type { Db } from '../../../db/index.js';
+import { checkCollectQuery } from '../../../integrations/tax/income-rules.js';
+import { AppError, conflict, notFound } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { LeasedJob, LeaseLost, newHolderId, type LeaseHandle } from '../../../platform/leases.js';
+import { nowIso } from '../../../platform/time.js';
+import type { InvoiceSettings } from '../../invoice/settings.js';
 import { collectMessage, collectWindow } from './collect.js';
-import type { IncomeCollectTaskTable } from './collect-task-migration.js';
+import type { IncomeCollectTaskTable } from '../collect-task-migration.js';
 import { INCOME_JOB_LEASE, INCOME_JOB_TTL_MS } from './job.js';
 
 /** Stops a task from inside its progress callback (the server is stopping). */

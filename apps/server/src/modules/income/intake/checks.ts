@@ -6,12 +6,12 @@
  */
 import type { Kysely } from 'kysely';
 import { taxNumberProblem, type PoolLineInput } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { refuse } from '../../platform/envelope.js';
-import { shanghaiDay } from '../../platform/listing.js';
-import { defaultSettings, SETTINGS_ID } from '../invoice/settings.js';
-import { displayNo } from './identity/identity.js';
-import './pool/tables.js';
+import type { Database } from '../../../db/schema.js';
+import { refuse } from '../../../platform/envelope.js';
+import { shanghaiDay } from '../../../platform/listing.js';
+import { defaultSettings, SETTINGS_ID } from '../../invoice/settings.js';
+import { displayNo } from '../identity/identity.js';
+import '../pool/tables.js';
 
 export interface FaceData {
   kind: string;

@@ -1,9 +1,9 @@
 /** Manual entry of a paper invoice (手工录入): the files decoded and checked, then the same arrival as every source. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomeSource, OperationLogType, UPLOAD_MAX_BYTES, type PoolArrival, type PoolEntryBody } from '@zhyy/shared';
-import { currentUser } from '../../platform/context.js';
-import { refuse } from '../../platform/envelope.js';
-import { checkUpload, extensionOf } from '../../platform/userFiles.js';
+import { currentUser } from '../../../platform/context.js';
+import { refuse } from '../../../platform/envelope.js';
+import { checkUpload, extensionOf } from '../../../platform/userFiles.js';
 import { arrive, FaceMismatch, recordFaceMismatch, type ArrivingFile } from './arrival.js';
 
 const FORMATS = new Set(['pdf', 'ofd', 'xml', 'jpg', 'png']);

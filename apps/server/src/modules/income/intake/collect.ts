@@ -6,15 +6,15 @@
  */
 import type { Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeRiskLevel, IncomeSource, type CollectResult, type PoolLineInput } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import type { IncomeTaxGateway, IncomingInvoice } from '../../integrations/tax/index.js';
-import { AppError } from '../../platform/envelope.js';
-import { nowIso } from '../../platform/time.js';
-import { raiseCases } from './abnormal/raise.js';
+import type { Database } from '../../../db/schema.js';
+import type { IncomeTaxGateway, IncomingInvoice } from '../../../integrations/tax/index.js';
+import { AppError } from '../../../platform/envelope.js';
+import { nowIso } from '../../../platform/time.js';
+import { raiseCases } from '../abnormal/raise.js';
 import { arrive, FaceMismatch, recordFaceMismatch, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
-import { addEvent } from './pool/events.js';
-import { identityKey } from './identity/identity.js';
-import './pool/tables.js';
+import { addEvent } from '../pool/events.js';
+import { identityKey } from '../identity/identity.js';
+import '../pool/tables.js';
 
 /** The tax service's ticket kinds in the pool's words (51 铁路, 61 航空, 99 公路水路); invoice kinds are the same codes. */
 const TICKET_KINDS: Record<string, string> = { '51': 'rail', '61': 'air', '99': 'road' };

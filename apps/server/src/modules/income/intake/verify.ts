@@ -12,22 +12,22 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { raiseCases } from './abnormal/raise.js';
+import { raiseCases } from '../abnormal/raise.js';
 import { IncomeKind, IncomeVerifyState, type VerifyAnswer, type VerifyInvoiceResult, type VerifyMismatchField, type VerificationRecord, SYSTEM_ACTOR_NAME } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { VERIFY_FIELD_LABELS, type IncomeTaxGateway, type IncomeVerifyQuery, type IncomeVerifyResult, type IncomingInvoice } from '../../integrations/tax/index.js';
-import { fenToYuan } from '../../integrations/tax/money.js';
-import { currentUser } from '../../platform/context.js';
-import { AppError, notFound, refuse } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
-import type { InvoiceSettings } from '../invoice/settings.js';
+import type { Database } from '../../../db/schema.js';
+import { VERIFY_FIELD_LABELS, type IncomeTaxGateway, type IncomeVerifyQuery, type IncomeVerifyResult, type IncomingInvoice } from '../../../integrations/tax/index.js';
+import { fenToYuan } from '../../../integrations/tax/money.js';
+import { currentUser } from '../../../platform/context.js';
+import { AppError, notFound, refuse } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
+import type { InvoiceSettings } from '../../invoice/settings.js';
 import { buyerWarnings, company } from './checks.js';
 import { applyTaxState, poolKindOf, taxLines } from './collect.js';
-import { addEvent } from './pool/events.js';
-import type { IncomeInvoiceTable, IncomeLineTable } from './pool/tables.js';
-import './intake-migration.js';
-import { refreshTransport } from './transport/facts.js';
+import { addEvent } from '../pool/events.js';
+import type { IncomeInvoiceTable, IncomeLineTable } from '../pool/tables.js';
+import '../intake-migration.js';
+import { refreshTransport } from '../transport/facts.js';
 
 const SPECIAL = new Set(['01', '08', '85']);
 const ORDINARY = new Set(['04', '10', '14', '86']);

@@ -8,16 +8,16 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, ResponseCode, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { AppError } from '../../platform/envelope.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
+import type { Database } from '../../../db/schema.js';
+import { AppError } from '../../../platform/envelope.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
 import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
-import { addEvent } from './pool/events.js';
-import { identityKey } from './identity/identity.js';
-import { recordTransport } from './transport/facts.js';
-import { raiseCases } from './abnormal/raise.js';
-import './pool/tables.js';
+import { addEvent } from '../pool/events.js';
+import { identityKey } from '../identity/identity.js';
+import { recordTransport } from '../transport/facts.js';
+import { raiseCases } from '../abnormal/raise.js';
+import '../pool/tables.js';
 
 export interface ArrivingFile {
   name: string;

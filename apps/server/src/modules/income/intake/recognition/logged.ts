@@ -6,8 +6,8 @@
  * load with the first upload, not at server start (issue 11: cold start).
  */
 import { performance } from 'node:perf_hooks';
-import type { Db } from '../../../db/index.js';
-import { recordAiCall, type AiCaller } from '../../../integrations/ai/calls.js';
+import type { Db } from '../../../../db/index.js';
+import { recordAiCall, type AiCaller } from '../../../../integrations/ai/calls.js';
 import type { UploadedFile } from './recognise.js';
 import type { Recognition } from './types.js';
 

@@ -9,14 +9,14 @@
  */
 import { SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/index.js';
-import { dayNumber, dayOf, MAX_WINDOW_DAYS } from '../../integrations/tax/income-rules.js';
-import { shanghaiDay } from '../../platform/listing.js';
-import { LeasedJob, type LeaseHandle } from '../../platform/leases.js';
-import { nowIso } from '../../platform/time.js';
-import type { InvoiceSettings } from '../invoice/settings.js';
+import type { Db } from '../../../db/index.js';
+import { dayNumber, dayOf, MAX_WINDOW_DAYS } from '../../../integrations/tax/income-rules.js';
+import { shanghaiDay } from '../../../platform/listing.js';
+import { LeasedJob, type LeaseHandle } from '../../../platform/leases.js';
+import { nowIso } from '../../../platform/time.js';
+import type { InvoiceSettings } from '../../invoice/settings.js';
 import { collectWindow } from './collect.js';
-import './intake-migration.js';
+import '../intake-migration.js';
 
 export const INCOME_JOB_LEASE = 'income';
 export const INCOME_JOB_TTL_MS = 120_000;

@@ -6,15 +6,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { CollectBody, CollectMessages, CollectProgressBody, OperationLogType, PoolEntryBody, PoolIdBody, UPLOAD_MAX_BYTES, UploadRecogniseBody, UploadSaveBody, VerifyBody } from '@zhyy/shared';
-import { pages } from '../../platform/access.js';
-import { currentUser } from '../../platform/context.js';
-import { ok } from '../../platform/envelope.js';
-import { typed } from '../../platform/route.js';
-import type { InvoiceSettings } from '../invoice/settings.js';
+import { pages } from '../../../platform/access.js';
+import { currentUser } from '../../../platform/context.js';
+import { ok } from '../../../platform/envelope.js';
+import { typed } from '../../../platform/route.js';
+import type { InvoiceSettings } from '../../invoice/settings.js';
 import { CollectTasks } from './collect-task.js';
 import { saveManual } from './entry.js';
 import { IncomeJob } from './job.js';
-import { access, POOL, tags } from './pool/access.js';
+import { access, POOL, tags } from '../pool/access.js';
 import { recogniseUpload, saveUpload } from './upload.js';
 import { verifyHistory, verifyInvoices } from './verify.js';
 
@@ -68,9 +68,9 @@ export async function intakeRoutes(app: FastifyInstance, settings: InvoiceSettin
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The incoming-invoice collection job (modules/income/job.ts). */
+    /** The incoming-invoice collection job (modules/income/intake/job.ts). */
     incomeJob: IncomeJob;
-    /** 采集 on demand in the background (modules/income/collect-task.ts). */
+    /** 采集 on demand in the background (modules/income/intake/collect-task.ts). */
     incomeCollectTasks: CollectTasks;
   }
 }
