@@ -6,14 +6,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { FileTicketBody, OperationLogType, SIGNED_INCOME_FILE_ROUTE } from '@zhyy/shared';
-import { pages } from '../../platform/access.js';
-import { notFound, ok } from '../../platform/envelope.js';
-import { typed } from '../../platform/route.js';
-import { MIME, signedLink } from '../invoice/files.js';
-import { signedFileRoute } from '../invoice/routes-files.js';
-import type { InvoiceSettings } from '../invoice/settings.js';
-import { POOL, tags } from './pool/access.js';
-import { ENTRY } from './signing/access.js';
+import { pages } from '../../../platform/access.js';
+import { notFound, ok } from '../../../platform/envelope.js';
+import { typed } from '../../../platform/route.js';
+import { MIME, signedLink } from '../../invoice/files.js';
+import { signedFileRoute } from '../../invoice/routes-files.js';
+import type { InvoiceSettings } from '../../invoice/settings.js';
+import { POOL, tags } from '../pool/access.js';
+import { ENTRY } from '../signing/access.js';
 
 /** Whoever may open an incoming invoice's detail (the pool's or 发票签收's) may open its files. */
 const readers = { access: pages(POOL.detail, POOL.list, POOL.other, POOL.abnormal, ENTRY.detail, ENTRY.list, ENTRY.sign, ENTRY.dept, ENTRY.revokeList, ENTRY.apportion, ENTRY.change) };
