@@ -3,20 +3,20 @@
  * 失败 with the reason), 标记入账 with 02 or 03, 撤销入账 after a confirmation, 立即重试, and the server's answers
  * and refusals as it words them.
  */
-import '../../test/dom';
+import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookingDeliveryRow, BookingInfo } from '@zhyy/shared';
-import { ApiError } from '../../api/errors';
+import { ApiError } from '../../../api/errors';
 import { PoolBooking, deliveryWord } from './PoolBooking';
-import { BookingTag } from './widgets';
+import { BookingTag } from '../pool/widgets';
 
 const info = vi.fn();
 const book = vi.fn();
 const revoke = vi.fn();
 const retry = vi.fn();
-vi.mock('../../api/incomeBooking', () => ({
+vi.mock('../../../api/incomeBooking', () => ({
   bookingApi: { info: (...a: unknown[]) => info(...a), book: (...a: unknown[]) => book(...a), revoke: (...a: unknown[]) => revoke(...a), retry: (...a: unknown[]) => retry(...a) },
 }));
 

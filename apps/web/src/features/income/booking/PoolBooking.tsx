@@ -8,9 +8,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Modal, Popconfirm, Radio, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { BookingDeliveryStatus, BookingSourceType, IncomeBookingState, formatShanghai, type BookingDeliveryRow, type BookingInfo } from '@zhyy/shared';
-import { bookingApi } from '../../api/incomeBooking';
-import { formatTime } from '../../components/download';
-import { POOL_KEY } from './request';
+import { bookingApi } from '../../../api/incomeBooking';
+import { formatTime } from '../../../components/download';
+import { POOL_KEY } from '../pool/request';
 
 const BOOKED = ['02', '03'];
 

@@ -9,7 +9,7 @@ import { Alert, Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, 
 import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { IncomeKind, PoolEntryBody, PoolLineInput, TAX_RATES, fenToYuan, yuanToFen, type UploadRecognition } from '@zhyy/shared';
-import { zodRule } from '../../components/zodRule';
+import { zodRule } from '../../../components/zodRule';
 import { entryProblems, numberFields } from './entryChecks';
 
 const S = PoolEntryBody.shape;

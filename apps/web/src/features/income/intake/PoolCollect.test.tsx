@@ -4,25 +4,25 @@
  * refusal (another collection running), then the background task's progress polled to its end, with the
  * counts and the final message, and refreshes the list.
  */
-import '../../test/dom';
+import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CollectTask } from '@zhyy/shared';
-import { ApiError } from '../../api/errors';
-import { useSession } from '../../stores/session';
-import { shanghaiNow } from '../../utils/time';
+import { ApiError } from '../../../api/errors';
+import { useSession } from '../../../stores/session';
+import { shanghaiNow } from '../../../utils/time';
 import { collectPercent, collectWindowError, defaultCollectRange } from './collectRules';
 import { CollectProgressView } from './PoolCollect';
-import PoolList from './PoolList';
+import PoolList from '../pool/PoolList';
 
 const page = vi.fn();
 const collect = vi.fn();
 const collectProgress = vi.fn();
-vi.mock('../../api/income', async (orig) => ({
-  ...(await orig<typeof import('../../api/income')>()),
+vi.mock('../../../api/income', async (orig) => ({
+  ...(await orig<typeof import('../../../api/income')>()),
   incomeApi: { page: (...a: unknown[]) => page(...a), collect: (...a: unknown[]) => collect(...a), collectProgress: (...a: unknown[]) => collectProgress(...a) },
 }));
 

@@ -11,10 +11,10 @@ import { Alert, Button, DatePicker, Descriptions, Form, Modal, Progress, Space, 
 import type { Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import type { CollectTask } from '@zhyy/shared';
-import { incomeApi } from '../../api/income';
-import { shanghaiNow } from '../../utils/time';
+import { incomeApi } from '../../../api/income';
+import { shanghaiNow } from '../../../utils/time';
 import { collectPercent, collectWindowError, defaultCollectRange } from './collectRules';
-import { POOL_KEY } from './request';
+import { POOL_KEY } from '../pool/request';
 
 /** How often the dialog asks for the progress. */
 export const COLLECT_POLL_MS = 1000;

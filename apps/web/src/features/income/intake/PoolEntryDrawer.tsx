@@ -8,8 +8,8 @@
 import { Alert, Button, Drawer, Form, Space, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { PoolEntryBody, UPLOAD_MAX_BYTES, type PoolArrival } from '@zhyy/shared';
-import { incomeApi } from '../../api/income';
-import { feedback } from '../../ui/feedback';
+import { incomeApi } from '../../../api/income';
+import { feedback } from '../../../ui/feedback';
 import { EntryFilesField, EntryFormFields, EntryProblems, checkedFace, readBase64, useEntryProblems, type EntryForm } from './EntryFormFields';
 
 /** Says the answer of a save: its message, and its warnings in a dialog. */

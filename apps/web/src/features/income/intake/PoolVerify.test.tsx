@@ -3,25 +3,25 @@
  * differ, or failed with the server's reason (5 times a day, 开票次日起) — then the detail and its history are
  * loaded again; from the list the selected rows (at most 50, VerifyBody's message) with a table of results.
  */
-import '../../test/dom';
+import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { VerifyInvoiceResult } from '@zhyy/shared';
-import { ViewContext, type ViewInfo } from '../../router/view';
-import { useSession } from '../../stores/session';
-import PoolDetail from './PoolDetail';
-import PoolList from './PoolList';
+import { ViewContext, type ViewInfo } from '../../../router/view';
+import { useSession } from '../../../stores/session';
+import PoolDetail from '../pool/PoolDetail';
+import PoolList from '../pool/PoolList';
 import { batchVerifyError, verifyWord } from './PoolVerify';
-import { poolDetail, poolRow } from './testRows';
+import { poolDetail, poolRow } from '../pool/testRows';
 
 const detail = vi.fn();
 const verifyHistory = vi.fn();
 const verify = vi.fn();
 const page = vi.fn();
-vi.mock('../../api/income', async (orig) => ({
-  ...(await orig<typeof import('../../api/income')>()),
+vi.mock('../../../api/income', async (orig) => ({
+  ...(await orig<typeof import('../../../api/income')>()),
   incomeApi: {
     detail: (...a: unknown[]) => detail(...a), verifyHistory: (...a: unknown[]) => verifyHistory(...a),
     verify: (...a: unknown[]) => verify(...a), page: (...a: unknown[]) => page(...a),
@@ -29,7 +29,7 @@ vi.mock('../../api/income', async (orig) => ({
 }));
 
 // The 入账标识 section loads its own call (PoolBooking.test.tsx tests it).
-vi.mock('../../api/incomeBooking', () => ({ bookingApi: { info: async () => ({ invoiceId: '', bookingState: '01', bookedAt: null, deliveries: [] }) } }));
+vi.mock('../../../api/incomeBooking', () => ({ bookingApi: { info: async () => ({ invoiceId: '', bookingState: '01', bookedAt: null, deliveries: [] }) } }));
 configure({ asyncUtilTimeout: 15_000 });
 const ID = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01';
 const ID2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a02';

@@ -10,8 +10,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { VerifyBody, VerifyOutcome, type VerifyAnswer, type VerifyInvoiceResult } from '@zhyy/shared';
-import { incomeApi } from '../../api/income';
-import { POOL_KEY } from './request';
+import { incomeApi } from '../../../api/income';
+import { POOL_KEY } from '../pool/request';
 
 /** The word of one result: 一致, 不一致, 查无此票, or 失败. */
 export function verifyWord(r: VerifyInvoiceResult): { text: string; colour: string } {

@@ -1,7 +1,7 @@
 /** 采集's dialog rules: the default window and the client's check of it (the server's own messages). */
 import type { Dayjs } from 'dayjs';
 import { COLLECT_MAX_DAYS, CollectMessages, type CollectTask } from '@zhyy/shared';
-import { shanghaiNow } from '../../utils/time';
+import { shanghaiNow } from '../../../utils/time';
 
 /** The first day of last month through today, Asia/Shanghai. */
 export function defaultCollectRange(now: Dayjs = shanghaiNow()): [Dayjs, Dayjs] {

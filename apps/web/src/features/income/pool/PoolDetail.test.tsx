@@ -2,24 +2,24 @@
  * Issue 13, 票池发票详情: a malformed or unknown id gives the one 404 page (RecordNotFound), one silent
  * request at most; a found invoice shows its face and its abnormal flags.
  */
-import '../../test/dom';
+import '../../../test/dom';
 import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/errors';
-import { shouldRetry } from '../../api/retry';
-import { ViewContext, type ViewInfo } from '../../router/view';
+import { ApiError } from '../../../api/errors';
+import { shouldRetry } from '../../../api/retry';
+import { ViewContext, type ViewInfo } from '../../../router/view';
 import PoolDetail from './PoolDetail';
 import { poolDetail } from './testRows';
 
 const detail = vi.fn();
 const verifyHistory = vi.fn();
 const fileLink = vi.fn();
-vi.mock('../../api/income', () => ({ incomeApi: { detail: (...a: unknown[]) => detail(...a), verifyHistory: (...a: unknown[]) => verifyHistory(...a), fileLink: (...a: unknown[]) => fileLink(...a) } }));
+vi.mock('../../../api/income', () => ({ incomeApi: { detail: (...a: unknown[]) => detail(...a), verifyHistory: (...a: unknown[]) => verifyHistory(...a), fileLink: (...a: unknown[]) => fileLink(...a) } }));
 
 // The 入账标识 section loads its own call (PoolBooking.test.tsx tests it).
-vi.mock('../../api/incomeBooking', () => ({ bookingApi: { info: async () => ({ invoiceId: '', bookingState: '01', bookedAt: null, deliveries: [] }) } }));
+vi.mock('../../../api/incomeBooking', () => ({ bookingApi: { info: async () => ({ invoiceId: '', bookingState: '01', bookedAt: null, deliveries: [] }) } }));
 configure({ asyncUtilTimeout: 15_000 });
 beforeEach(() => {
   detail.mockReset();

@@ -5,15 +5,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Skeleton, Space } from 'antd';
 import { useNavigate } from 'react-router';
-import { incomeApi } from '../../api/income';
-import { RecordNotFound, isRecordId } from '../../components/RecordNotFound';
-import { useView } from '../../router/view';
-import { PoolBooking } from './PoolBooking';
+import { incomeApi } from '../../../api/income';
+import { RecordNotFound, isRecordId } from '../../../components/RecordNotFound';
+import { useView } from '../../../router/view';
+import { PoolBooking } from '../booking/PoolBooking';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
-import { PoolVerifyButton } from './PoolVerify';
-import { CaseHistory } from './abnormal/CaseHistory';
+import { PoolVerifyButton } from '../intake/PoolVerify';
+import { CaseHistory } from '../abnormal/CaseHistory';
 import { POOL_KEY, POOL_LIST } from './request';
-import '../invoice/ledger/ledger.css';
+import '../../invoice/ledger/ledger.css';
 
 export default function PoolDetail() {
   const { params } = useView();

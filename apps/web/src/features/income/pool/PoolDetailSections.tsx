@@ -9,11 +9,11 @@ import {
   IncomeAbnormalFlag, IncomeBookingState, IncomeEventKind, IncomeLockState, IncomeSource, IncomeUseKind, VerifyOutcome, formatUnitPrice,
   type PoolDetail, type PoolLine, type VerificationRecord,
 } from '@zhyy/shared';
-import { incomeApi } from '../../api/income';
+import { incomeApi } from '../../../api/income';
 import { POOL_KEY, poolNumber } from './request';
-import { formatTime } from '../../components/download';
-import { Figure, Money } from '../common/Money';
-import { openSignedFile } from '../common/fileView';
+import { formatTime } from '../../../components/download';
+import { Figure, Money } from '../../common/Money';
+import { openSignedFile } from '../../common/fileView';
 import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, orderedFlags, RiskTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
 
 /** The face: number, kind, state and flags in the title, the fields below; `more` adds the page's own fields (所属部门). */

@@ -4,13 +4,13 @@
  */
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form, Input, Select } from 'antd';
-import { AmountRangeItem } from '../../components/AmountRangeItem';
+import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { useState } from 'react';
 import {
   IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, OTHER_INCOME_KINDS,
   type IncomeKindCode,
 } from '@zhyy/shared';
-import type { PoolScope } from '../../api/income';
+import type { PoolScope } from '../../../api/income';
 
 const opts = <V,>(items: ReadonlyArray<{ value: V; label: string }>) => items.map((o) => ({ value: o.value, label: o.label }));
 

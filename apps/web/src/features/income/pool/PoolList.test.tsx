@@ -2,17 +2,17 @@
  * Issue 13, 进项票池: "totals of the filtered set" — the 合计 row shows the server's totals of the whole
  * filtered set (not the sum of the page shown), and 查询 sends the filters typed.
  */
-import '../../test/dom';
+import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSession } from '../../stores/session';
+import { useSession } from '../../../stores/session';
 import PoolList from './PoolList';
 import { poolRow } from './testRows';
 
 const page = vi.fn();
-vi.mock('../../api/income', async (orig) => ({ ...(await orig<typeof import('../../api/income')>()), incomeApi: { page: (...a: unknown[]) => page(...a) } }));
+vi.mock('../../../api/income', async (orig) => ({ ...(await orig<typeof import('../../../api/income')>()), incomeApi: { page: (...a: unknown[]) => page(...a) } }));
 
 configure({ asyncUtilTimeout: 15_000 });
 

@@ -4,11 +4,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useState } from 'react';
 import type { PoolRow } from '@zhyy/shared';
-import { useSession } from '../../stores/session';
-import { PoolCollectButton } from './PoolCollect';
-import { PoolEntryDrawer } from './PoolEntryDrawer';
+import { useSession } from '../../../stores/session';
+import { PoolCollectButton } from '../intake/PoolCollect';
+import { PoolEntryDrawer } from '../intake/PoolEntryDrawer';
 import { PoolTable } from './PoolTable';
-import { BatchVerifyButton } from './PoolVerify';
+import { BatchVerifyButton } from '../intake/PoolVerify';
 import { canEnterPool, POOL_KEY, poolNumber } from './request';
 
 export default function PoolList() {

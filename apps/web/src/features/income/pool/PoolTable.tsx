@@ -9,17 +9,17 @@ import { Card, Form, Space, Table, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { IncomeSource, type PoolPage, type PoolRow } from '@zhyy/shared';
-import { incomeApi, POOL_CALLS, type PoolScope } from '../../api/income';
-import type { ListParams } from '../../api/system';
-import { tableScrollX } from '../../components/tableWidth';
-import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../components/listTable';
-import { Money } from '../common/Money';
-import { ExportProgress } from '../invoice/ledger/ExportProgress';
+import { incomeApi, POOL_CALLS, type PoolScope } from '../../../api/income';
+import type { ListParams } from '../../../api/system';
+import { tableScrollX } from '../../../components/tableWidth';
+import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
+import { Money } from '../../common/Money';
+import { ExportProgress } from '../../invoice/ledger/ExportProgress';
 import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
 import { POOL_KEY, poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from './request';
 import { PoolFilters } from './PoolFilters';
-import '../../components/listPage.css';
-import '../invoice/ledger/ledger.css';
+import '../../../components/listPage.css';
+import '../../invoice/ledger/ledger.css';
 
 
 export interface PoolTableProps {
