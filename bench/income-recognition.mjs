@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const dist = path.join(root, process.env.SERVER_DIST ?? 'apps/server/dist');
-const { recognise } = await import(pathToFileURL(path.join(dist, 'modules/income/recognition/index.js')).href);
+const { recognise } = await import(pathToFileURL(path.join(dist, 'modules/income/intake/recognition/index.js')).href);
 
 const count = Number(process.argv[2] ?? 100);
 const dir = path.join(root, 'apps/server/test/fixtures/income');

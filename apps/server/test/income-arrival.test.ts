@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeSource } from '@zhyy/shared';
-import { arrive } from '../src/modules/income/arrival.js';
+import { arrive } from '../src/modules/income/intake/arrival.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { b64, creditCode, entry, nextDigital, OUR, pdf, shanghaiDay, SUPPLIER } from './income-helpers.js';
 

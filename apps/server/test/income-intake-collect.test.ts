@@ -12,9 +12,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IncomeSource } from '@zhyy/shared';
 import { IncomeMethods, type IncomingInvoice } from '../src/integrations/tax/index.js';
-import { arrive } from '../src/modules/income/arrival.js';
-import { toArriving } from '../src/modules/income/collect.js';
-import { CURSOR, defaultStart, IncomeJob, INCOME_JOB_LEASE, windows } from '../src/modules/income/job.js';
+import { arrive } from '../src/modules/income/intake/arrival.js';
+import { toArriving } from '../src/modules/income/intake/collect.js';
+import { CURSOR, defaultStart, IncomeJob, INCOME_JOB_LEASE, windows } from '../src/modules/income/intake/job.js';
 import { InvoiceSettings } from '../src/modules/invoice/settings.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
 import { shanghaiDay } from './income-helpers.js';

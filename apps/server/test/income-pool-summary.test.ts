@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeUsage, OTHER_INCOME_KINDS } from '@zhyy/shared';
-import { applyTaxState } from '../src/modules/income/collect.js';
-import { lock } from '../src/modules/income/locks.js';
-import { summaryAnswers } from '../src/modules/income/summary.js';
+import { applyTaxState } from '../src/modules/income/intake/collect.js';
+import { lock } from '../src/modules/income/identity/locks.js';
+import { summaryAnswers } from '../src/modules/income/pool/summary.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { entry, shanghaiDay, signDocs } from './income-helpers.js';
 

@@ -12,11 +12,11 @@ import { PDFDocument } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { renderInvoiceXml } from '../src/integrations/tax/simulator/xml.js';
-import { recognise, RecognitionMessages as M, type Recognition } from '../src/modules/income/recognition/index.js';
-import { mergeReadings } from '../src/modules/income/recognition/merge.js';
-import { readInvoiceQr } from '../src/modules/income/recognition/qr-invoice.js';
-import { readInvoiceText } from '../src/modules/income/recognition/text-fields.js';
-import { recogniseAndLog } from '../src/modules/income/recognition/logged.js';
+import { recognise, RecognitionMessages as M, type Recognition } from '../src/modules/income/intake/recognition/index.js';
+import { mergeReadings } from '../src/modules/income/intake/recognition/merge.js';
+import { readInvoiceQr } from '../src/modules/income/intake/recognition/qr-invoice.js';
+import { readInvoiceText } from '../src/modules/income/intake/recognition/text-fields.js';
+import { recogniseAndLog } from '../src/modules/income/intake/recognition/logged.js';
 import { startTestServer } from './helpers.js';
 import { request } from './tax-helpers.js';
 

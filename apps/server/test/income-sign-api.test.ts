@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeSignState, IncomeUsage, SyncSystem } from '@zhyy/shared';
 import { ARCHIVE_SIM_REFUSAL } from '../src/integrations/archive/index.js';
-import { lock } from '../src/modules/income/locks.js';
+import { lock } from '../src/modules/income/identity/locks.js';
 import { shanghaiMonth } from '../src/modules/income/signing/archive-no.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { entry, signDocs } from './income-helpers.js';

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { airTicketTax, IncomeSource, railTicketTax, roadTicketTax, TransportReason, type TransportRow } from '@zhyy/shared';
 import { fillTransport } from '../src/db/migrations/0025_income_transport.js';
-import { arrive, type ArrivingInvoice } from '../src/modules/income/arrival.js';
-import { lock } from '../src/modules/income/locks.js';
+import { arrive, type ArrivingInvoice } from '../src/modules/income/intake/arrival.js';
+import { lock } from '../src/modules/income/identity/locks.js';
 import { transportDeductionTotal } from '../src/modules/income/transport/repo.js';
 import { newId } from '../src/platform/ids.js';
 import { nowIso } from '../src/platform/time.js';

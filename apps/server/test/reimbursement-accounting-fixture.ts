@@ -1,10 +1,10 @@
 /**
  * The accounting tests' approved bills, made directly in the tables (applying is another part's): a bill in
  * flow_state 3 (已通过) and reimb_state 0, lines whose invoices come from the demo pool and are locked for
- * the bill (income/locks.ts), the categories' accounting subjects and the department's cost centre.
+ * the bill (income/identity/locks.ts), the categories' accounting subjects and the department's cost centre.
  */
 import { IncomeBookingState, IncomeInvoiceState, IncomeUsage } from '@zhyy/shared';
-import { lock } from '../src/modules/income/locks.js';
+import { lock } from '../src/modules/income/identity/locks.js';
 import { newId } from '../src/platform/ids.js';
 import { startTestServer, type TestServer } from './helpers.js';
 

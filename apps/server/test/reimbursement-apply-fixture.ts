@@ -5,7 +5,7 @@
  * applicant A and the other employee B), and the calls and reads the tests share.
  */
 import { IncomeSource } from '@zhyy/shared';
-import { arrive } from '../src/modules/income/arrival.js';
+import { arrive } from '../src/modules/income/intake/arrival.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { entry, shanghaiDay } from './income-helpers.js';
 

@@ -5,7 +5,7 @@
  * a reduced effective tax, a few 不抵扣 and 出口退税) with their tick log rows, and the rest wait as
  * candidates. The simulator's own ticks (taxsim_income_ticks) match, so an undo in the demo works.
  */
-import type { IncomeInvoiceTable } from '../modules/income/tables.js';
+import type { IncomeInvoiceTable } from '../modules/income/pool/tables.js';
 import type { TickLogTable } from '../modules/income/deduction/tables.js';
 import { currentPeriod, defaultDeadline, periodOfDay } from '../integrations/tax/tick-rules.js';
 import type { Kysely } from 'kysely';

@@ -24,7 +24,7 @@ import {
 import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
 import type { Insertable } from 'kysely';
 import type { IncomeArchiveCounterTable, IncomeSigningTable } from '../modules/income/signing/tables.js';
-import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
+import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/pool/tables.js';
 import { transportFacts, type TransportFacts } from '../modules/income/transport/facts.js';
 import { bulkInsert } from './bulk.js';
 import { seedTicks, tickDemo, type TickDemo } from './income-ticks.js';

@@ -9,8 +9,8 @@
  * mode's 8 / 8.
  */
 import { IncomeSource, type IncomeKindCode } from '@zhyy/shared';
-import { identityKey } from '../modules/income/identity.js';
-import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/tables.js';
+import { identityKey } from '../modules/income/identity/identity.js';
+import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/pool/tables.js';
 import { COMPANY_NAME } from './company.js';
 import { creditCode, SELLER } from './invoiceData.js';
 import type { Rng } from './rng.js';

@@ -12,7 +12,7 @@ import { raiseAll } from '../modules/income/abnormal/raise.js';
 import { sql } from 'kysely';
 import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeVerifyState } from '@zhyy/shared';
 import type { Db } from '../db/index.js';
-import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/tables.js';
+import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/pool/tables.js';
 import { bulkInsert } from './bulk.js';
 import { transportOf } from './income.js';
 import { drawIncome, incomeRowId, OTHER_BUYER } from './incomeData.js';

@@ -32,7 +32,7 @@ import { FlowState, IncomeBookingState, IncomeUsage, ReimbFlowState, ReimbRevoca
 import type { Database } from '../db/schema.js';
 import { formatVoucherNo, type Voucher } from '../integrations/accounting/index.js';
 import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
-import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/tables.js';
+import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/pool/tables.js';
 import type { ReimbBillTable, ReimbLineTable, ReimbPushTable, ReimbRevocationTable } from '../modules/reimbursement/tables.js';
 import { WorkflowEngine } from '../modules/workflow/engine.js';
 import type { Actor } from '../modules/workflow/engine-core.js';

@@ -5,8 +5,8 @@
  * and the large mode's 8, so they never meet.
  */
 import { IncomeSource } from '@zhyy/shared';
-import { identityKey } from '../modules/income/identity.js';
-import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/tables.js';
+import { identityKey } from '../modules/income/identity/identity.js';
+import type { IncomeInvoiceTable, IncomeLineTable } from '../modules/income/pool/tables.js';
 import { COMPANY_NAME } from './company.js';
 import { creditCode, SELLER } from './invoiceData.js';
 

@@ -1,48 +1,24 @@
 /**
- * Incoming invoices, part 1 (issue 13): the pool. /api/income/pool/{list,export,other,other-export,
- * abnormal,abnormal-export,abnormal-count,detail,save,file-link} and the signed file route. Access from the route table: the
- * invoicePool pages (roles 1, 13).
+ * Incoming invoices (issue 13 and on): the module's entry, registered by app.ts. Each capability has its
+ * own routes file, registered here: pool/ (the pool lists, export and detail), intake/ (采集, 上传识别,
+ * 查验, 手工录入), files/ (an invoice's files), signing/ (发票签收), transport/, deduction/, statistics/,
+ * booking/ and abnormal/. docs/income.md, "Where things are", maps each folder to its capability.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
-import { PoolEntryBody, PoolExportQuery, PoolIdBody, PoolQuery, UPLOAD_MAX_BYTES } from '@zhyy/shared';
-import { ok } from '../../platform/envelope.js';
-import { typed } from '../../platform/route.js';
-import { saveManual } from './entry.js';
-import { exportPool } from './export.js';
-import { access, tags } from './paths.js';
 import { InvoiceSettings } from '../invoice/settings.js';
-import { incomeFileRoutes } from './routes-files.js';
-import { intakeRoutes } from './routes-intake.js';
-import { incomeSignRoutes } from './routes-sign.js';
+import { poolRoutes } from './pool/routes.js';
+import { incomeFileRoutes } from './files/routes.js';
+import { intakeRoutes } from './intake/routes.js';
+import { incomeSignRoutes } from './signing/routes.js';
 import { incomeDeductionRoutes } from './deduction/routes.js';
 import { incomeBookingRoutes } from './booking/routes.js';
 import { incomeTransportRoutes } from './transport/routes.js';
 import { incomeStatisticsRoutes } from './statistics/routes.js';
 import { incomeAbnormalRoutes } from './abnormal/routes.js';
-import { poolDetail, poolPage } from './repo.js';
-import { openCaseCount } from './abnormal/queries.js';
 
 async function incomePoolModule(app: FastifyInstance): Promise<void> {
-  const r = typed(app);
-  const db = () => app.db.kysely;
-  const P = '/api/income/pool';
-
-  r.post(`${P}/list`, { schema: { body: PoolQuery, summary: '进项票池：全部进项发票，按各字段筛选、排序、分页，含筛选结果的合计', tags }, config: access.list }, async (req) => ok(await poolPage(db(), req.body, 'all')));
-  r.post(`${P}/export`, { schema: { body: PoolExportQuery, summary: '导出进项票池（筛选结果全部，流式Excel）', tags }, config: access.list }, async (req, reply) => exportPool(app, req, reply, req.body, 'all'));
-  r.post(`${P}/other`, { schema: { body: PoolQuery, summary: '其他票池：海关缴款书、代扣代缴完税凭证、旅客运输票据、通行费发票', tags }, config: access.other }, async (req) => ok(await poolPage(db(), req.body, 'other')));
-  r.post(`${P}/other-export`, { schema: { body: PoolExportQuery, summary: '导出其他票池（流式Excel）', tags }, config: access.other }, async (req, reply) => exportPool(app, req, reply, req.body, 'other'));
-  r.post(`${P}/abnormal`, { schema: { body: PoolQuery, summary: '异常票池：作废、红冲或红字确认中、失控、异常凭证、购方非本公司、疑似重复、查验不一致', tags }, config: access.abnormal }, async (req) =>
-    ok(await poolPage(db(), req.body, 'abnormal')),
-  );
-  r.post(`${P}/abnormal-export`, { schema: { body: PoolExportQuery, summary: '导出异常票池（流式Excel）', tags }, config: access.abnormal }, async (req, reply) => exportPool(app, req, reply, req.body, 'abnormal'));
-  r.post(`${P}/abnormal-count`, { schema: { body: z.object({}), summary: '有待处理异常的发票数（abnormalInvoicePoolCount）', tags }, config: access.abnormal }, async () => ok({ abnormalInvoicePoolCount: await openCaseCount(db()) }));
-  r.post(`${P}/detail`, { schema: { body: PoolIdBody, summary: '票池发票详情：票面、明细、文件、查验与签收、使用记录和历史', tags }, config: access.detail }, async (req) => ok(await poolDetail(db(), req.body.id)));
-  r.post(`${P}/save`, { bodyLimit: Math.ceil(UPLOAD_MAX_BYTES * 1.4) + 65_536, schema: { body: PoolEntryBody, summary: '手工录入纸质发票（与采集、上传同样的校验；同一发票再次录入时合并；文件合计10MB以内）', tags }, config: access.entry }, async (req) => {
-    const a = await saveManual(app, req, req.body);
-    return ok(a, a.message);
-  });
+  await poolRoutes(app);
   // The invoice settings hold the company (the arrival checks' buyer), the tax gateway and the file-link key.
   const settings = new InvoiceSettings(app);
   await intakeRoutes(app, settings);

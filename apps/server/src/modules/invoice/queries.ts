@@ -24,9 +24,9 @@ import { base } from './lists.js';
 import { toInvoiceRow, toLineRow, type InvoiceListRecord } from './mapping.js';
 import { BILLING, CANCELLATION, RED, RETRY } from './paths.js';
 import { openCaseCountQuery } from '../income/abnormal/queries.js';
-import { POOL } from '../income/paths.js';
+import { POOL } from '../income/pool/access.js';
 import { ENTRY } from '../income/signing/access.js';
-import { signCountQuery } from '../income/summary.js';
+import { signCountQuery } from '../income/pool/summary.js';
 import { reimbApplyCountQuery } from '../reimbursement/accounting/queries.js';
 import { PAGE as REIMB } from '../reimbursement/paths.js';
 

@@ -14,11 +14,11 @@ import type { Database } from '../../../db/schema.js';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
-import { buyerWarnings, company } from '../checks.js';
-import { addEvent } from '../events.js';
+import { buyerWarnings, company } from '../intake/checks.js';
+import { addEvent } from '../pool/events.js';
 import { notifyUser } from '../../messages/service.js';
 import type { Ticking } from '../deduction/service.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import type { IncomeAbnormalCaseTable } from './tables.js';
 import './tables.js';
 

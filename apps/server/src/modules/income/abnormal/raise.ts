@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import { flagsOf, isAbnormal } from '../filters.js';
+import { flagsOf, isAbnormal } from '../pool/filters.js';
 import { flagDocument } from './actions.js';
 import '../signing/tables.js';
 import './tables.js';

@@ -17,7 +17,7 @@ import { typed } from '../../../platform/route.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { InvoiceSettings } from '../../invoice/settings.js';
 import { Ticking } from '../deduction/service.js';
-import { access } from '../paths.js';
+import { access } from '../pool/access.js';
 import { confirmCase, correctCase, rejectCase, untickCase } from './actions.js';
 import { AbnormalJob } from './job.js';
 import { caseBatches, caseCount, caseHistory, casePage } from './queries.js';

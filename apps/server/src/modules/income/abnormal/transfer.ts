@@ -18,8 +18,8 @@ import { AppError, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { isoAfter, nowIso } from '../../../platform/time.js';
-import { addEvent } from '../events.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import { addEvent } from '../pool/events.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import type { IncomeTransferOutTable } from './tables.js';
 import './tables.js';
 

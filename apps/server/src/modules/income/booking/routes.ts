@@ -12,7 +12,7 @@ import { currentUser } from '../../../platform/context.js';
 import { notFound, ok, refuse } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { InvoiceSettings } from '../../invoice/settings.js';
-import { access } from '../paths.js';
+import { access } from '../pool/access.js';
 import { deliver, IMMEDIATE_HOLDER, retryInvoice } from './deliver.js';
 import { BookingJob } from './job.js';
 import { bookingInfo } from './queries.js';
@@ -58,7 +58,7 @@ async function bookingModule(app: FastifyInstance): Promise<void> {
 }
 
 /**
- * After a signing (routes-sign.ts): sends at once the flags the successful contract signings queued (their step 3
+ * After a signing (signing/routes.ts): sends at once the flags the successful contract signings queued (their step 3
  * books the invoice 02 in its own transaction). Never throws: what fails is left to the retry job.
  */
 export async function sendQueuedBookings(app: FastifyInstance, invoiceIds: readonly string[], userId: string | null): Promise<void> {

@@ -21,7 +21,7 @@ import type { IncomeBookingGateway } from '../../../integrations/tax/income-type
 import { AppError, conflict, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import { addEvent } from '../events.js';
+import { addEvent } from '../pool/events.js';
 import { deliver, IMMEDIATE_HOLDER } from './deliver.js';
 import './tables.js';
 

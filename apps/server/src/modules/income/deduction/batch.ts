@@ -9,7 +9,7 @@ import { TICK_MAX_INVOICES, type CandidateFilter } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import type { TaxGateway, TickPeriod } from '../../../integrations/tax/index.js';
 import { refuse } from '../../../platform/envelope.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { candidateIds } from './queries.js';
 import type { TickScope } from './rules.js';
 import './tables.js';

@@ -4,7 +4,7 @@
  * what a failed batch did there (each answering '' or the words saying the service must be checked by hand).
  */
 import type { NonDeductReason as Reason, TaxGateway, TickOutcome, TickUsage as Usage } from '../../../integrations/tax/index.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { itemOf, keyOf, rowsById, type Db } from './batch.js';
 
 /** Invoices per call to the tax service. */

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { NonDeductReason as Reason, TickUsage as Usage } from '../../../integrations/tax/index.js';
 import { currentUser } from '../../../platform/context.js';
 import { newId } from '../../../platform/ids.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { numberOf, type Db } from './batch.js';
 import './tables.js';
 

@@ -9,9 +9,9 @@ import {
 } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { offsetOf } from '../../../platform/listing.js';
-import { applyPoolFilters, poolSort, sumsSelect } from '../filters.js';
-import { toPoolRow } from '../repo.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import { applyPoolFilters, poolSort, sumsSelect } from '../pool/filters.js';
+import { toPoolRow } from '../pool/repo.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { needsConfirm, SCOPE_USAGES, type TickScope } from './rules.js';
 import type { TickLogTable } from './tables.js';
 

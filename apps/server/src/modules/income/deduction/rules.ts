@@ -5,8 +5,8 @@
  * income-ticks.ts); these run first so that a batch with a local refusal never reaches it.
  */
 import { effectiveTaxProblem, IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, TICKABLE_INCOME_KINDS, TickUsage } from '@zhyy/shared';
-import { flagsOf } from '../filters.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import { flagsOf } from '../pool/filters.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 
 export type TickScope = 'deduction' | 'rebate';
 export const SCOPE_USAGES: Record<TickScope, readonly number[]> = { deduction: [1, 4], rebate: [2, 3] };

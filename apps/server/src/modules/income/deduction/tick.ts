@@ -13,8 +13,8 @@ import type { NonDeductReason as Reason, TaxGateway, TickOutcome, TickPeriod, Ti
 import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
-import { addEvent } from '../events.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import { addEvent } from '../pool/events.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { itemOf, keyOf, numberOf, rowsById, tickKeyOf, type TickDeps } from './batch.js';
 import { takeBackTicks, TICK_CALL_SIZE } from './call.js';
 import { insertLog, type TickLogEntry } from './log.js';

@@ -10,8 +10,8 @@ import type { TaxGateway, TickOutcome, TickPeriod, TickUsage as Usage } from '..
 import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
-import { addEvent } from '../events.js';
-import type { IncomeInvoiceTable } from '../tables.js';
+import { addEvent } from '../pool/events.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { itemOf, keyOf, numberOf, rowsById, type TickDeps } from './batch.js';
 import { chunked, takeBackUnticks } from './call.js';
 import { insertUntickLog } from './log.js';

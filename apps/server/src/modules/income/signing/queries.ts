@@ -11,9 +11,9 @@ import { IncomeInvoiceState, IncomeSignState as S, IncomeUsage, type EntryDetail
 import type { Database } from '../../../db/schema.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { shanghaiDayStartIso } from '../../../platform/time.js';
-import { applyPoolFilters, poolSort, sumsSelect } from '../filters.js';
-import { poolDetail, toPoolRow } from '../repo.js';
-import { signCountQuery, summaryAnswers, summaryTotals } from '../summary.js';
+import { applyPoolFilters, poolSort, sumsSelect } from '../pool/filters.js';
+import { poolDetail, toPoolRow } from '../pool/repo.js';
+import { signCountQuery, summaryAnswers, summaryTotals } from '../pool/summary.js';
 import { allocationRows, changePage } from './apportion.js';
 import './tables.js';
 

@@ -25,7 +25,7 @@ import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, notFound, refuse, refuseWhenNoneDone } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import { close, lock, release } from '../locks.js';
+import { close, lock, release } from '../identity/locks.js';
 import { referenceOrRefuse, type ReferenceKind } from '../../invoice/reference.js';
 import { nextArchiveNo, shanghaiMonth } from './archive-no.js';
 import { addSignEvent } from './events.js';

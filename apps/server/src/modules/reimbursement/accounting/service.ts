@@ -22,7 +22,7 @@ import { AppError, conflict, notFound, refuse } from '../../../platform/envelope
 import { newId } from '../../../platform/ids.js';
 import { isoAfter, nowIso } from '../../../platform/time.js';
 import { queueChanges, sendQueued, type QueuedChanges } from '../../income/booking/service.js';
-import { close, reopen } from '../../income/locks.js';
+import { close, reopen } from '../../income/identity/locks.js';
 import { notifyUser } from '../../messages/service.js';
 import type { ReimbBillTable } from '../tables.js';
 import { approvedOf, billCostCentre, defaultSummary, lineSubjects, planVoucher } from './voucher.js';

@@ -71,7 +71,7 @@ async function duplicateClaimBill(db: Db, billId: string | null, applicantId: st
 
 /**
  * The files uploaded with each invoice that did not show its number (issue 27): the upload writes them to the
- * invoice's history as 'unrecognised' (income/upload.ts); a line backed by one carries a warning for the approvers.
+ * invoice's history as 'unrecognised' (income/intake/upload.ts); a line backed by one carries a warning for the approvers.
  */
 async function unreadFilesOf(db: Db, invoiceIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();

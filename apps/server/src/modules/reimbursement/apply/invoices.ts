@@ -1,7 +1,7 @@
 /**
  * The invoices behind a bill's lines (issue 15): which pool invoices a person may pick (their own
  * uploads, their passenger tickets), what a line shows of its invoice, and the usage lock of the pool
- * (income/locks.ts, use kind 'reimbursement', document = the bill number) taken and released for the whole
+ * (income/identity/locks.ts, use kind 'reimbursement', document = the bill number) taken and released for the whole
  * bill in the caller's transaction (accounting/service.ts closes and reopens them on a push and a revoke).
  */
 import type { Kysely } from 'kysely';
@@ -9,9 +9,9 @@ import { sql } from 'kysely';
 import { IncomeBookingState, IncomeInvoiceState, IncomeSignDocType, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, ticketDeduction, type ReimbCandidate, type ReimbInvoiceInfo, type TransportKindCode } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
-import { lock, release } from '../../income/locks.js';
+import { lock, release } from '../../income/identity/locks.js';
 import '../../income/signing/tables.js';
-import '../../income/tables.js';
+import '../../income/pool/tables.js';
 import '../../income/transport/tables.js';
 import '../tables.js';
 

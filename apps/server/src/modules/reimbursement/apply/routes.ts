@@ -24,7 +24,7 @@ import { currentUser } from '../../../platform/context.js';
 import { ok } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { sendUserFile } from '../../../platform/userFiles.js';
-import { recogniseUpload, saveUpload } from '../../income/upload.js';
+import { recogniseUpload, saveUpload } from '../../income/intake/upload.js';
 import { access, tags } from '../paths.js';
 import { gradeOf, profileOf } from '../settings/read.js';
 import { candidates } from './invoices.js';

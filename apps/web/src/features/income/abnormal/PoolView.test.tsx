@@ -8,7 +8,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import PoolAbnormal from './PoolView';
-import { poolRow } from '../testRows';
+import { poolRow } from '../pool/testRows';
 
 const page = vi.fn();
 const count = vi.fn();

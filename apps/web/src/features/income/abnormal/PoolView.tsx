@@ -6,8 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
 import { IncomeAbnormalFlag } from '@zhyy/shared';
 import { incomeApi } from '../../../api/income';
-import { PoolTable } from '../PoolTable';
-import { POOL_KEY } from '../request';
+import { PoolTable } from '../pool/PoolTable';
+import { POOL_KEY } from '../pool/request';
 
 export default function PoolAbnormal() {
   const count = useQuery({ queryKey: [...POOL_KEY, 'abnormal-count'], queryFn: incomeApi.abnormalCount });

@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CandidatePage, CandidateRow, TickPeriodInfo } from '@zhyy/shared';
-import { poolRow } from '../testRows';
+import { poolRow } from '../pool/testRows';
 import { closedReasonOf, countdown } from './PeriodHeader';
 import DeductionTick from './DeductionTick';
 import RebateTick from './RebateTick';

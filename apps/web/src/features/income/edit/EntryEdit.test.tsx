@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UploadRecognition } from '@zhyy/shared';
 import { ApiError } from '../../../api/errors';
 import { ViewContext, type ViewInfo } from '../../../router/view';
-import { poolDetail } from '../testRows';
+import { poolDetail } from '../pool/testRows';
 import EntryEdit from './EntryEdit';
 
 const recognise = vi.fn();

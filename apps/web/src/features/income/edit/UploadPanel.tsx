@@ -9,7 +9,7 @@ import { Button, Empty, Popconfirm, Progress, Space, Typography, Upload } from '
 import { useEffect, useReducer } from 'react';
 import { UPLOAD_MAX_BYTES } from '@zhyy/shared';
 import { incomeUploadApi } from '../../../api/incomeUpload';
-import { readBase64, type EntryForm } from '../EntryFormFields';
+import { readBase64, type EntryForm } from '../intake/EntryFormFields';
 import { RecognisedCard } from './RecognisedCard';
 import { UPLOAD_ACCEPT, nextToRecognise, queueProgress, queueReducer, reasonOf, type QueueAction, type QueuedFile } from './uploadQueue';
 

@@ -3,7 +3,7 @@ import { Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../../stores/session';
 import { entryEditPath } from '../entry/request';
-import { canEnterPool, poolDetailPath } from '../request';
+import { canEnterPool, poolDetailPath } from '../pool/request';
 
 export { ENTRY_LIST, entryEditPath } from '../entry/request';
 

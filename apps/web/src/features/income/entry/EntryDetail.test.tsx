@@ -12,7 +12,7 @@ import type { EntryDetail as Detail } from '@zhyy/shared';
 import { ApiError } from '../../../api/errors';
 import { shouldRetry } from '../../../api/retry';
 import { ViewContext, type ViewInfo } from '../../../router/view';
-import { poolDetail } from '../testRows';
+import { poolDetail } from '../pool/testRows';
 import EntryDetail from './EntryDetail';
 
 const detail = vi.fn();

@@ -10,7 +10,7 @@ import { useState, type ReactNode } from 'react';
 import { canWriteIncomeEntry, type PoolRow } from '@zhyy/shared';
 import { incomeEntryApi, type EntryScope } from '../../../api/incomeEntry';
 import { useSession } from '../../../stores/session';
-import { PoolTable } from '../PoolTable';
+import { PoolTable } from '../pool/PoolTable';
 import { SignDialog } from './SignDialog';
 import { ENTRY_KEY, entryDetailPath } from './request';
 

@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../api/errors';
-import { poolRow } from '../testRows';
+import { poolRow } from '../pool/testRows';
 import { SignDialog } from './SignDialog';
 
 const sign = vi.fn();

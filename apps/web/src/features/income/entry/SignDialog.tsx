@@ -12,7 +12,7 @@ import { IncomeSignDocType, IncomeSignState, SignBody, type IncomeSignDocTypeCod
 import { ApiError } from '../../../api/errors';
 import { incomeEntryApi, type EntryScope } from '../../../api/incomeEntry';
 import { Money } from '../../common/Money';
-import { poolNumber } from '../request';
+import { poolNumber } from '../pool/request';
 
 interface SignForm {
   docType?: IncomeSignDocTypeCode;

@@ -10,7 +10,7 @@ import type { IncomeAllocationRow } from '@zhyy/shared';
 import { formatDateTime } from '../../../components/format';
 import { Money } from '../../common/Money';
 import { ChangeTimeline } from '../../invoice/apportionment/common';
-import { poolNumber } from '../request';
+import { poolNumber } from '../pool/request';
 import { useCanWriteEntry } from '../revoke/common';
 import { allocationColumns, InvoicePicker, toChangeRow, useEntryDetail, type PickedInvoice } from './common';
 import { IncomeSplitEditor } from './IncomeSplitEditor';

@@ -8,7 +8,7 @@ import { Form, Select } from 'antd';
 import type { EntryDetail } from '@zhyy/shared';
 import { incomeProjectApi, type EntryDept } from '../../../api/incomeRevoke';
 import { SplitModal } from '../../invoice/apportionment/SplitEditor';
-import { poolNumber } from '../request';
+import { poolNumber } from '../pool/request';
 import { INCOME_PROJECTS, PROJECT_KEY } from './common';
 
 /** Departments as options labelled with their path (华建集团 / 财务部), in the list's order. */

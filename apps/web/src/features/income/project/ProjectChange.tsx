@@ -12,7 +12,7 @@ import { incomeProjectApi } from '../../../api/incomeRevoke';
 import { ListPage } from '../../../components/ListPage';
 import { changeColumns, MoveCard } from '../../invoice/apportionment/ChangePage';
 import { TargetSelect } from '../../invoice/apportionment/common';
-import { poolNumber } from '../request';
+import { poolNumber } from '../pool/request';
 import { useCanWriteEntry } from '../revoke/common';
 import { allocationColumns, INCOME_PROJECTS, InvoicePicker, PROJECT_KEY, toChangeRow, useEntryDetail, type PickedInvoice } from './common';
 

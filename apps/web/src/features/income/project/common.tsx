@@ -11,7 +11,7 @@ import type { AllocationChangeRow, IncomeAllocationChangeRow, IncomeAllocationRo
 import { incomeProjectApi } from '../../../api/incomeRevoke';
 import { Money } from '../../common/Money';
 import type { TargetLookupSource } from '../../invoice/apportionment/common';
-import { poolNumber } from '../request';
+import { poolNumber } from '../pool/request';
 
 export const PROJECT_KEY = ['income', 'entry', 'project'] as const;
 

@@ -17,7 +17,7 @@ import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, t
 import { shanghaiNow } from '../../../utils/time';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../invoice/ledger/ExportProgress';
-import { poolDetailPath, poolNumber } from '../request';
+import { poolDetailPath, poolNumber } from '../pool/request';
 import { transportApi, TRANSPORT_CALLS } from './api';
 import { byKindOption, byMonthOption } from './charts';
 import '../../../components/listPage.css';

@@ -1,0 +1,148 @@
+/**
+ * 采集 (issue 13): the tax digital account's incoming invoices of a window of issue dates, page by page
+ * through the tax gateway, each into the pool through `arrive(…, collected)` in its own transaction.
+ * An invoice already in the pool whose state or risk level the tax account now reports differently
+ * (作废, 红冲, 失控, 异常凭证 …) gets them updated with a history event (`applyTaxState`, also used by 查验).
+ */
+import type { Kysely } from 'kysely';
+import { IncomeInvoiceState, IncomeRiskLevel, IncomeSource, type CollectResult, type PoolLineInput } from '@zhyy/shared';
+import type { Database } from '../../../db/schema.js';
+import type { IncomeTaxGateway, IncomingInvoice } from '../../../integrations/tax/index.js';
+import { AppError } from '../../../platform/envelope.js';
+import { nowIso } from '../../../platform/time.js';
+import { raiseCases } from '../abnormal/raise.js';
+import { arrive, FaceMismatch, recordFaceMismatch, type ArrivalContext, type ArrivingInvoice } from './arrival.js';
+import { addEvent } from '../pool/events.js';
+import { identityKey } from '../identity/identity.js';
+import '../pool/tables.js';
+
+/** The tax service's ticket kinds in the pool's words (51 铁路, 61 航空, 99 公路水路); invoice kinds are the same codes. */
+const TICKET_KINDS: Record<string, string> = { '51': 'rail', '61': 'air', '99': 'road' };
+export const poolKindOf = (taxKind: string) => TICKET_KINDS[taxKind] ?? taxKind;
+
+export const taxLines = (inv: Pick<IncomingInvoice, 'lines'>): PoolLineInput[] =>
+  inv.lines.map((l) => ({ name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unitPrice: l.unitPrice, amount: l.amountExcludingTax, taxRate: l.taxRate, tax: l.tax }));
+
+/** A collected invoice as an arrival: 数电 kinds keep their 20-digit number as the pool's 数电 number. */
+export function toArriving(inv: IncomingInvoice): ArrivingInvoice {
+  const digitalOnly = inv.invoiceNo.length === 20;
+  return {
+    kind: poolKindOf(inv.kind),
+    invoiceCode: inv.invoiceCode,
+    invoiceNo: digitalOnly ? '' : inv.invoiceNo,
+    digitalNo: inv.allElectronicNo || (digitalOnly ? inv.invoiceNo : ''),
+    issueDate: inv.issueDate,
+    sellerName: inv.seller.name,
+    sellerTaxNo: inv.seller.taxNumber,
+    buyerName: inv.buyer.name,
+    buyerTaxNo: inv.buyer.taxNumber,
+    amountExcl: inv.amountExcludingTax,
+    tax: inv.tax,
+    amountIncl: inv.total,
+    checkCode: inv.checkCode,
+    remark: inv.remark.slice(0, 200),
+    invoiceState: inv.state,
+    riskLevel: inv.riskLevel,
+    lines: taxLines(inv),
+    ...(inv.passengerName ? { passengerName: inv.passengerName } : {}),
+    ...(inv.travelDate ? { travelDate: inv.travelDate } : {}),
+  };
+}
+
+/**
+ * Sets the invoice state and risk level the tax service reports, when they differ from the row's,
+ * with a history event naming the change; false when nothing changed.
+ */
+export async function applyTaxState(trx: Kysely<Database>, id: string, next: { state: number; risk: string }, via: string, userName = ''): Promise<boolean> {
+  const row = await trx.selectFrom('income_invoices').select(['invoice_state', 'risk_level']).where('id', '=', id).executeTakeFirstOrThrow();
+  if (row.invoice_state === next.state && row.risk_level === next.risk) return false;
+  await trx.updateTable('income_invoices').set({ invoice_state: next.state, risk_level: next.risk, updated_at: nowIso() }).where('id', '=', id).execute();
+  const parts: string[] = [];
+  if (row.invoice_state !== next.state) parts.push(`发票状态「${IncomeInvoiceState.label(row.invoice_state)}」→「${IncomeInvoiceState.label(next.state)}」`);
+  if (row.risk_level !== next.risk) parts.push(`风险等级「${IncomeRiskLevel.label(row.risk_level)}」→「${IncomeRiskLevel.label(next.risk)}」`);
+  await addEvent(trx, id, 'state', `${via}：${parts.join('，')}`, userName);
+  // The refresh raises the cases of a flag that appeared (作废, 红冲, 失控, 异常凭证).
+  await raiseCases(trx, id);
+  return true;
+}
+
+export interface CollectOptions {
+  ctx: ArrivalContext;
+  /** Called before each page (the job's lease check). */
+  beforePage?: () => Promise<void>;
+  /**
+   * The background job: an invoice already in the pool with the same state and risk is left alone
+   * (no merge event every ten minutes for the day being re-collected); changed ones are updated.
+   */
+  skipKnown?: boolean;
+  /**
+   * Progress (the on-demand task's counts): called every PROGRESS_EVERY invoices and after each page,
+   * with the pages answered and the invoices handled so far. May throw to stop (the task's abort).
+   */
+  onProgress?: (r: CollectResult, p: { pages: number; seen: number }) => Promise<void>;
+}
+
+export const PROGRESS_EVERY = 25;
+
+const emptyResult = (from: string, to: string): CollectResult => ({ from, to, total: 0, created: 0, merged: 0, flagged: 0, stateChanged: 0, failed: 0, failures: [] });
+
+/** One invoice: arrive (or, for the job, skip when known and unchanged), then its state. */
+async function collectOne(db: Kysely<Database>, inv: IncomingInvoice, r: CollectResult, opts: CollectOptions): Promise<void> {
+  const arriving = toArriving(inv);
+  const next = { state: inv.state, risk: inv.riskLevel };
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (opts.skipKnown) {
+        const known = await trx.selectFrom('income_invoices').select('id').where('ident', '=', identityKey(arriving)).executeTakeFirst();
+        if (known) {
+          if (await applyTaxState(trx, known.id, next, '税务数字账户采集', opts.ctx.userName)) r.stateChanged++;
+          return;
+        }
+      }
+      const a = await arrive(arriving, IncomeSource.collected, trx, opts.ctx);
+      if (a.outcome === 'created') {
+        r.created++;
+        if (a.warnings.length) r.flagged++;
+      } else {
+        r.merged++;
+        if (await applyTaxState(trx, a.id, next, '税务数字账户采集', opts.ctx.userName)) r.stateChanged++;
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err instanceof FaceMismatch) await recordFaceMismatch(db, err, IncomeSource.collected, opts.ctx.userName ?? '');
+    r.failed++;
+    if (r.failures.length < 20) r.failures.push(`${inv.allElectronicNo || `${inv.invoiceCode} ${inv.invoiceNo}`.trim()}：${err.message}`);
+  }
+}
+
+/** Collects one window (at most 366 days: the gateway refuses more with 采集日期区间不能超过366天，请分段采集). */
+export async function collectWindow(db: Kysely<Database>, gateway: IncomeTaxGateway, from: string, to: string, opts: CollectOptions): Promise<CollectResult> {
+  const r = emptyResult(from, to);
+  let cursor: string | undefined;
+  let pages = 0;
+  let seen = 0;
+  do {
+    await opts.beforePage?.();
+    const page = await gateway.collectIncoming({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
+    r.total = page.total;
+    pages++;
+    for (const inv of page.invoices) {
+      await collectOne(db, inv, r, opts);
+      seen++;
+      if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
+    }
+    await opts.onProgress?.(r, { pages, seen });
+    cursor = page.nextCursor;
+  } while (cursor);
+  return r;
+}
+
+/** The answer's sentence: 采集完成：税务端 n 张，新增 a 张，合并 b 张 … */
+export function collectMessage(r: CollectResult): string {
+  const parts = [`税务端 ${r.total} 张`, `新增 ${r.created} 张`, `合并 ${r.merged} 张`];
+  if (r.flagged) parts.push(`标记异常 ${r.flagged} 张`);
+  if (r.stateChanged) parts.push(`状态更新 ${r.stateChanged} 张`);
+  if (r.failed) parts.push(`未入池 ${r.failed} 张`);
+  return `采集完成：${parts.join('，')}`;
+}
