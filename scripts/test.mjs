@@ -150,6 +150,7 @@ await timed('type checks', () =>
     { title: 'type check server', cmd: 'npx', args: ['tsc', '-p', 'apps/server', '--noEmit'] },
     { title: 'type check web', cmd: 'npx', args: ['tsc', '-p', 'apps/web', '--noEmit'] },
     { title: 'type check e2e', cmd: 'npx', args: ['tsc', '-p', 'e2e', '--noEmit'] },
+    { title: 'dependency check', cmd: 'npm', args: ['run', '--silent', 'depcheck'] },
   ]),
 );
 await timed('unit and API tests', () => vitest('unit and API tests', []));

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import type { StorageConfig } from './platform/storage/index.js';
+import type { StorageConfig } from './platform/storage/common.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/{src,dist} -> apps/web/dist */

@@ -4,7 +4,7 @@
  * order per month, department and project (an invalid one does not count).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRICE_OVERLAP } from '../src/modules/cost/migration.js';
+import { PRICE_OVERLAP } from '../src/db/migrations/0034_cost.js';
 import '../src/modules/cost/tables.js';
 import { startTestServer, type TestServer } from './helpers.js';
 

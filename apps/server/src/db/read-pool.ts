@@ -10,7 +10,7 @@
  * its own writes) and the worker itself.
  *
  * A task must only read, take and return plain data (structured clone), and be registered by a
- * module that ./read-worker.ts imports.
+ * module that ../read-worker.ts (the worker's entry point, beside main.ts) imports.
  */
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
@@ -63,7 +63,7 @@ class ReadWorker {
   dead = false;
 
   constructor(target: ReadTarget) {
-    const url = new URL(import.meta.url.endsWith('.ts') ? './read-worker.ts' : './read-worker.js', import.meta.url);
+    const url = new URL(import.meta.url.endsWith('.ts') ? '../read-worker.ts' : '../read-worker.js', import.meta.url);
     // Under the test runner the sources are TypeScript: the worker loads them through tsx.
     this.worker = url.pathname.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: target, resourceLimits: READ_WORKER_LIMITS, execArgv: ['--conditions=source'] })

@@ -8,18 +8,9 @@ import type { SessionService } from './sessions.js';
 import type { FileStorage } from './storage/index.js';
 import type { SyncLogService } from './synclog.js';
 import type { UserRecords } from './user-records.js';
+import type { AuthUser } from './auth-user.js';
 
-export interface AuthUser {
-  id: string;
-  sessionId: string;
-  loginName: string;
-  name: string;
-  roles: string[];
-  deptId: string | null;
-  deptName: string;
-  position: string;
-  mustChangePassword: boolean;
-}
+export type { AuthUser } from './auth-user.js';
 
 export interface RouteCatalogEntry {
   method: string;

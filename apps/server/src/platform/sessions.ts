@@ -1,7 +1,7 @@
 /** Sessions live in the database, so any number of app servers can serve one user. */
 import { Messages, ONLINE_WINDOW_MS, SESSION_TTL_MS } from '@zhyy/shared';
 import type { Db } from '../db/index.js';
-import type { AuthUser } from './context.js';
+import type { AuthUser } from './auth-user.js';
 import { newId } from './ids.js';
 import { isoAfter, isoBefore, nowIso } from './time.js';
 import { hashToken, newToken } from './tokens.js';

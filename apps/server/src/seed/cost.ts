@@ -23,7 +23,8 @@
  *
  * Volume is what the six shared projects can carry at the test servers' volume; at the full volume the
  * cost-only projects of costData.ts are added. Written in multi-row inserts (seed/bulk.ts); ids
- * UUID-shaped by number (incomeRowId, tables 0x92xx); deterministic (a generator of its own seed).
+ * UUID-shaped by number (incomeRowId, tables 0x92xx); deterministic (a generator of its own seed). The
+ * price list and the auditors are drawn in costPrices.ts, the month's combinations in costCombos.ts.
  */
 import {
   CostOrderSource, CostOrderState, costOrderNo, lineAmount, lineTax, orderTotals, priceForMonth, shanghaiMonthOf, shiftMonth,
@@ -35,9 +36,11 @@ import { DEPARTMENTS, type DemoUser } from './company.js';
 import {
   COST_DEPTS, COST_ITEMS, COST_PROJECTS, costItemKey, INVALID_REASONS, LINE_REMARKS, ORDER_REMARKS, QUANTITY, REOPEN_REASON, REPLACED_REASONS, type CostItem,
 } from './costData.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { incomeRowId as rowId } from './incomeData.js';
 import { BUYERS, PROJECTS } from './invoiceData.js';
+import { chooseCombos, weightedSample, type Combo } from './costCombos.js';
+import { auditorAssignments, DAY, HOUR, iso, MIN, priceList, qtyText, shStart } from './costPrices.js';
 import { Rng } from './rng.js';
 
 /** About 180 orders a month at full volume. */
@@ -46,29 +49,8 @@ export const COST_DEMO_PER_MONTH = 180;
 export const COST_CURRENT_SHARE = 0.4;
 const SEED = 20261616;
 const T = { price: 0x9201, order: 0x9202, line: 0x9203, log: 0x9204, closingLog: 0x9205 } as const;
-const MIN = 60_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
-/** Asia/Shanghai midnight of 'YYYY-MM-DD' (or of the month's first day). */
-const shStart = (day: string) => Date.parse(`${day.length === 7 ? `${day}-01` : day}T00:00:00+08:00`);
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
-const fmt = (units: number, dp: number) => (dp === 0 ? String(units) : `${Math.floor(units / 10 ** dp)}.${String(units % 10 ** dp).padStart(dp, '0')}`);
-/** '12.50' → 1250 at 2 places. */
-const toUnits = (s: string) => {
-  const [i, f = ''] = s.split('.');
-  return { units: Number(i) * 10 ** f.length + Number(f || '0'), dp: f.length };
-};
-/** A quantity's text without trailing zeros. */
-const qtyText = (units: number, dp: number) => fmt(units, dp).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 
 type Fate = 'audited' | 'toAudit' | 'invalid';
-
-interface Combo {
-  dept: string;
-  project: { id: string; code: string; name: string };
-  weight: number;
-}
 
 interface LineSpec {
   price: CostPriceTable;
@@ -377,98 +359,4 @@ export async function seedCost(ctx: SeedContext): Promise<void> {
   await bulkInsert(db, 'cost_counters', [...seqs].map(([month, seq]) => ({ month, seq })));
   await bulkInsert(db, 'cost_closings', closings.map((c) => ({ dept_id: deptId(c.dept), month: c.month, closed_by: c.by.name, closed_at: iso(c.closedMs) })));
   await bulkInsert(db, 'cost_closing_logs', closingLogs.map((c, i) => ({ id: rowId(T.closingLog, i + 1), dept_id: deptId(c.dept), dept_name: deptName(c.dept), month: c.month, action: c.action, reason: c.reason, user_name: c.by.name, created_at: iso(c.ms) })));
-}
-
-/** `n` of `items` without repetition, each drawn with probability by `weight` (Efraimidis–Spirakis). */
-function weightedSample<X>(rng: Rng, items: readonly X[], weight: (x: X) => number, n: number): X[] {
-  return items
-    .map((x) => ({ x, key: -Math.log(1 - rng.next()) / weight(x) }))
-    .sort((a, b) => a.key - b.key)
-    .slice(0, n)
-    .map((e) => e.x);
-}
-
-/** The month's department × project combinations, `n` of them by weight, with at least `least` of 工程一部's and 工程二部's each (when `n` allows). */
-function chooseCombos(rng: Rng, combos: Combo[], n: number, least: number): Combo[] {
-  const ranked = weightedSample(rng, combos, (c) => c.weight, combos.length);
-  const chosen = ranked.slice(0, n);
-  const depts = ['eng1', 'eng2'];
-  if (least === 0 || n < 3 * least) return chosen;
-  for (const dept of depts) {
-    const short = least - chosen.filter((c) => c.dept === dept).length;
-    const spare = ranked.slice(n).filter((c) => c.dept === dept).slice(0, Math.max(0, short));
-    for (const c of spare) {
-      const out = chosen.map((x, i) => [x, i] as const).reverse().find(([x]) => !depts.includes(x.dept));
-      if (out) chosen[out[1]] = c;
-    }
-  }
-  return chosen;
-}
-
-/**
- * The price windows: each key revised on the last two half-year starts (1 Jan / 1 Jul) up to this
- * month, some of them mid-month; the first window opens on the half-year start twelve months before the
- * latest. A few items are introduced mid-month (fewer windows), a few discontinued (no open window).
- */
-function priceList(rng: Rng, current: string, nowMs: number, by: string): CostPriceTable[] {
-  const latestStart = `${current.slice(0, 4)}-${Number(current.slice(5, 7)) >= 7 ? '07' : '01'}`;
-  const starts = [shiftMonth(latestStart, -12), shiftMonth(latestStart, -6), latestStart].map((m) => `${m}-01`);
-  const rows: CostPriceTable[] = [];
-  const drift: Record<string, [number, number]> = { labour: [0.02, 0.06], equipment: [-0.03, 0.04], vehicle: [-0.04, 0.05], material: [-0.05, 0.05], service: [0, 0.03], other: [0, 0.02] };
-  for (const [i, item] of COST_ITEMS.entries()) {
-    const fate = i % 29 === 11 ? 'introduced' : i % 41 === 23 ? 'discontinued' : 'revised';
-    const revisions = starts.slice(1).map((d) => (rng.chance(0.15) ? addDays(d, rng.int(9, 19)) : d));
-    let from = [starts[0]!, ...revisions];
-    if (fate === 'introduced') {
-      // A mid-month start in one of the months between the first revision and three months ago.
-      const m = shiftMonth(starts[1]!.slice(0, 7), rng.int(1, 3));
-      const first = `${m}-${String(rng.int(6, 24)).padStart(2, '0')}`;
-      from = [first, ...revisions.filter((d) => d > first)];
-    }
-    let { units } = toUnits(item.price);
-    const { dp } = toUnits(item.price);
-    const [lo, hi] = drift[item.category] ?? [0, 0.03];
-    const windows = from.map((f, k) => {
-      if (k > 0) {
-        const next = Math.round(units * (1 + lo + (hi - lo) * rng.next()));
-        units = next === units ? units + 1 : next;
-      }
-      const to = k + 1 < from.length ? addDays(from[k + 1]!, -1) : null;
-      return { from: f, to, price: fmt(units, dp) };
-    });
-    if (fate === 'discontinued') windows.pop();
-    const createdMs = windows.map((w) => Math.min(nowMs - HOUR, shStart(w.from) - rng.int(5, 25) * DAY + rng.int(9 * 60, 17 * 60) * MIN));
-    for (const [k, w] of windows.entries()) {
-      const closedMs = k + 1 < windows.length ? createdMs[k + 1]! : createdMs[k]!;
-      rows.push({
-        id: rowId(T.price, rows.length + 1), item_code: item.code, item_name: item.name, category: item.category, spec: item.spec, unit: item.unit, unit_price: w.price, tax_rate: item.taxRate,
-        valid_from: w.from, valid_to: w.to, updated_by: by, created_at: iso(createdMs[k]!), updated_at: iso(Math.max(createdMs[k]!, closedMs)),
-      });
-    }
-  }
-  return rows;
-}
-
-/**
- * Who audits which departments: demo17 all that bear cost, demo20 工程一部, demo21 工程二部, demo22 技术质量部
- * and the others; staff holding 17 all of them, staff holding 20, 21 or 22 their own department when it
- * bears cost (else demo20's, demo21's or demo22's first).
- */
-function auditorAssignments(users: DemoUser[], costDepts: string[]): Map<DemoUser, Set<string>> {
-  const out = new Map<DemoUser, Set<string>>();
-  const fixed: Record<string, string[]> = { demo17: costDepts, demo20: ['eng1'], demo21: ['eng2'], demo22: ['quality', 'eng', 'cost', 'admin', 'bid'] };
-  const fallback: Record<string, string> = { '20': 'eng1', '21': 'eng2', '22': 'quality' };
-  for (const u of users) {
-    if (u.loginName === 'admin') continue;
-    if (fixed[u.loginName]) {
-      out.set(u, new Set(fixed[u.loginName]));
-      continue;
-    }
-    if (/^demo\d+$/.test(u.loginName)) continue;
-    const ds = new Set<string>();
-    if (u.roles.includes('17')) costDepts.forEach((d) => ds.add(d));
-    for (const r of ['20', '21', '22']) if (u.roles.includes(r)) ds.add(costDepts.includes(u.dept) ? u.dept : fallback[r]!);
-    if (ds.size) out.set(u, ds);
-  }
-  return out;
 }

@@ -29,7 +29,7 @@ import { transportFacts, type TransportFacts } from '../modules/income/transport
 import { bulkInsert } from './bulk.js';
 import { seedTicks, tickDemo, type TickDemo } from './income-ticks.js';
 import type { DemoUser } from './company.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { drawIncome, INCOME_SUPPLIERS, incomeRowId as rowId, OTHER_BUYER, shanghaiDayBefore, type Supplier } from './incomeData.js';
 import { PROJECTS } from './invoiceData.js';
 import { Rng } from './rng.js';

@@ -11,6 +11,7 @@ import { generateInitialPassword, hashPassword } from '../platform/passwords.js'
 import { nowIso } from '../platform/time.js';
 import { buildDemoUsers, insertCompany, type DemoUser } from './company.js';
 import { Rng } from './rng.js';
+import type { SeedContext } from './context.js';
 import { insertSisterTodos } from './sister.js';
 import { seedSystem } from '../modules/system/seed.js';
 import { insertTemplates, seedWorkflow } from './workflow.js';
@@ -30,28 +31,7 @@ import { seedTenderScans } from './tender-scans.js';
 export const DEMO_PASSWORD = 'demo123';
 const DEMO_SEED = 20261121;
 
-export interface SeedContext {
-  db: Kysely<Database>;
-  rng: Rng;
-  now: Date;
-  users: DemoUser[];
-  /** Incoming invoices a day of the demo pool (seed/income.ts; default 60, 21,600 over twelve months). */
-  incomePerDay?: number;
-  /** Reimbursement bills a month (seed/reimbursement.ts; default 700, 8,400 over twelve months). */
-  reimbPerMonth?: number;
-  /** Cost orders a month (seed/cost.ts; default 180 over thirteen months; 0: the price list and auditors only). */
-  costPerMonth?: number;
-  /** People of 投标管理 (seed/tender-people.ts; default 230: field staff are added to the demo users). */
-  tenderPeople?: number;
-  /** Where demo files go (投标管理's scans: modules/tender/attachment storeAttachment with `{ storage, db, inTransaction: true }`). */
-  storage: FileStorage;
-  /** Frame contracts of the tender demo (seed/tender-contracts.ts; default 40, with ~300 orders, 200 single contracts, 120 projects). */
-  tenderFrames?: number;
-  /** Tender file exports a month over the last year (seed/tender-exports.ts; default 40). */
-  tenderExports?: number;
-  /** Scans of the tender demo's contracts, titles and certificates (seed/tender-scans.ts; default true). */
-  tenderScans?: boolean;
-}
+export type { SeedContext } from './context.js';
 
 export interface DemoOptions {
   /** Test servers draw the same demo pool at a lower daily volume (see docs/income.md, "Demo seed"). */

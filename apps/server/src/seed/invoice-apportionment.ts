@@ -14,7 +14,7 @@ import { ApportionmentService } from '../modules/invoice/apportionment/service.j
 import { backfillAllocations } from '../modules/invoice/apportionment/store.js';
 import { demoId } from '../platform/ids.js';
 import { OperationLogService } from '../platform/oplog.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 
 /** The seed runs in one transaction: the service's own transactions run in it. */
 const flat = (trx: Kysely<Database>): Kysely<Database> =>

@@ -25,7 +25,7 @@ import { demoId } from '../platform/ids.js';
 import { OperationLogService } from '../platform/oplog.js';
 import { SyncLogService } from '../platform/synclog.js';
 import { COMPANY_NAME, DEPARTMENTS, type DemoUser } from './company.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { BUYERS, CONTRACTS, PROJECTS, SELLER, TAX_CODES } from './invoiceData.js';
 
 /** The seed runs in one transaction: nested transactions of the services run in it. */

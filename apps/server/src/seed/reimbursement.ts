@@ -25,89 +25,42 @@
  *   amount × rate / (1 + rate) rounded half up; deductible tax is the ticket's by the transport formulas.
  *
  * Written in multi-row inserts (seed/bulk.ts); ids UUID-shaped by number (incomeRowId, tables 0x91xx).
+ * The bills' specs are drawn in reimbursementSpecs.ts, the approvals started in reimbursementApprovals.ts.
  */
 import { INPUT_VAT, PAYABLE } from '../modules/reimbursement/accounting/voucher.js';
 import type { Kysely } from 'kysely';
-import { FlowState, IncomeBookingState, IncomeUsage, ReimbFlowState, ReimbRevocationState, ReimbState } from '@zhyy/shared';
+import { IncomeBookingState, IncomeUsage, ReimbFlowState, ReimbRevocationState, ReimbState } from '@zhyy/shared';
 import type { Database } from '../db/schema.js';
 import { formatVoucherNo, type Voucher } from '../integrations/accounting/index.js';
 import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
 import type { IncomeEventTable, IncomeInvoiceTable, IncomeLineTable, IncomeLockTable } from '../modules/income/pool/tables.js';
 import type { ReimbBillTable, ReimbLineTable, ReimbPushTable, ReimbRevocationTable } from '../modules/reimbursement/tables.js';
-import { WorkflowEngine } from '../modules/workflow/engine.js';
-import type { Actor } from '../modules/workflow/engine-core.js';
-import type { FieldBase, FlowDefinition } from '@zhyy/shared';
-import { OutcomeRegistry } from '../modules/workflow/outcomes.js';
 import { wf } from '../modules/workflow/tables.js';
 import { demoId } from '../platform/ids.js';
 import { bulkInsert } from './bulk.js';
 import { DEPARTMENTS, type DemoUser } from './company.js';
-import type { SeedContext } from './index.js';
-import { incomeRowId as rowId, shanghaiDayBefore } from './incomeData.js';
+import type { SeedContext } from './context.js';
+import { incomeRowId as rowId } from './incomeData.js';
 import { seedTicks, tickDemo } from './income-ticks.js';
 import { transportOf } from './income.js';
+import { startApprovals } from './reimbursementApprovals.js';
+import { BANKS, expenseInvoice, taxInside } from './reimbursementData.js';
+import { addReplayedSpecs, DAY, dayStart, drawSpecs, HOUR, type BillSpec, type Standard } from './reimbursementSpecs.js';
 import { Rng } from './rng.js';
-import {
-  AIR, BANKS, categoryOfFormOption, DAILY_REASONS, DESTINATIONS, expenseInvoice, formCategoryOf, HOTELS, pickDaily, RAIL, ROAD, seatOf, sourceOfCategory, taxInside, TRAVEL_REASONS,
-  type ExpenseSource,
-} from './reimbursementData.js';
 
 /** About 700 bills a month over twelve months (8,400). */
 export const REIMB_DEMO_PER_MONTH = 700;
-export const REIMB_DEMO_DAYS = 360;
+export { REIMB_DEMO_DAYS } from './reimbursementSpecs.js';
 const SEED = 20261515;
 const T = { bill: 0x9101, line: 0x9102, invoice: 0x9103, invLine: 0x9104, event: 0x9105, lock: 0x9106, push: 0x9107, revocation: 0x9108, tickLog: 0x9109 } as const;
 /** Invoice numbers of the series 7 start here (the replayed FY01 bills' after the generated ones). */
 const INVOICE_N0 = 10_000_000;
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const iso = (ms: number) => new Date(ms).toISOString();
 const shDay = (ms: number) => new Date(ms + 8 * HOUR).toISOString().slice(0, 10);
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00+08:00`);
 const FAIL_MESSAGES = ['会计系统拒绝凭证：科目未启用（模拟失败）', '无法连接会计系统，请稍后重试', '会计系统拒绝凭证：成本中心不存在'];
 const REVOKE_REASONS = ['凭证摘要有误，需重新推送', '费用科目选择错误，更正后重新推送', '成本中心有误，需更正后重新推送'];
 const REFUSED_REVOKE = '会计系统拒绝撤销：该凭证所属期间已结账';
-
-type Fate = 'draft' | 'approving' | 'returned' | 'waiting' | 'pushed' | 'failed' | 'revoked' | 'revokeRefused';
-
-interface LineSpec {
-  code: string;
-  src: ExpenseSource | null;
-  date: string;
-  gross: number;
-  city: string;
-  nights: number | null;
-  seat: string;
-  description: string;
-  approved: number | null;
-  note: string;
-}
-
-interface BillSpec {
-  ms: number;
-  applicant: DemoUser;
-  reason: string;
-  from: string;
-  to: string;
-  project: string;
-  lines: LineSpec[];
-  fate: Fate;
-  approvedMs: number;
-  pushedMs: number;
-  /** A replayed FY01 instance this bill belongs to. */
-  instance?: { workId: number; submittedAt: string | null; approvedAt: string | null };
-  id?: string;
-  no?: string;
-}
-
-interface Standard {
-  hotel: number;
-  seats: string;
-  allowance: number;
-}
-
-const actorOf = (u: DemoUser): Actor => ({ id: u.id, name: u.name, roles: u.roles, deptId: demoId(`dept:${u.dept}`), deptName: DEPARTMENTS.find((d) => d.key === u.dept)?.name ?? '' });
 
 export async function seedReimbursement(ctx: SeedContext): Promise<void> {
   const db = ctx.db;
@@ -135,109 +88,9 @@ export async function seedReimbursement(ctx: SeedContext): Promise<void> {
   // reimbPerMonth 0: reference data only (income-demo.test.ts checks the incoming pool alone at full volume).
   if (perMonth <= 0) return;
 
-  // ---- The bills' specs ----
-  const total = Math.max(12, Math.round(perMonth * 12));
-  const specs: BillSpec[] = [];
-  const destWeight = DESTINATIONS.reduce((a, [, w]) => a + w, 0);
-  const pickDest = () => {
-    let r = rng.next() * destWeight;
-    for (const [c, w] of DESTINATIONS) if ((r -= w) < 0) return c;
-    return DESTINATIONS[0]![0];
-  };
-  for (let i = 0; i < total; i++) {
-    const ms = Math.min(nowMs - 30 * 60_000, nowMs - Math.round(((total - i) / total) * REIMB_DEMO_DAYS * DAY) + rng.int(0, 20 * 3600) * 1000);
-    const applicant = rng.pick(people);
-    const grade = gradeOf(applicant);
-    const to = shanghaiDayBefore(new Date(ms), rng.int(1, 12));
-    const lines: LineSpec[] = [];
-    let from = to;
-    let reason: string;
-    if (rng.chance(0.45)) {
-      // A trip: out and back, hotel nights, the allowance, sometimes a taxi.
-      const city = pickDest();
-      const nights = rng.int(1, 4);
-      from = shanghaiDayBefore(new Date(dayStart(to) + 12 * HOUR), nights);
-      const tier = tiers.get(city) ?? 3;
-      const st = standards.get(`${grade}:${tier}`) ?? { hotel: 40_000, seats: '二等座', allowance: 8_000 };
-      const src = tier === 1 && ['北京', '广州', '深圳'].includes(city) ? (rng.chance(0.7) ? AIR : RAIL) : rng.chance(0.85) ? RAIL : ROAD;
-      const fare = rng.int(src.min, src.max);
-      for (const [date, dir] of [[from, '去程'], [to, '返程']] as const) {
-        lines.push({ code: '0101', src, date, gross: fare + rng.int(-500, 500), city, nights: null, seat: seatOf(src.kind, rng.next(), grade === 'leader'), description: `南京—${city}${dir}`.replace(/—(.+)返程$/, (_, c) => `${c}—南京返程`), approved: null, note: '' });
-      }
-      const price = Math.round((st.hotel * (0.55 + 0.6 * rng.next())) / 100) * 100;
-      const hotel: LineSpec = { code: '0102', src: rng.pick(HOTELS), date: to, gross: price * nights, city, nights, seat: '', description: `${city}住宿${nights}晚`, approved: null, note: '' };
-      if (price > st.hotel && rng.chance(0.6)) Object.assign(hotel, { approved: st.hotel * nights, note: '超出住宿标准，按标准核定' });
-      lines.push(hotel);
-      if (rng.chance(0.8)) lines.push({ code: '0103', src: null, date: to, gross: st.allowance * (nights + 1), city, nights: nights + 1, seat: '', description: `出差补助${nights + 1}天`, approved: null, note: '' });
-      if (rng.chance(0.3)) {
-        const taxi = sourceOfCategory('0201');
-        lines.push({ code: '0201', src: taxi, date: from, gross: rng.int(taxi.min, taxi.max), city, nights: null, seat: '', description: `${city}市内交通`, approved: null, note: '' });
-      }
-      reason = `赴${city}${rng.pick(TRAVEL_REASONS)}`;
-    } else {
-      const n = rng.int(2, 6);
-      from = shanghaiDayBefore(new Date(dayStart(to) + 12 * HOUR), rng.int(3, 25));
-      const span = Math.round((dayStart(to) - dayStart(from)) / DAY);
-      for (let k = 0; k < n; k++) {
-        const src = pickDaily(rng.next());
-        const date = shanghaiDayBefore(new Date(dayStart(to) + 12 * HOUR), rng.int(0, span));
-        const gross = Math.round(src.min * (src.max / src.min) ** rng.next());
-        lines.push({ code: src.category, src, date, gross, city: '', nights: null, seat: '', description: `${categories.get(src.category)?.name ?? ''}${src.category === '0301' ? '（客户接待）' : ''}`, approved: null, note: '' });
-      }
-      lines.sort((a, b) => a.date.localeCompare(b.date));
-      reason = rng.pick(DAILY_REASONS);
-    }
-    const approvedMs = ms + rng.int(1, 4) * DAY + rng.int(0, 8 * 3600) * 1000;
-    const pushedMs = approvedMs + rng.int(1, 8) * DAY + rng.int(0, 6 * 3600) * 1000;
-    const fate: Fate = approvedMs >= nowMs || i >= total - 3 ? 'approving' : pushedMs >= nowMs ? 'waiting' : 'pushed';
-    specs.push({ ms, applicant, reason, from, to, project: '', lines, fate, approvedMs, pushedMs });
-  }
-  // At least a few waiting for 一键报销; a few failed, revoked, revocations refused — among the last 90 days' pushed ones.
-  const pushed = specs.filter((s) => s.fate === 'pushed');
-  const recent = pushed.filter((s) => s.pushedMs > nowMs - 90 * DAY);
-  const take = (n: number, from: BillSpec[], fate: Fate) => {
-    for (let k = 0; k < n; k++) {
-      const cands = from.filter((s) => s.fate === 'pushed');
-      if (!cands.length) return;
-      cands[rng.int(0, cands.length - 1)]!.fate = fate;
-    }
-  };
-  const waiting = specs.filter((s) => s.fate === 'waiting').length;
-  if (waiting < 3) pushed.slice(-(3 - waiting)).forEach((s) => (s.fate = 'waiting'));
-  take(Math.max(2, Math.round(total * 0.012)), recent, 'failed');
-  take(Math.max(2, Math.round(total * 0.008)), recent, 'revoked');
-  take(Math.max(1, Math.round(total * 0.002)), recent, 'revokeRefused');
-  // The company's leaders have nobody above them for the department-manager step: bills in approval are the staff's.
-  const staff = people.filter((u) => u.dept !== 'company');
-  for (const s of specs) if (s.fate === 'approving' && s.applicant.dept === 'company') s.applicant = rng.pick(staff);
-
-  // The FY01 instances the workflow seed replayed become bills of their own.
-  const replayed = await wf(db)
-    .selectFrom('wf_instances')
-    .select(['work_id', 'starter_id', 'state', 'form_data', 'created_at', 'started_at', 'finished_at'])
-    .where('flow_no', '=', 'FY01')
-    .where('record_id', 'is', null)
-    .where('state', '<>', FlowState.deleted)
-    .orderBy('work_id')
-    .execute();
-  for (const inst of replayed) {
-    const applicant = byId.get(inst.starter_id);
-    if (!applicant) continue;
-    const form = JSON.parse(inst.form_data) as { reason?: string; period?: [string, string]; project?: string; lines?: Array<{ category: string; date: string; description?: string; amount: number }> };
-    const ms = Date.parse(inst.created_at);
-    const lines: LineSpec[] = (form.lines ?? []).map((l) => {
-      const code = categoryOfFormOption(l.category);
-      const hotel = code === '0102';
-      return { code, src: sourceOfCategory(code), date: l.date, gross: Number(l.amount), city: hotel ? '上海' : '', nights: hotel ? Math.max(1, Math.min(5, Math.round(Number(l.amount) / 45_000))) : null, seat: '', description: l.description ?? '', approved: null, note: '' };
-    });
-    if (!lines.length) continue;
-    const fate: Fate = inst.state === FlowState.draft ? 'draft' : inst.state === FlowState.returned ? 'returned' : inst.state === FlowState.complete ? 'waiting' : 'approving';
-    const [from, to] = form.period ?? [lines[0]!.date, lines[0]!.date];
-    specs.push({
-      ms, applicant, reason: form.reason ?? '费用报销', from, to, project: form.project ?? '', lines, fate, approvedMs: inst.finished_at ? Date.parse(inst.finished_at) : 0, pushedMs: 0,
-      instance: { workId: Number(inst.work_id), submittedAt: inst.started_at, approvedAt: inst.finished_at },
-    });
-  }
+  // ---- The bills' specs (reimbursementSpecs.ts): the generated ones, then the replayed FY01 instances ----
+  const specs = drawSpecs({ rng, nowMs, perMonth, people, gradeOf, categories, tiers, standards });
+  await addReplayedSpecs(db, specs, byId);
 
   // Numbers BX{yyyyMM}{seq} by the month the bill was made, in order; the counters at each month's last.
   specs.sort((a, b) => a.ms - b.ms);
@@ -408,74 +261,3 @@ export async function seedReimbursement(ctx: SeedContext): Promise<void> {
   await startApprovals(ctx, specs.filter((s) => s.fate === 'approving' && !s.instance), bills, lines, rng);
 }
 
-const clip = (v: string, f: FieldBase) => (f.maxLength ? v.slice(0, f.maxLength) : v);
-/**
- * The FY01 form of a bill, filled from the template's current definition (so a changed form still gets
- * its values): the known keys (reason, period, project, payee, bankAccount, lines, amount, files), then
- * every other field by its type.
- */
-export function fy01Form(def: FlowDefinition, b: ReimbBillTable, ls: ReimbLineTable[], u: DemoUser): Record<string, unknown> {
-  const total = ls.reduce((a, l) => a + l.amount, 0);
-  const deptId = demoId(`dept:${u.dept}`);
-  const scalar = (f: FieldBase & { type: string }, l?: ReimbLineTable): unknown => {
-    switch (f.type) {
-      case 'text':
-      case 'textarea':
-        return clip(l ? l.description || l.category_name : f.key === 'payee' ? b.payee_name : f.key === 'bankAccount' ? b.payee_account : f.key === 'project' ? b.project_name : f.key === 'billNo' ? b.bill_no : b.reason, f);
-      case 'number':
-        return Math.max(1, f.min ?? 1);
-      case 'money':
-        return l ? l.amount : total;
-      case 'date':
-        return l ? l.expense_date : b.period_to;
-      case 'select': {
-        const opts = f.options ?? [];
-        const want = l ? [formCategoryOf(l.category_code), l.category_name] : [];
-        return want.find((w) => opts.includes(w)) ?? opts.at(-1) ?? '';
-      }
-      default:
-        return '';
-    }
-  };
-  const out: Record<string, unknown> = {};
-  for (const f of def.form) {
-    if (f.type === 'dateRange') out[f.key] = [b.period_from, b.period_to];
-    else if (f.type === 'attachments') out[f.key] = [];
-    else if (f.type === 'user') out[f.key] = { id: u.id, name: u.name };
-    else if (f.type === 'dept') out[f.key] = { id: deptId, name: b.dept_name };
-    else if (f.type === 'table') out[f.key] = ls.map((l) => Object.fromEntries((f.columns ?? []).map((c) => [c.key, scalar(c, l)])));
-    else out[f.key] = scalar(f);
-  }
-  return out;
-}
-
-/** Starts an FY01 instance for each bill (record_type reimbursement, record_id the bill) and moves some of them on. */
-async function startApprovals(ctx: SeedContext, specs: BillSpec[], bills: ReimbBillTable[], lines: ReimbLineTable[], rng: Rng): Promise<void> {
-  const clock = { t: 0 };
-  const engine = new WorkflowEngine({ kysely: ctx.db, dialect: 'sqlite', close: async () => undefined }, new OutcomeRegistry(), () => new Date(clock.t));
-  const byId = new Map(ctx.users.map((u) => [u.id, u]));
-  const billById = new Map(bills.map((b) => [b.id, b]));
-  const limit = ctx.now.getTime() - 60_000;
-  const tpl = await wf(ctx.db).selectFrom('wf_templates').select('definition').where('flow_no', '=', 'FY01').where('is_current', '=', 1).executeTakeFirst();
-  if (!tpl) return;
-  const def = JSON.parse(tpl.definition) as FlowDefinition;
-  for (const s of specs) {
-    const b = billById.get(s.id!)!;
-    const u = s.applicant;
-    const ls = lines.filter((l) => l.bill_id === b.id);
-    const form = fy01Form(def, b, ls, u);
-    clock.t = Math.min(limit, Date.parse(b.submitted_at ?? b.created_at));
-    const moved = await engine.start(actorOf(u), { flowNo: 'FY01', title: `费用报销 ${b.bill_no}：${b.reason}`, form }, ctx.db, { recordType: 'reimbursement', recordId: b.id });
-    let state: number = moved.state;
-    for (let m = rng.int(0, 2); m > 0 && state === FlowState.running; m--) {
-      clock.t = Math.min(limit, clock.t + rng.int(30, 600) * 60_000);
-      const open = await wf(ctx.db).selectFrom('wf_work_items').select(['handler_id']).where('work_id', '=', moved.workId).where('state', '=', 0).orderBy('handler_name').execute();
-      const who = open.length ? byId.get(open[0]!.handler_id) : undefined;
-      if (!who) break;
-      state = (await engine.send(actorOf(who), { workId: moved.workId, opinion: '同意' }, ctx.db)).state;
-    }
-    const set: Partial<ReimbBillTable> = { work_id: moved.workId };
-    if (state === FlowState.complete) Object.assign(set, { flow_state: ReimbFlowState.approved, reimb_state: ReimbState.unReimburse, approved_at: new Date(clock.t).toISOString() });
-    await ctx.db.updateTable('reimb_bills').set(set).where('id', '=', b.id).execute();
-  }
-}

@@ -10,7 +10,7 @@ import { CONSTRUCTOR_KINDS, ContractType, ProjectState } from '@zhyy/shared';
 import { demoId } from '../platform/ids.js';
 import { bulkInsert } from './bulk.js';
 import { BUYERS, CONTRACTS, PROJECTS } from './invoiceData.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { Rng } from './rng.js';
 import '../modules/tender/tables.js';
 import '../modules/tender/people/tables.js';

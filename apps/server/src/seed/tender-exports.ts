@@ -20,7 +20,7 @@ import { demoId } from '../platform/ids.js';
 import { shanghaiDay } from '../platform/listing.js';
 import { bulkInsert } from './bulk.js';
 import { DEPARTMENTS, type DemoUser } from './company.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { Rng } from './rng.js';
 
 export const TENDER_EXPORTS_PER_MONTH = 40;

@@ -22,7 +22,7 @@ import { allocateOnCreated } from '../modules/invoice/apportionment/store.js';
 import { storeResultFiles, toTaxRequest } from '../modules/invoice/issuing/taxmap.js';
 import { demoId } from '../platform/ids.js';
 import { bulkInsert } from './bulk.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { TAX_CODES } from './invoiceData.js';
 import { Rng } from './rng.js';
 import '../modules/invoice/apportionment/tables.js';

@@ -21,7 +21,7 @@ import { demoId } from '../platform/ids.js';
 import { shanghaiDay } from '../platform/listing.js';
 import { bulkInsert } from './bulk.js';
 import { DEPARTMENTS } from './company.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { GIVEN_NAMES, SURNAMES } from './names.js';
 import { Rng } from './rng.js';
 

@@ -17,7 +17,7 @@
 import { AttachmentType, ContractType, REQUIRED_PAGES } from '@zhyy/shared';
 import { storeAttachment, type AttachmentStore } from '../modules/tender/attachment/attachments.js';
 import { COMPANY_NAME } from './company.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import { Rng } from './rng.js';
 import { certificateImages, titleImages } from './scan-image.js';
 import { circle, PAGE, ScanPdf, type TextLine } from './scan-pdf.js';

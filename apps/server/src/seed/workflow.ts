@@ -12,7 +12,7 @@ import type { Actor } from '../modules/workflow/engine-core.js';
 import { OutcomeRegistry } from '../modules/workflow/outcomes.js';
 import { wf } from '../modules/workflow/tables.js';
 import { DEPARTMENTS, type DemoUser } from './company.js';
-import type { SeedContext } from './index.js';
+import type { SeedContext } from './context.js';
 import type { Rng } from './rng.js';
 import { demoForm } from './workflowForms.js';
 import { templateSeeds } from './workflowTemplates.js';

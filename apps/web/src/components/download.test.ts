@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTime, todayStamp } from './download';
-import { withRange } from '../features/system/filters';
+import { withRange } from '../features/common/rangeFilters';
 import dayjs from 'dayjs';
 
 describe('times shown and sent by the list pages', () => {

@@ -13,7 +13,7 @@ const formUrl = vi.hoisted(() => vi.fn((workId: number) => Promise.resolve(`/flo
 const notify = vi.hoisted(() => vi.fn());
 vi.mock('./refreshCounts', () => ({ refreshCounts }));
 vi.mock('../api/live', () => ({ heartBeat }));
-vi.mock('../features/workflow/api', () => ({ wfApi: { formUrl } }));
+vi.mock('../api/workflow', () => ({ wfApi: { formUrl } }));
 vi.mock('../ui/feedback', () => ({ feedback: () => ({ notification: { info: notify }, modal: { confirm: vi.fn() } }) }));
 
 const { useLiveData } = await import('./useLiveData');

@@ -7,7 +7,7 @@ import { useBadges } from '../stores/badges';
 import { useSession } from '../stores/session';
 import { feedback } from '../ui/feedback';
 import { takeReminder } from './abnormalReminder';
-import { wfApi } from '../features/workflow/api';
+import { wfApi } from '../api/workflow';
 import { COUNTS_REFRESH_EVENT, WORKFLOW_REFRESH_EVENT } from './events';
 import { refreshCounts } from './refreshCounts';
 import { alertNewItems } from './todoAlerts';

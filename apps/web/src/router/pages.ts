@@ -2,8 +2,9 @@
  * The single registry of page components: route pattern -> lazy component. Routes of areas whose
  * issue has not landed yet render the shared AreaPendingPage; pages.test.ts counts them.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { FLAT_ROUTES } from '@zhyy/shared';
+import { registerRecordPanel, type RecordPanelProps } from '../features/common/recordPanels';
 
 export type PageComponent = LazyExoticComponent<ComponentType>;
 
@@ -123,3 +124,9 @@ export function pageFor(pattern: string): PageComponent {
 export function pendingPatterns(): string[] {
   return FLAT_ROUTES.filter((r) => !(r.path in PAGES)).map((r) => r.path);
 }
+
+// The reimbursement bill behind an FY01 work item, shown in the workflow's WorkDrawer (features/common/recordPanels.ts).
+registerRecordPanel(
+  'reimbursement',
+  lazy(() => import('../features/reimbursement/apply/BillApprovalPanel').then((m) => ({ default: (p: RecordPanelProps) => createElement(m.default, { billId: p.recordId, version: p.version }) }))),
+);

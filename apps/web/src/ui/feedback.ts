@@ -4,15 +4,10 @@
  * without antd to keep its first load small) antd's static methods serve, downloaded on first use: a
  * call then returns nothing instead of antd's handle.
  */
-import type { MessageInstance } from 'antd/es/message/interface';
-import type { NotificationInstance } from 'antd/es/notification/interface';
-import type { HookAPI as ModalApi } from 'antd/es/modal/useModal';
+import type { Feedback } from './feedbackTypes';
 
-export interface Feedback {
-  message: MessageInstance;
-  notification: NotificationInstance;
-  modal: ModalApi;
-}
+export type { Feedback } from './feedbackTypes';
+
 
 /** One part of the static feedback, each method loading antd's static API before it runs. */
 function lazyPart<K extends keyof Feedback>(part: K): Feedback[K] {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { relativeTime } from '@zhyy/shared';
 import { formatTime as invoiceTime, todayStamp } from '../components/download';
 import { greeting } from '../features/dashboard/greeting';
-import { formatTime as workflowTime } from '../features/workflow/format';
+import { formatTime as workflowTime } from '../features/common/workflowFormat';
 import { calendarDay } from '../live/abnormalReminder';
 import { shanghaiNow } from './time';
 

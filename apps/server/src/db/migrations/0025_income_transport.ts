@@ -2,11 +2,12 @@
  * 0025_income_transport (issue 14, 计算抵扣): what the pool keeps about each passenger transport document
  * (rail, air and road/water tickets, and electronic ordinary invoices 10/82 whose lines are passenger
  * transport): the passenger, the day of travel, domestic or international, the air fare and fuel
- * surcharge, and the basis and tax of the deduction formula (modules/income/transport/facts.ts). One row
- * per such invoice, deleted with it. Filled for the invoices already in the pool, in batches.
+ * surcharge, and the basis and tax of the deduction formula (0025_income_transport.facts.ts: the rules
+ * of that day, frozen). One row per such invoice, deleted with it. Filled for the invoices already in the
+ * pool, in batches.
  */
 import type { Kysely } from 'kysely';
-import { transportFacts, type TransportLine } from '../../modules/income/transport/facts.js';
+import { transportFacts, type TransportLine } from './0025_income_transport.facts.js';
 
 const BATCH = 500;
 

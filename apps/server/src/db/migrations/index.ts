@@ -1,15 +1,18 @@
 /**
  * The ordered list of migrations. Later areas append theirs here (name = file name); names sort in order.
- * Migrations are in code (not read from disk) so the compiled server carries them.
+ * Migrations are in code (not read from disk) so the compiled server carries them. Every migration is a
+ * frozen file of this folder (docs/architecture.md, "Layers and the dependency check"): it imports
+ * nothing from modules/ or integrations/, only kysely and its own parts (NNNN_<name>.<part>.ts). The
+ * names below are the keys recorded in kysely_migration: never change one.
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.js';
 import * as m0002 from './0002_system.js';
 import * as m0003 from './0003_workflow.js';
 import * as m0004 from './0004_invoice.js';
-import * as m0005 from '../../integrations/tax/simulator/migration.js';
-import * as m0006 from '../../modules/invoice/apportionment/migration.js';
-import * as m0007 from '../../modules/invoice/ledger/migration.js';
+import * as m0005 from './0005_taxsim.js';
+import * as m0006 from './0006_invoice_apportionment.js';
+import * as m0007 from './0007_invoice_ledger.js';
 import * as m0008 from './0008_sync_log_refs.js';
 import * as m0009 from './0009_operation_log_records.js';
 import * as m0010 from './0010_rate_limits.js';
@@ -18,30 +21,30 @@ import * as m0012 from './0012_log_integrity.js';
 import * as m0013 from './0013_search_index.js';
 import * as m0015 from './0015_leave_days_derived.js';
 import * as m0016 from './0016_system_actor_red_polls.js';
-import * as m0017 from '../../modules/income/migration.js';
-import * as m0018 from '../../integrations/tax/simulator/income-migration.js';
-import * as m0019 from '../../modules/income/intake-migration.js';
-import * as m0020 from '../../modules/income/signing/migration.js';
+import * as m0017 from './0017_income.js';
+import * as m0018 from './0018_taxsim_income.js';
+import * as m0019 from './0019_income_intake.js';
+import * as m0020 from './0020_income_signing.js';
 import * as m0021 from './0021_income_pool_indexes.js';
-import * as m0022 from '../../modules/income/collect-task-migration.js';
-import * as m0023 from '../../integrations/archive/migration.js';
-import * as m0024 from '../../modules/income/summary-migration.js';
+import * as m0022 from './0022_income_collect_tasks.js';
+import * as m0023 from './0023_archivesim.js';
+import * as m0024 from './0024_income_pool_summary.js';
 import * as m0025 from './0025_income_transport.js';
-import * as m0026 from '../../modules/income/deduction/migration.js';
+import * as m0026 from './0026_income_ticking.js';
 import * as m0027 from './0027_buyer_names.js';
-import * as m0028 from '../../modules/income/statistics/migration.js';
-import * as m0029 from '../../modules/income/abnormal/migration.js';
-import * as m0030 from '../../integrations/accounting/migration.js';
-import * as m0031 from '../../modules/income/booking/migration.js';
-import * as m0032 from '../../modules/messages/migration.js';
-import * as m0033 from '../../modules/reimbursement/migration.js';
-import * as m0034 from '../../modules/cost/migration.js';
-import * as m0035 from '../../modules/tender/files/migration.js';
-import * as m0036 from '../../modules/tender/contracts/migration.js';
-import * as m0037 from '../../modules/tender/people/migration.js';
-import * as m0038 from '../../modules/tender/export/migration.js';
-import * as m0039 from '../../modules/tender/people/migration-renewal.js';
-import * as m0040 from '../../modules/income/signing/migration-withdrawal.js';
+import * as m0028 from './0028_income_statistics.js';
+import * as m0029 from './0029_income_abnormal.js';
+import * as m0030 from './0030_accountingsim.js';
+import * as m0031 from './0031_income_booking.js';
+import * as m0032 from './0032_user_messages.js';
+import * as m0033 from './0033_reimbursement.js';
+import * as m0034 from './0034_cost.js';
+import * as m0035 from './0035_tender_files.js';
+import * as m0036 from './0036_tender_contracts.js';
+import * as m0037 from './0037_tender_people.js';
+import * as m0038 from './0038_tender_exports.js';
+import * as m0039 from './0039_tender_renewal.js';
+import * as m0040 from './0040_income_sign_withdrawal.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
-import '../../modules/system/tables.js';
+import './tables.js';
 import { newId } from '../../platform/ids.js';
 import { shanghaiDay } from '../../platform/listing.js';
 

@@ -15,10 +15,11 @@ import crypto from 'node:crypto';
 import { COST_MONTH, monthDays, priceForMonth, shanghaiMonthOf, shiftMonth, monthEnded } from '@zhyy/shared';
 import type { Kysely } from 'kysely';
 import type { Db } from '../../db/index.js';
+// cost_prices, departments and projects: table types merged into Database by their modules' tables.ts
+// (the simulator reads the platform's data; it imports no business module).
 import type { Database } from '../../db/schema.js';
 import { Rng } from '../../seed/rng.js';
 import { PMS_MONTHS_BACK, PmsError, type PmsGateway, type PmsOrder, type PmsOrderLine } from './types.js';
-import '../../modules/cost/tables.js';
 
 export const PMS_FAIL_TRIGGER = '测试失败';
 /** The item a 测试失败 project's order carries: not in the price list. */

@@ -6,7 +6,6 @@
  * Money is integer 分 (amount excluding tax + tax = total, per line and in sum); quantities, unit
  * prices and rates are decimal strings; dates 'YYYY-MM-DD' and times 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai).
  */
-import type { TaxCallContext } from './types.js';
 
 /**
  * Kinds as the tax service names them: 01 专票, 04 普票, 08 电子专票, 10 电子普票, 14 通行费电子普票,
@@ -266,4 +265,9 @@ export interface BookingOutcome {
 export interface IncomeBookingGateway {
   /** Tells the service the booking state of each invoice (a batch of at most BOOKING_BATCH_MAX): each accepted or refused with its reason. */
   setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]>;
+}
+
+/** Who acts (for the sync log row) and anything else about one call (re-exported by types.ts). */
+export interface TaxCallContext {
+  userId?: string | null;
 }

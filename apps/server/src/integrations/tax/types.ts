@@ -10,7 +10,7 @@
 import type { EnumValue, InvoiceColour, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import type { Db } from '../../db/index.js';
 import type { SyncLogService } from '../../platform/synclog.js';
-import type { IncomeTaxGateway } from './income-types.js';
+import type { IncomeTaxGateway, TaxCallContext } from './income-types.js';
 
 export type TaxGatewayMode = 'simulator' | 'nuonuo';
 export type InvoiceKindCode = EnumValue<typeof InvoiceKind>; // 1 c, 2 s, 9 bs, 10 pc
@@ -225,10 +225,8 @@ export interface SendInvoiceRequest {
   mobile?: string;
 }
 
-/** Who acts (for the sync log row) and anything else about one call. */
-export interface TaxCallContext {
-  userId?: string | null;
-}
+// Who acts on one call: defined beside the incoming-invoice calls (income-types.ts), which this file extends.
+export type { TaxCallContext } from './income-types.js';
 
 /**
  * Every method writes one integrated sync log row (system tax) per exchange and throws

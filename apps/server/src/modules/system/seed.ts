@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.js';
 import { demoId } from '../../platform/ids.js';
 import { shanghaiDay } from '../../platform/listing.js';
 import { Rng } from '../../seed/rng.js';
-import type { SeedContext } from '../../seed/index.js';
+import type { SeedContext } from '../../seed/context.js';
 import type { DemoUser } from '../../seed/company.js';
 import './tables.js';
 

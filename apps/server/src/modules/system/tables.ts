@@ -3,6 +3,8 @@
  * merging (the platform's schema.ts stays as it is).
  */
 import '../../db/schema.js';
+// ai_call_logs (also of 0002): integrations/ai/tables.ts, the AI calls' own log.
+import '../../integrations/ai/tables.js';
 
 export interface SignInLocationTable {
   session_id: string;
@@ -17,21 +19,6 @@ export interface SignInLocationTable {
   /** 1 when the user had signed in before, never from this location. */
   new_city: number;
   signed_in_at: string;
-}
-
-export interface AiCallLogTable {
-  id: string;
-  interface_code: string;
-  user_id: string | null;
-  login_name: string;
-  user_name: string;
-  success: number;
-  duration_ms: number;
-  message: string;
-  file_name: string;
-  /** The Asia/Shanghai calendar day, YYYY-MM-DD (grouping by day on both engines). */
-  day: string;
-  created_at: string;
 }
 
 export interface FileExportLogTable {
@@ -57,7 +44,6 @@ export interface FileExportLogTable {
 declare module '../../db/schema.js' {
   interface Database {
     sign_in_locations: SignInLocationTable;
-    ai_call_logs: AiCallLogTable;
     file_export_logs: FileExportLogTable;
   }
 }

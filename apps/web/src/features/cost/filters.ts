@@ -3,7 +3,7 @@
  * in 分, text trimmed, blanks dropped), and the ledger's address filters (ledgerFiltersOf) → the form's values.
  */
 import type { Dayjs } from 'dayjs';
-import { yuanToFen } from '../invoice/ledger/request';
+import { yuanToFen } from '../common/yuan';
 import { compact, fromMonth, toMonth, type LedgerLinkFilters } from './common';
 
 export interface OrderFilterValues {

@@ -5,52 +5,15 @@
  * editor use CostProjectSelect (the one caller of that call).
  */
 import { useQuery } from '@tanstack/react-query';
-import { Select, TreeSelect, type TreeSelectProps } from 'antd';
-import { useEffect, useMemo, useState, type CSSProperties } from 'react';
-import type { CostProjectOption, DeptNode } from '@zhyy/shared';
+import { Select } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import type { CostProjectOption } from '@zhyy/shared';
 import { costOrderApi } from '../../api/cost';
-import { systemApi } from '../../api/system';
 import { COST_KEY } from './common';
+import type { PickerProps } from '../common/DeptSelect';
 
-type TreeData = NonNullable<TreeSelectProps['treeData']>;
-/** The organisation tree as TreeSelect data (the department filters and the auditors' departments). */
-export const deptTreeData = (nodes: readonly DeptNode[]): TreeData => nodes.map((n) => ({ value: n.id, title: n.name, children: deptTreeData(n.children ?? []) }));
-
-/** What both pickers take: a form control's value and change, and how it looks (an aria-label where no Form.Item label names it). */
-interface PickerProps {
-  value?: string;
-  onChange?: (v: string | undefined) => void;
-  placeholder?: string;
-  style?: CSSProperties;
-  allowClear?: boolean;
-  id?: string;
-  'aria-label'?: string;
-}
-
-export const useCostDeptTree = () => useQuery({ queryKey: [...COST_KEY, 'dept-tree'], queryFn: systemApi.orgTree, staleTime: 300_000 });
-
-/** A department from the organisation tree (any level). */
-export function CostDeptSelect(props: PickerProps) {
-  const tree = useCostDeptTree();
-  const data = useMemo(() => deptTreeData(tree.data ?? []), [tree.data]);
-  return (
-    <TreeSelect
-      id={props.id}
-      value={props.value}
-      onChange={(v) => props.onChange?.(v ?? undefined)}
-      treeData={data}
-      loading={tree.isLoading}
-      treeDefaultExpandAll
-      showSearch={{ treeNodeFilterProp: 'title' }}
-      allowClear={props.allowClear ?? true}
-      placeholder={props.placeholder ?? '全部部门'}
-      notFoundContent={tree.isLoading ? '加载中…' : '没有部门'}
-      style={props.style ?? { width: 180 }}
-      aria-label={props['aria-label']}
-      data-testid="cost-dept-select"
-    />
-  );
-}
+// The department picker is shared with the other areas' filters (features/common/DeptSelect.tsx).
+export { CostDeptSelect, deptTreeData, useCostDeptTree, type PickerProps } from '../common/DeptSelect';
 
 export const projectLabel = (p: Pick<CostProjectOption, 'code' | 'name'>) => (p.code ? `${p.code} ${p.name}` : p.name);
 

@@ -8,10 +8,10 @@ import { ModuleCards } from './ModuleCards';
 import { NoticeList } from './NoticeList';
 import { SisterTodos } from './SisterTodos';
 import { TodoSummary } from './TodoSummary';
-import { ApprovalChart } from '../workflow/dashboard/ApprovalChart';
-import { CertCard, mayOpenCollect } from '../tender/people/CertCard';
-import { QuickStart } from '../workflow/dashboard/QuickStart';
-import { WorkbenchLists } from '../workflow/dashboard/WorkbenchLists';
+import { ApprovalChart } from './workflow/ApprovalChart';
+import { CertCard, mayOpenCollect } from '../common/CertCard';
+import { QuickStart } from './workflow/QuickStart';
+import { WorkbenchLists } from './workflow/WorkbenchLists';
 import './dashboard.css';
 
 /** 工作台: greeting, to-do summary, sister-system to-dos, notices and the modules the user may open. */

@@ -5,8 +5,8 @@ import { REFRESH_INTERVAL_MS } from '@zhyy/shared';
 import { cardProblem } from '../../api/errors';
 import { fetchNotices } from '../../api/live';
 import { WORKFLOW_REFRESH_EVENT } from '../../live/events';
-import { NoticeManagerButton } from '../workflow/dashboard/NoticeManager';
-import { NoticeReader } from '../workflow/dashboard/NoticeReader';
+import { NoticeManagerButton } from './workflow/NoticeManager';
+import { NoticeReader } from './workflow/NoticeReader';
 
 const NOTICES_KEY = ['workflow', 'notices'] as const;
 

@@ -12,12 +12,12 @@ import { useSession } from '../../stores/session';
 const fetchNotices = vi.hoisted(() => vi.fn());
 const wf = vi.hoisted(() => ({ todo: vi.fn(), list: vi.fn() }));
 vi.mock('../../api/live', () => ({ fetchNotices }));
-vi.mock('../workflow/api', () => ({ wfApi: wf }));
-vi.mock('../workflow/dashboard/NoticeManager', () => ({ NoticeManagerButton: () => null }));
-vi.mock('../workflow/dashboard/NoticeReader', () => ({ NoticeReader: () => null }));
+vi.mock('../../api/workflow', () => ({ wfApi: wf }));
+vi.mock('./workflow/NoticeManager', () => ({ NoticeManagerButton: () => null }));
+vi.mock('./workflow/NoticeReader', () => ({ NoticeReader: () => null }));
 
 const { NoticeList } = await import('./NoticeList');
-const { WorkbenchLists } = await import('../workflow/dashboard/WorkbenchLists');
+const { WorkbenchLists } = await import('./workflow/WorkbenchLists');
 
 const refused50010 = () => new ApiError('business', '首次登录请修改初始密码', { code: 50010, status: 403 });
 const outage = () => new ApiError('network', NETWORK_ERROR_TEXT);

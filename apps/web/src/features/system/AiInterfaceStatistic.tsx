@@ -8,7 +8,7 @@ import { AI_INTERFACES, type AiStatRow } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
 import { EChart } from '../../components/EChart';
 import { ExportButton } from '../../components/ExportButton';
-import { withRange } from './filters';
+import { withRange } from '../common/rangeFilters';
 import './system.css';
 
 type GroupBy = 'interface' | 'user' | 'day';

@@ -6,7 +6,7 @@ import { FILE_EXPORT_KIND_LABELS, type FileExportLogRow, type FileExportStatRow 
 import { systemApi } from '../../api/system';
 import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
-import { RangeItem, withRange } from './filters';
+import { RangeItem, withRange } from '../common/rangeFilters';
 
 const columns: TableColumnsType<FileExportLogRow> = [
   { title: '时间', dataIndex: 'createdAt', width: 160, render: formatTime },

@@ -9,7 +9,7 @@ import { systemApi } from '../../api/system';
 import { formatTime } from '../../components/download';
 import { EChart } from '../../components/EChart';
 import { ListPage } from '../../components/ListPage';
-import { RangeItem, withRange } from './filters';
+import { RangeItem, withRange } from '../common/rangeFilters';
 import './system.css';
 
 const columns: TableColumnsType<SignInLocationRow> = [

@@ -5,8 +5,8 @@ import { systemApi } from '../../api/system';
 import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
 import { FileExportLog } from './FileExportLog';
-import { RangeItem, withRange } from './filters';
-import { ClientReportedTag } from './syncStatus';
+import { RangeItem, withRange } from '../common/rangeFilters';
+import { ClientReportedTag } from '../common/syncStatus';
 
 const TYPE_COLOURS: Record<number, string> = { 1: 'green', 2: 'default', 40: 'blue', 50: 'cyan', 60: 'red', 80: 'purple', 74: 'geekblue', 90: 'orange' };
 

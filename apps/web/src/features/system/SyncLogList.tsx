@@ -6,19 +6,10 @@ import { SyncSystem, type SyncLogRow } from '@zhyy/shared';
 import { systemApi } from '../../api/system';
 import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
-import { RangeItem, withRange } from './filters';
-import { ClientReportedTag, SYNC_STATUS_OPTIONS, SyncStatusAlert, SyncStatusTag } from './syncStatus';
+import { RangeItem, withRange } from '../common/rangeFilters';
+import { ClientReportedTag, SYNC_STATUS_OPTIONS, SyncStatusAlert, SyncStatusTag } from '../common/syncStatus';
+import { prettyBody } from '../common/SyncExchangeLog';
 import './system.css';
-
-/** JSON bodies are pretty-printed; anything else is shown as the text it is (never as HTML). */
-export function prettyBody(body: string | null): string {
-  if (body === null || body === '') return '（无）';
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
 
 function Detail({ id, onClose }: { id: string | null; onClose: () => void }) {
   const q = useQuery({ queryKey: ['system', 'sync', id], queryFn: () => systemApi.syncLogDetail(id!), enabled: !!id });

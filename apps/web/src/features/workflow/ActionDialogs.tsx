@@ -1,7 +1,7 @@
 /** The dialogs of the approval panel: return (node + reason), shift (person + reason), CC (people), choose handlers. */
 import { Form, Input, Modal, Select } from 'antd';
 import type { UserRef } from '@zhyy/shared';
-import { settled } from './format';
+import { settled } from '../common/workflowFormat';
 import { UserPicker } from './widgets';
 
 export type Dialog = null | 'return' | 'shift' | 'cc' | 'choose';

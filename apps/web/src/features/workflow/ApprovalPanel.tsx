@@ -7,9 +7,9 @@ import { useEffect, useState } from 'react';
 import type { UserRef, WorkDetail } from '@zhyy/shared';
 import { emitWorkflowRefresh } from '../../live/events';
 import { feedback } from '../../ui/feedback';
-import { wfApi } from './api';
+import { wfApi } from '../../api/workflow';
 import { ActionDialogs, type Dialog } from './ActionDialogs';
-import { settled } from './format';
+import { settled } from '../common/workflowFormat';
 
 export function ApprovalPanel({ detail, onChanged }: { detail: WorkDetail; onChanged: () => void }) {
   const [opinion, setOpinion] = useState(detail.defaultOpinion);

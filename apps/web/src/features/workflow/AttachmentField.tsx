@@ -4,8 +4,8 @@ import { Button, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import type { AttachmentRef } from '@zhyy/shared';
 import { feedback } from '../../ui/feedback';
-import { wfApi } from './api';
-import { fileSize } from './format';
+import { wfApi } from '../../api/workflow';
+import { fileSize } from '../common/workflowFormat';
 
 const MAX_BYTES = 3 * 1024 * 1024;
 

@@ -11,7 +11,7 @@ const checklist = vi.hoisted(() =>
     ]),
   ),
 );
-vi.mock('./api', () => ({ wfApi: { checklist } }));
+vi.mock('../../api/workflow', () => ({ wfApi: { checklist } }));
 const { CheckList } = await import('./CheckList');
 
 describe('CheckList (workchecklist)', () => {

@@ -2,8 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Table, Tag } from 'antd';
 import type { CheckItem } from '@zhyy/shared';
-import { wfApi } from './api';
-import { formatTime } from './format';
+import { wfApi } from '../../api/workflow';
+import { formatTime } from '../common/workflowFormat';
 
 const ACTION_COLOURS: Record<string, string> = { send: 'green', complete: 'green', return: 'red', shift: 'orange' };
 

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { PASSWORD_INPUT_MAX_LENGTH, PersonalSaveBody, validateConfirmPassword, validateNewPassword } from '@zhyy/shared';
 import { updatePassword } from '../../api/account';
 import { feedback } from '../../ui/feedback';
-import { wfApi } from './api';
-import { settled } from './format';
+import { wfApi } from '../../api/workflow';
+import { settled } from '../common/workflowFormat';
 import './workflow.css';
 
 const fieldRule = (key: 'phone' | 'email' | 'defaultOpinion') => ({

@@ -10,8 +10,8 @@ import { FlowState, OPEN_FLOW_STATES, isWorkflowAdmin, type InstanceRow, type Us
 import { emitWorkflowRefresh } from '../../live/events';
 import { useSession } from '../../stores/session';
 import { feedback } from '../../ui/feedback';
-import { wfApi } from './api';
-import { settled } from './format';
+import { wfApi } from '../../api/workflow';
+import { settled } from '../common/workflowFormat';
 import { WorkDrawer } from './WorkDrawer';
 import { WorkList } from './WorkList';
 import { UserPicker } from './widgets';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Empty, Input, Row, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { StartFlow } from '@zhyy/shared';
-import { wfApi } from './api';
+import { wfApi } from '../../api/workflow';
 
 function FlowCard({ f, onPick }: { f: StartFlow; onPick: (f: StartFlow) => void }) {
   return (

@@ -8,10 +8,10 @@ import { useState } from 'react';
 import { FlowState, type UserRef, type WorkDetail } from '@zhyy/shared';
 import { emitWorkflowRefresh } from '../../live/events';
 import { feedback } from '../../ui/feedback';
-import { wfApi } from './api';
+import { wfApi } from '../../api/workflow';
 import { ActionDialogs } from './ActionDialogs';
 import { FormFields } from './FormFields';
-import { settled } from './format';
+import { settled } from '../common/workflowFormat';
 
 export function StartForm(props: { flowNo: string; existing?: WorkDetail; onDone: (workId: number, submitted: boolean) => void; onCancel: () => void }) {
   const [form] = Form.useForm();

@@ -1,24 +1,25 @@
 /** A work item opened from a list: its header, the form's values, the approval panel, the opinions and the track. */
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Drawer, Result, Skeleton, Space } from 'antd';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { FlowState } from '@zhyy/shared';
-import { wfApi } from './api';
+import { wfApi } from '../../api/workflow';
 import { ApprovalPanel } from './ApprovalPanel';
 import { CheckList } from './CheckList';
-import { formatTime } from './format';
+import { formatTime } from '../common/workflowFormat';
 import { FormView } from './FormView';
-import { TrackTimeline } from './TrackTimeline';
+import { TrackTimeline } from '../common/TrackTimeline';
 import { StateTag } from './widgets';
+import { recordPanel } from '../common/recordPanels';
 
-/** The reimbursement bill behind an FY01 instance: lines, checks, invoices, 核定 (features/reimbursement/apply). */
-const BillApprovalPanel = lazy(() => import('../reimbursement/apply/BillApprovalPanel'));
 
 export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose: () => void }) {
   const navigate = useNavigate();
   const q = useQuery({ queryKey: ['workflow', 'detail', workId], queryFn: () => wfApi.detail(workId!), enabled: workId !== null, retry: false });
   const d = q.data;
+  // The record behind the instance (an FY01's reimbursement bill: lines, checks, invoices, 核定), registered by router/pages.ts.
+  const RecordPanel = recordPanel(d?.RecordType);
   // The drawer does not hand the focus back when it closes (it lands on <body>): keep what had the focus
   // when it opened (the list's title button) and give it back on closing, so Esc leaves the user where
   // they were instead of nowhere (and no outline is drawn around the whole tab pane).
@@ -64,9 +65,9 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
           <Card size="small" title="申请内容">
             <FormView fields={d.form} values={d.values} />
           </Card>
-          {d.RecordType === 'reimbursement' && d.RecordId ? (
+          {RecordPanel && d.RecordId ? (
             <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
-              <BillApprovalPanel billId={d.RecordId} version={q.dataUpdatedAt} />
+              <RecordPanel recordId={d.RecordId} version={q.dataUpdatedAt} />
             </Suspense>
           ) : null}
           <ApprovalPanel detail={d} onChanged={() => void q.refetch()} />

@@ -8,8 +8,8 @@ import { Button, DatePicker, Empty, Form, Input, Select, Space, Table, Tag, Typo
 import { useState, type ReactNode } from 'react';
 import { FlowState, type InstanceRow, type ListScope } from '@zhyy/shared';
 import { tablePagination } from '../../components/listTable';
-import { wfApi, type ListQuery } from './api';
-import { formatTime } from './format';
+import { wfApi, type ListQuery } from '../../api/workflow';
+import { formatTime } from '../common/workflowFormat';
 import { StateTag, useDepts } from './widgets';
 import '../../components/listPage.css';
 

@@ -1,13 +1,15 @@
 /** Small pieces the workflow screens share: state tag, people and department pickers, money input. */
 import { useQuery } from '@tanstack/react-query';
-import { InputNumber, Select, Tag } from 'antd';
+import { Select, Tag } from 'antd';
 import { useState } from 'react';
 import { FlowState, type DeptRef, type UserRef } from '@zhyy/shared';
-import { wfApi } from './api';
-import { fenToYuan, stateColour, yuanToFen } from './format';
+import { wfApi } from '../../api/workflow';
+import { stateColour } from '../common/workflowFormat';
 
+// Shared with the reimbursement bills' forms (features/common/MoneyInput.tsx).
+export { MoneyInput } from '../common/MoneyInput';
 // In its own file so that the workbench, which shows only the tag, does not carry the pickers below.
-export { StateTag } from './StateTag';
+export { StateTag } from '../common/StateTag';
 
 /** Picks active users by name or login name; the value is {id, name} (or a list when multiple). */
 export function UserPicker(props: {
@@ -64,24 +66,6 @@ export function DeptPicker(props: { value?: DeptRef | null; onChange?: (v: DeptR
       value={props.value?.id}
       options={(data ?? []).map((d) => ({ value: d.id, label: d.name }))}
       onChange={(id?: string) => props.onChange?.(id ? { id, name: data?.find((d) => d.id === id)?.name ?? '' } : undefined)}
-    />
-  );
-}
-
-/** Money kept in 分, typed in 元 with two decimals. */
-export function MoneyInput(props: { value?: number | null; onChange?: (fen: number | undefined) => void; placeholder?: string; disabled?: boolean; id?: string }) {
-  return (
-    <InputNumber
-      id={props.id}
-      style={{ width: '100%' }}
-      min={0}
-      precision={2}
-      step={100}
-      prefix="¥"
-      disabled={props.disabled}
-      placeholder={props.placeholder ?? '金额（元）'}
-      value={fenToYuan(props.value)}
-      onChange={(v) => props.onChange?.(yuanToFen(v ?? undefined))}
     />
   );
 }

@@ -7,7 +7,7 @@ import type { FieldDef } from '@zhyy/shared';
 import { ApiError } from '../../api/errors';
 import { FormFields } from './FormFields';
 import { FormView } from './FormView';
-import { settled, yuanToFen, fenToYuan } from './format';
+import { settled, yuanToFen, fenToYuan } from '../common/workflowFormat';
 
 const fields: FieldDef[] = [
   { key: 'reason', label: '事由', type: 'textarea', required: true },

@@ -13,7 +13,7 @@ import type { Database } from '../../../db/schema.js';
 import { conflict, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import { PRICE_OVERLAP } from '../migration.js';
+import { PRICE_OVERLAP } from '../../../db/migrations/0034_cost.js';
 import { monthsUsing, priceById } from './queries.js';
 import '../tables.js';
 

@@ -97,7 +97,3 @@ export async function raiseAll(db: Db, notify = true): Promise<number> {
   for (const { id } of ids) n += await raiseCases(db, id, fallback, notify);
   return n;
 }
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-/** Migration 0029's backfill: no 站内消息 (user_messages comes with 0032, later); the worklist shows those owners their cases. */
-export const raiseAllWith = (db: Kysely<any>) => raiseAll(db as Db, false);

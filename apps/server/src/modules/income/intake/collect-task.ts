@@ -20,7 +20,7 @@ import { LeasedJob, LeaseLost, newHolderId, type LeaseHandle } from '../../../pl
 import { nowIso } from '../../../platform/time.js';
 import type { InvoiceSettings } from '../../invoice/settings.js';
 import { collectMessage, collectWindow } from './collect.js';
-import type { IncomeCollectTaskTable } from '../collect-task-migration.js';
+import type { IncomeCollectTaskTable } from '../pool/tables.js';
 import { INCOME_JOB_LEASE, INCOME_JOB_TTL_MS } from './job.js';
 
 /** Stops a task from inside its progress callback (the server is stopping). */

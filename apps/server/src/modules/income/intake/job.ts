@@ -16,7 +16,7 @@ import { LeasedJob, type LeaseHandle } from '../../../platform/leases.js';
 import { nowIso } from '../../../platform/time.js';
 import type { InvoiceSettings } from '../../invoice/settings.js';
 import { collectWindow } from './collect.js';
-import '../intake-migration.js';
+import '../pool/tables.js';
 
 export const INCOME_JOB_LEASE = 'income';
 export const INCOME_JOB_TTL_MS = 120_000;

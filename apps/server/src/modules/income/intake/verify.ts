@@ -26,7 +26,6 @@ import { buyerWarnings, company } from './checks.js';
 import { applyTaxState, poolKindOf, taxLines } from './collect.js';
 import { addEvent } from '../pool/events.js';
 import type { IncomeInvoiceTable, IncomeLineTable } from '../pool/tables.js';
-import '../intake-migration.js';
 import { refreshTransport } from '../transport/facts.js';
 
 const SPECIAL = new Set(['01', '08', '85']);

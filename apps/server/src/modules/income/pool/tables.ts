@@ -96,7 +96,7 @@ export interface IncomeLockTable {
   ended_at: string | null;
 }
 
-/** income_pool_days (0024): the pool's count and sums per key (summary-migration.ts). */
+/** income_pool_days (0024): the pool's count and sums per key (db/migrations/0024_income_pool_summary.ts). */
 export interface IncomePoolDayTable {
   issue_date: string;
   kind: string;
@@ -110,6 +110,49 @@ export interface IncomePoolDayTable {
   amount_incl: number;
 }
 
+/** 采集's cursor and the 查验 log (migration 0019_income_intake). */
+export interface IncomeCollectCursorTable {
+  name: string;
+  last_day: string;
+  updated_at: string;
+}
+
+export interface IncomeVerificationTable {
+  id: string;
+  invoice_id: string;
+  outcome: string;
+  message: string;
+  fields: string;
+  checks_today: number;
+  user_id: string | null;
+  user_name: string;
+  created_at: string;
+}
+
+/** 采集 tasks run in the background (migration 0022_income_collect_tasks). */
+export interface IncomeCollectTaskTable {
+  id: string;
+  from_day: string;
+  to_day: string;
+  state: string;
+  holder: string;
+  pages: number;
+  total: number;
+  seen: number;
+  created: number;
+  merged: number;
+  flagged: number;
+  state_changed: number;
+  failed: number;
+  failures: string;
+  message: string;
+  user_id: string | null;
+  user_name: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
 declare module '../../../db/schema.js' {
   interface Database {
     income_invoices: IncomeInvoiceTable;
@@ -118,5 +161,8 @@ declare module '../../../db/schema.js' {
     income_events: IncomeEventTable;
     income_locks: IncomeLockTable;
     income_pool_days: IncomePoolDayTable;
+    income_collect_cursor: IncomeCollectCursorTable;
+    income_verifications: IncomeVerificationTable;
+    income_collect_tasks: IncomeCollectTaskTable;
   }
 }

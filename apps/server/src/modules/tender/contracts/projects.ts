@@ -15,7 +15,7 @@ import { conflict, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { contains, offsetOf, shanghaiDay, sortOf } from '../../../platform/listing.js';
 import { nowIso } from '../../../platform/time.js';
-import { MANAGER_INDEX } from './migration.js';
+import { MANAGER_INDEX } from '../../../db/migrations/0036_tender_contracts.js';
 import { contractsWhere, historyOf } from './queries.js';
 import { isUniqueViolation } from './service.js';
 import { certsOfUser } from '../people/queries.js';

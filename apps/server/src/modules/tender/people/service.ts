@@ -19,7 +19,7 @@ import { currentUser } from '../../../platform/context.js';
 import { parseLevels } from './queries.js';
 import { deleteOwnerAttachments } from '../attachment/attachments.js';
 import { refreshRegisteredFlags } from '../contracts/projects.js';
-import { MANAGER_INDEX } from '../contracts/migration.js';
+import { MANAGER_INDEX } from '../../../db/migrations/0036_tender_contracts.js';
 import './tables.js';
 
 type Db = Kysely<Database>;

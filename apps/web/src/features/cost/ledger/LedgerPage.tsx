@@ -21,7 +21,7 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { ViewContext } from '../../../router/view';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { COST_KEY, COST_SOURCE_OPTIONS, COST_STATE_OPTIONS, costSourceLabel, CostStateTag, formatMonth, ledgerFiltersOf, useCanEnterCost } from '../common';
 import { orderFilterValues, toOrderFilter, type OrderFilterValues } from '../filters';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';

@@ -13,7 +13,7 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { formatTime } from '../../../components/download';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { POOL_KEY } from '../pool/request';
 import { ABNORMAL_EXPORT, ABNORMAL_KEY, abnormalApi } from './api';
 import { ACTION_LABELS, actionsOf, type CaseAction } from './actions';

@@ -11,7 +11,7 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, tableLocale, tablePagination, FilterButtons } from '../../../components/listTable';
 import { formatTime } from '../../../components/download';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { TICK_KEY, TICK_LOG_EXPORT, tickApi } from './api';
 import '../../../components/listPage.css';
 

@@ -23,7 +23,7 @@ import { ConfirmDialog, RefusalDialog } from './TickDialogs';
 import { TickImport } from './TickImport';
 import { closedReasonOf, PeriodHeader, serviceSkew, useNow } from './PeriodHeader';
 import '../../../components/listPage.css';
-import '../../invoice/ledger/ledger.css';
+import '../../common/ledger.css';
 
 type FormValues = PoolFormValues & { tickState?: number; vatUsage?: number; tickPeriod?: string };
 

@@ -18,7 +18,7 @@ import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses } from '../pool/P
 import { SignTag } from '../pool/widgets';
 import { docTypeLabel, signingColumns } from './SigningList';
 import { ENTRY_KEY, ENTRY_LIST, entryEditPath } from './request';
-import '../../invoice/ledger/ledger.css';
+import '../../common/ledger.css';
 
 const SIGNING_COLUMNS = signingColumns(false);
 const empty = (text: string) => ({ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text} /> });

@@ -13,7 +13,7 @@ import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign }
 import { PoolVerifyButton } from '../intake/PoolVerify';
 import { CaseHistory } from '../abnormal/CaseHistory';
 import { POOL_KEY, POOL_LIST } from './request';
-import '../../invoice/ledger/ledger.css';
+import '../../common/ledger.css';
 
 export default function PoolDetail() {
   const { params } = useView();

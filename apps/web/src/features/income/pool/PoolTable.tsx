@@ -14,12 +14,12 @@ import type { ListParams } from '../../../api/system';
 import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
 import { POOL_KEY, poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from './request';
 import { PoolFilters } from './PoolFilters';
 import '../../../components/listPage.css';
-import '../../invoice/ledger/ledger.css';
+import '../../common/ledger.css';
 
 
 export interface PoolTableProps {

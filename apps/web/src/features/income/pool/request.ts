@@ -1,7 +1,7 @@
 /** The pool filter form's values → the request of the list and export calls. Money: 元 typed, 分 sent. */
 import type { Dayjs } from 'dayjs';
 import { canAccessAny, requirementForPages } from '@zhyy/shared';
-import { yuanToFen } from '../../invoice/ledger/request';
+import { yuanToFen } from '../../common/yuan';
 
 export const POOL_KEY = ['income', 'pool'] as const;
 export const POOL_LIST = '/income/invoicePool/list';

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import type { IncomeAllocationRow } from '@zhyy/shared';
 import { formatDateTime } from '../../../components/format';
 import { Money } from '../../common/Money';
-import { ChangeTimeline } from '../../invoice/apportionment/common';
+import { ChangeTimeline } from '../../common/apportionment/common';
 import { poolNumber } from '../pool/request';
 import { useCanWriteEntry } from '../revoke/common';
 import { allocationColumns, InvoicePicker, toChangeRow, useEntryDetail, type PickedInvoice } from './common';

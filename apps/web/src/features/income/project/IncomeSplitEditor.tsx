@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import type { EntryDetail } from '@zhyy/shared';
 import { incomeProjectApi, type EntryDept } from '../../../api/incomeRevoke';
-import { SplitModal } from '../../invoice/apportionment/SplitEditor';
+import { SplitModal } from '../../common/apportionment/SplitEditor';
 import { poolNumber } from '../pool/request';
 import { INCOME_PROJECTS, PROJECT_KEY } from './common';
 

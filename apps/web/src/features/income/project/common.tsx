@@ -10,7 +10,7 @@ import { useState } from 'react';
 import type { AllocationChangeRow, IncomeAllocationChangeRow, IncomeAllocationRow } from '@zhyy/shared';
 import { incomeProjectApi } from '../../../api/incomeRevoke';
 import { Money } from '../../common/Money';
-import type { TargetLookupSource } from '../../invoice/apportionment/common';
+import type { TargetLookupSource } from '../../common/apportionment/common';
 import { poolNumber } from '../pool/request';
 
 export const PROJECT_KEY = ['income', 'entry', 'project'] as const;

@@ -20,7 +20,7 @@ import { periodText } from '../deduction/PeriodHeader';
 import { statApi, STAT_KEY, type StatScope } from './api';
 import { taxByKindOption } from './charts';
 import '../../../components/listPage.css';
-import '../../invoice/ledger/ledger.css';
+import '../../common/ledger.css';
 
 const STATE_COLOURS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success' };
 const ORDER: StatActionCode[] = ['apply', 'confirm', 'revokeApply', 'revokeConfirm'];

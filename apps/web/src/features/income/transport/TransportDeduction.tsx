@@ -16,12 +16,12 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { shanghaiNow } from '../../../utils/time';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { poolDetailPath, poolNumber } from '../pool/request';
 import { transportApi, TRANSPORT_CALLS } from './api';
 import { byKindOption, byMonthOption } from './charts';
 import '../../../components/listPage.css';
-import '../../invoice/ledger/ledger.css';
+import '../../common/ledger.css';
 
 export const TRANSPORT_KEY = ['income', 'transport'] as const;
 

@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { InvoiceStatus, type AllocationDim, type AllocationRow } from '@zhyy/shared';
 import { apportionmentApi } from '../../../api/invoiceApportionment';
 import { KindTag, Money } from '../widgets';
-import { APPORTIONMENT_KEY, ChangeTimeline, DIM_LABEL, useCanChange } from './common';
-import { SplitEditor } from './SplitEditor';
+import { APPORTIONMENT_KEY, ChangeTimeline, DIM_LABEL, useCanChange } from '../../common/apportionment/common';
+import { SplitEditor } from '../../common/apportionment/SplitEditor';
 
 const columns = (dim: AllocationDim): TableColumnsType<AllocationRow> => [
   { title: `${DIM_LABEL[dim]}编号`, dataIndex: 'targetCode', width: 150 },

@@ -6,7 +6,7 @@ import { formatFen, type AllocationDim, type AllocationRow, type ApportionmentPa
 import { apportionmentApi } from '../../../api/invoiceApportionment';
 import { ListPage } from '../../../components/ListPage';
 import { KindTag, Money } from '../widgets';
-import { APPORTIONMENT_KEY, DIM_LABEL } from './common';
+import { APPORTIONMENT_KEY, DIM_LABEL } from '../../common/apportionment/common';
 import { AllocationDrawer } from './AllocationDrawer';
 
 const toRequest = (v: Record<string, unknown>) => {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Row, Skeleton, Table, Tag } from 'antd';
 import type { AllocationRow } from '@zhyy/shared';
 import { apportionmentApi } from '../../../api/invoiceApportionment';
-import { ChangeTimeline } from '../apportionment/common';
+import { ChangeTimeline } from '../../common/apportionment/common';
 import { Money } from '../widgets';
 import { LEDGER_KEY } from './request';
 

@@ -5,7 +5,7 @@ import { OperationLogType, type InvoiceDetail, type InvoiceHistory } from '@zhyy
 import { formatTime } from '../../../components/download';
 import { Money, RedStateTag, StatusTag } from '../widgets';
 import { detailPath, redDetailPath } from './request';
-import { SyncStatusTag } from '../../system/syncStatus';
+import { SyncStatusTag } from '../../common/syncStatus';
 
 const OP_LABELS = new Map(OperationLogType.options.map((o) => [o.value as number, o.label]));
 

@@ -14,7 +14,7 @@ import { DetailApportionment } from './DetailApportionment';
 import { DetailHistory } from './DetailHistory';
 import { SendDialog } from './SendDialog';
 import { fileTypeLabel, LEDGER_KEY, uploadPath } from './request';
-import './ledger.css';
+import '../../common/ledger.css';
 
 const lineColumns = [
   { title: '序号', dataIndex: 'lineNo', width: 56 },

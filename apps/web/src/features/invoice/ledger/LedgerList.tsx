@@ -10,14 +10,14 @@ import { SourceKind, type LedgerRow } from '@zhyy/shared';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { useSession } from '../../../stores/session';
 import { KindTag, Money, StatusTag } from '../widgets';
-import { ExportProgress } from './ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { LedgerFilters } from './LedgerFilters';
 import { PrintButton } from './PrintModal';
 import { canChangeLedger, detailPath, LEDGER_KEY, toLedgerRequest, uploadPath, type LedgerFormValues } from './request';
 import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import '../../../components/listPage.css';
-import './ledger.css';
+import '../../common/ledger.css';
 
 
 export default function LedgerList() {

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { formatFen, InvoiceColour, InvoiceKind, InvoiceStatus, ledgerRowCount, type LedgerPrint } from '@zhyy/shared';
 import { ledgerApi } from '../../../api/invoiceLedger';
 import { formatTime } from '../../../components/download';
-import './ledger.css';
+import '../../common/ledger.css';
 
 export function PrintButton({ body, disabled }: { body: Record<string, unknown>; disabled?: boolean }) {
   const [open, setOpen] = useState(false);

@@ -1,6 +1,7 @@
 /** The ledger filter form's values → the request of /invoice/list, export and print. Money: 元 typed, 分 sent. */
 import type { Dayjs } from 'dayjs';
 import { canAccessAny, requirementForPages } from '@zhyy/shared';
+import { yuanToFen } from '../../common/yuan';
 
 export const LEDGER_KEY = ['invoice', 'ledger'] as const;
 export const UPLOAD_PAGE = '/invoice/invoiceaccount/invoice-upload/:id';
@@ -27,11 +28,7 @@ export interface LedgerFormValues {
   creator?: string;
 }
 
-/** 元 (up to 2 decimals) → 分, exactly. */
-export function yuanToFen(v: number | null | undefined): number | undefined {
-  if (v === null || v === undefined || !Number.isFinite(v)) return undefined;
-  return Math.round(v * 100);
-}
+export { yuanToFen };
 
 export function toLedgerRequest(v: LedgerFormValues): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -52,9 +49,6 @@ export function toLedgerRequest(v: LedgerFormValues): Record<string, unknown> {
   };
   return Object.fromEntries(Object.entries(out).filter(([, x]) => x !== undefined && x !== null && x !== ''));
 }
-
-/** A rough size of one exported row in the compressed workbook, for the progress estimate. */
-export const EXPORT_BYTES_PER_ROW = 150;
 
 /** A file's category as the ledger shows it: 1000 is whatever the tax service or the uploader gave as the original (PDF, OFD or XML). */
 export const fileTypeLabel = (type: number, label: (t: number) => string) => (type === 1000 ? '发票原件' : label(type));

@@ -5,7 +5,7 @@ import type { AllocationDim, TempInvoiceRow } from '@zhyy/shared';
 import { statisticsApi } from '../../../api/invoiceApportionment';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../widgets';
-import { APPORTIONMENT_KEY, DIM_LABEL, TargetSelect } from '../apportionment/common';
+import { APPORTIONMENT_KEY, DIM_LABEL, TargetSelect } from '../../common/apportionment/common';
 
 export function MatchModal({ dim, row, onClose }: { dim: AllocationDim; row: TempInvoiceRow | null; onClose: () => void }) {
   const [form] = Form.useForm<{ toTargetId: string; reason: string }>();

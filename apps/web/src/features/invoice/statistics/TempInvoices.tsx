@@ -3,7 +3,7 @@ import { Button, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { formatFen, type AllocationDim, type StatisticsPage, type TempInvoiceRow } from '@zhyy/shared';
 import { statisticsApi } from '../../../api/invoiceApportionment';
-import { useCanChange } from '../apportionment/common';
+import { useCanChange } from '../../common/apportionment/common';
 import { KindTag, Money } from '../widgets';
 import { MatchModal } from './MatchModal';
 import { barOption, StatShell } from './StatShell';

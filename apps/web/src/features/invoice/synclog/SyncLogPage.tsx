@@ -1,7 +1,7 @@
 /** 同步日志: every exchange with the tax service, by invoice (order number), method, status and time; bodies readable. */
 import type { InvoiceSyncLogDetail, InvoiceSyncLogRow } from '@zhyy/shared';
 import { invoiceApi } from '../../../api/invoice';
-import { SyncExchangeLog } from '../../system/SyncExchangeLog';
+import { SyncExchangeLog } from '../../common/SyncExchangeLog';
 import { INVOICE_KEY } from '../widgets';
 
 export default function SyncLogPage() {

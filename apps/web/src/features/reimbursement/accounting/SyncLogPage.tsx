@@ -6,7 +6,7 @@
 import type { TableColumnsType } from 'antd';
 import type { ReimbSyncLogDetail, ReimbSyncLogRow } from '@zhyy/shared';
 import { reimbAccountingApi } from '../../../api/reimbursementAccounting';
-import { SyncExchangeLog } from '../../system/SyncExchangeLog';
+import { SyncExchangeLog } from '../../common/SyncExchangeLog';
 import { REIMB_ACCOUNTING_KEY } from './common';
 
 const refColumn: TableColumnsType<ReimbSyncLogRow> = [{ title: '报销单号 / 期间', dataIndex: 'refs', width: 200, render: (v: string[]) => v.join('、') || '—' }];

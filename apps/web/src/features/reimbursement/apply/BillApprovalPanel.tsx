@@ -10,7 +10,7 @@ import { formatFen, type ReimbLineView } from '@zhyy/shared';
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
-import { MoneyInput } from '../../workflow/widgets';
+import { MoneyInput } from '../../common/MoneyInput';
 import { approvedColumn, Attachments, BillHeader, lineColumns } from './BillView';
 import { REIMB_KEY } from './common';
 

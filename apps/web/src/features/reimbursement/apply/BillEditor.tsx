@@ -13,7 +13,7 @@ import { TAX_RATE_OPTIONS, billSums, formatFen, lineChecks, reimbRateLabel, taxO
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
-import { MoneyInput } from '../../workflow/widgets';
+import { MoneyInput } from '../../common/MoneyInput';
 import { Attachments } from './BillView';
 import { CheckTags, InvoiceCell, REIMB_KEY } from './common';
 import { InvoicePicker } from './InvoicePicker';

@@ -9,7 +9,7 @@ import { formatFen, type ReimbBillDetail, type ReimbLineView } from '@zhyy/share
 import { reimbApi } from '../../../api/reimbursement';
 import { formatTime, saveBlob } from '../../../components/download';
 import { Money } from '../../common/Money';
-import { TrackTimeline } from '../../workflow/TrackTimeline';
+import { TrackTimeline } from '../../common/TrackTimeline';
 import { CheckTags, FlowStateTag, InvoiceCell } from './common';
 import { PrintPortal } from './PrintSheet';
 import './print.css';

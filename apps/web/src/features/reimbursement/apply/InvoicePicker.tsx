@@ -10,7 +10,7 @@ import { IncomeKind, type ReimbCandidate, type UploadRecognition } from '@zhyy/s
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
-import { MoneyInput } from '../../workflow/widgets';
+import { MoneyInput } from '../../common/MoneyInput';
 import { REIMB_KEY } from './common';
 
 const toBase64 = (f: File) =>

@@ -14,7 +14,7 @@ import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel,
 import { tableScrollX } from '../../../components/tableWidth';
 import { ViewContext } from '../../../router/view';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { billPath, NO_DEPT, REIMB_LEDGER_KEY, useReportOptions } from './common';
 import '../../../components/listPage.css';
 import './reports.css';

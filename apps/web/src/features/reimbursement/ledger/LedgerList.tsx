@@ -15,7 +15,7 @@ import { formatDateTime } from '../../../components/format';
 import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { Money } from '../../common/Money';
-import { ExportProgress } from '../../invoice/ledger/ExportProgress';
+import { ExportProgress } from '../../common/ExportProgress';
 import { billPath, FlowTag, REIMB_LEDGER_KEY, ReimbTag, toLedgerRequest, useReportOptions, type LedgerFormValues } from './common';
 import '../../../components/listPage.css';
 import './reports.css';

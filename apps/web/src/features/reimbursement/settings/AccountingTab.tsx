@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { ReimbSettingView } from '@zhyy/shared';
 import { reimbSettingApi } from '../../../api/reimbursementSettings';
 import { feedback } from '../../../ui/feedback';
-import { useSettingChange } from './CostSettingPage';
+import { useSettingChange } from './settingChange';
 
 export function InvoiceAgeTab({ s }: { s: ReimbSettingView }) {
   const change = useSettingChange();

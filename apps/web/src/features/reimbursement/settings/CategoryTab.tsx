@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { REIMB_TAX_RATES, ReimbCategoryBody, ReimbTravelKind, type ReimbCategoryView, type ReimbSettingView } from '@zhyy/shared';
 import { reimbSettingApi } from '../../../api/reimbursementSettings';
 import { zodRule } from '../../../components/zodRule';
-import { useSettingChange } from './CostSettingPage';
+import { useSettingChange } from './settingChange';
 
 export const rateLabel = (r: string) => `${Math.round(Number(r) * 100)}%`;
 type Editing = { mode: 'add' | 'edit'; row?: ReimbCategoryView } | null;

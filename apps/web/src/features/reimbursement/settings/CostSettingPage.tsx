@@ -3,30 +3,13 @@
  * 差旅标准, 城市分类, 人员职级, 发票期限, 会计系统接口. Every change goes to the server at once and the page
  * shows the server's answer (the settings as they are now).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Card, Skeleton, Tabs } from 'antd';
-import type { ReimbSettingView } from '@zhyy/shared';
 import { reimbSettingApi } from '../../../api/reimbursementSettings';
 import { AccountingTab, InvoiceAgeTab } from './AccountingTab';
 import { CategoryTab } from './CategoryTab';
 import { CityTab, CostCentreTab, GradeTab, StandardTab } from './OtherTabs';
-
-export const REIMB_SETTING_KEY = ['reimbursement', 'setting'] as const;
-
-/** Runs a change; its answer (the settings now) replaces the cached ones. Refusals are shown by the API client. */
-export function useSettingChange() {
-  const qc = useQueryClient();
-  return async (run: () => Promise<{ r?: ReimbSettingView | unknown }>): Promise<boolean> => {
-    try {
-      const a = await run();
-      if (a.r && typeof a.r === 'object' && 'categories' in (a.r as object)) qc.setQueryData(REIMB_SETTING_KEY, a.r);
-      else void qc.invalidateQueries({ queryKey: REIMB_SETTING_KEY });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-}
+import { REIMB_SETTING_KEY } from './settingChange';
 
 export default function CostSettingPage() {
   const q = useQuery({ queryKey: REIMB_SETTING_KEY, queryFn: reimbSettingApi.get });

@@ -6,7 +6,7 @@ import { REIMB_SEAT_CLASSES, ReimbCityTier, ReimbCostCentreBody, ReimbGrade, typ
 import { reimbSettingApi } from '../../../api/reimbursementSettings';
 import { tablePagination } from '../../../components/listTable';
 import { zodRule } from '../../../components/zodRule';
-import { useSettingChange } from './CostSettingPage';
+import { useSettingChange } from './settingChange';
 
 export function CostCentreTab({ s }: { s: ReimbSettingView }) {
   const change = useSettingChange();

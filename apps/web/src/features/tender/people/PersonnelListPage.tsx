@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { Education, Gender, TitleLevel, type PersonnelRow } from '@zhyy/shared';
 import { personnelApi } from '../../../api/tender-people';
 import { ListPage } from '../../../components/ListPage';
-import { CostDeptSelect } from '../../cost/pickers';
+import { CostDeptSelect } from '../../common/DeptSelect';
 import { compact, EDUCATION_OPTIONS, kindOptions, PEOPLE_KEY, PEOPLE_PATHS, useCertKinds } from './common';
 
 interface FilterValues { keyword?: string; deptId?: string; education?: number; kindId?: string }

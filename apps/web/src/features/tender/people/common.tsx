@@ -9,20 +9,9 @@ import { useState } from 'react';
 import { CERT_STATE_LABEL, Education, Gender, TitleLevel, type CertificateRow, type CertKind, type CertState, type CertStateFilter } from '@zhyy/shared';
 import { certKindApi, personnelApi } from '../../../api/tender-people';
 
-export const PEOPLE_KEY = ['tender', 'people'] as const;
-const P = '/tender/personnel-certificate';
-export const PEOPLE_PATHS = {
-  collect: `${P}/collect`,
-  personnel: `${P}/personnel-info`,
-  personnelEdit: (id: string) => `${P}/personnel-edit/${id}`,
-  personnelDetail: (id: string) => `${P}/personnel-detail/${id}`,
-  titles: `${P}/professional-title`,
-  titleAdd: `${P}/title-certificate-add`,
-  titleModify: (id: string) => `${P}/title-certificate-modify/${id}`,
-  certificates: `${P}/qualification-certificate`,
-  certificateAdd: `${P}/qualification-certificate-add`,
-  certificateModify: (id: string) => `${P}/qualification-certificate-modify/${id}`,
-};
+import { PEOPLE_KEY, PEOPLE_PATHS } from '../../common/tenderPeoplePaths';
+
+export { PEOPLE_KEY, PEOPLE_PATHS };
 
 const STATE_COLOURS: Record<CertState, string> = { expired: 'red', expiring: 'orange', valid: 'green', permanent: 'blue' };
 

@@ -31,7 +31,7 @@ const { default: CertificateEditPage, toCertBody, derivedEndText, renewalText } 
 const { default: TitleEditPage, toTitleBody } = await import('./TitleEditPage');
 const { default: PersonnelEditPage } = await import('./PersonnelEditPage');
 const { CertKindsTab, toKindBody } = await import('./CertKindsTab');
-const { CertCard, mayOpenCollect } = await import('./CertCard');
+const { CertCard, mayOpenCollect } = await import('../../common/CertCard');
 const { useSession } = await import('../../../stores/session');
 
 configure({ asyncUtilTimeout: 15_000 });

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Skeleton, Space } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { wfApi } from '../api';
+import { wfApi } from '../../../api/workflow';
 
 export function QuickStart() {
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import { FlowState } from '@zhyy/shared';
-import { stateColour } from './format';
+import { stateColour } from './workflowFormat';
 
 /** A flow state as a coloured tag. */
 export function StateTag({ state }: { state: number }) {

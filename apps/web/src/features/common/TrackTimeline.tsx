@@ -1,7 +1,9 @@
-/** The track of an instance as a timeline: time, person, department, action, opinion, where it went. */
+/** The track of a workflow instance (an approval's, a reimbursement bill's) as a timeline: time, person, department, action, opinion, where it went. */
 import { Tag, Timeline, Typography } from 'antd';
-import type { TrackEntry } from '@zhyy/shared';
-import { formatTime } from './format';
+import { formatShanghai, type TrackEntry } from '@zhyy/shared';
+
+/** An instant as YYYY-MM-DD HH:mm in Asia/Shanghai, like every other time shown. */
+const formatTime = (iso: string | null | undefined): string => formatShanghai(iso, 'YYYY-MM-DD HH:mm');
 
 const COLOURS: Record<string, string> = { start: 'blue', send: 'green', complete: 'green', return: 'red', adminDelete: 'red', delete: 'red', shift: 'orange', adminShift: 'orange', undo: 'gray', withdraw: 'gray', press: 'purple', cc: 'cyan', save: 'gray' };
 

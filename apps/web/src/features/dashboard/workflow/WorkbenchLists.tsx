@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import { REFRESH_INTERVAL_MS, relativeTime, type InstanceRow, type TodoItem } from '@zhyy/shared';
 import { cardProblem } from '../../../api/errors';
 import { WORKFLOW_REFRESH_EVENT } from '../../../live/events';
-import { wfApi } from '../api';
-import { StateTag } from '../StateTag';
+import { wfApi } from '../../../api/workflow';
+import { StateTag } from '../../common/StateTag';
 
 const SHOWN = 6;
 

@@ -3,10 +3,10 @@
  * (申请统计, 确认统计, 撤销申请, 撤销确认) with who, when, the result and the service's message. A row is
  * `active` while its call to the tax service is under way: the partial unique index lets one action per
  * period and scope be under way at a time, so two clicks or two servers make one call (service.ts). Also
- * the simulator's part (simulator/stat-migration.ts: 退税统计 state, registered invoices' amounts).
+ * the simulator's part (0028_income_statistics.taxsim.ts: 退税统计 state, registered invoices' amounts).
  */
 import { sql, type Kysely } from 'kysely';
-import * as sim from '../../../integrations/tax/simulator/stat-migration.js';
+import * as sim from './0028_income_statistics.taxsim.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -27,9 +27,9 @@ import {
   type WorkDetail,
   ERROR_TOAST_MS,
 } from '@zhyy/shared';
-import { workflowApi } from '../../api/clients';
-import { ApiError } from '../../api/errors';
-import { showError } from '../../ui/feedback';
+import { workflowApi } from './clients';
+import { ApiError } from './errors';
+import { showError } from '../ui/feedback';
 
 export interface Moved {
   workId: number;

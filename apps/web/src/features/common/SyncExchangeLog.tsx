@@ -10,9 +10,19 @@ import type { PageResult } from '@zhyy/shared';
 import type { ListParams } from '../../api/system';
 import { formatTime } from '../../components/download';
 import { ListPage } from '../../components/ListPage';
-import { prettyBody } from './SyncLogList';
-import { RangeItem, withRange } from './filters';
+import { RangeItem, withRange } from './rangeFilters';
 import { SYNC_STATUS_OPTIONS, SyncStatusAlert, SyncStatusTag } from './syncStatus';
+import './sync.css';
+
+/** JSON bodies are pretty-printed; anything else is shown as the text it is (never as HTML). */
+export function prettyBody(body: string | null): string {
+  if (body === null || body === '') return '（无）';
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
 
 export interface SyncExchangeRowBase {
   id: string;

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import type { ApprovalStats } from '@zhyy/shared';
 import { cardProblem } from '../../../api/errors';
 import { EChart } from '../../../components/EChart';
-import { wfApi } from '../api';
+import { wfApi } from '../../../api/workflow';
 
 function Chart({ stats }: { stats: ApprovalStats }) {
   const option = useMemo(

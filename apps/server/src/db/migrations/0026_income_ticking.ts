@@ -4,10 +4,10 @@
  * ticked), deduct_reason (不抵扣原因 1-5), tick_period ('YYYYMM'), ticked_at, ticked_by — with the
  * indexes the candidate lists and the period totals use; the tick log (income_tick_logs: one row per
  * invoice per tick or undo attempt, with the batch it belonged to); the setting 先入账后勾选
- * (invoice_settings.tick_booked_only); and the ticking simulator's own tables (simulator/tick-migration.ts).
+ * (invoice_settings.tick_booked_only); and the ticking simulator's own tables (0026_income_ticking.taxsim.ts).
  */
 import type { Kysely } from 'kysely';
-import * as sim from '../../../integrations/tax/simulator/tick-migration.js';
+import * as sim from './0026_income_ticking.taxsim.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   const cols: Array<[string, 'integer' | 'bigint' | 'text', (c: any) => any]> = [

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { NoticeSaveBody, type NoticeDetail } from '@zhyy/shared';
 import { emitWorkflowRefresh } from '../../../live/events';
 import { feedback } from '../../../ui/feedback';
-import { wfApi } from '../api';
-import { formatTime, settled } from '../format';
+import { wfApi } from '../../../api/workflow';
+import { formatTime, settled } from '../../common/workflowFormat';
 
 const COLUMNS = ['行政通知', '财务通知', '系统公告', '安全生产', '人事通知'];
 const rule = (key: 'title' | 'infoColumnName' | 'content') => ({

@@ -1,16 +1,18 @@
 /**
- * A read worker (./read-pool.ts): its own read-only connection to the application's SQLite file, or
- * its own small pool of PostgreSQL connections, answering the registered reads as messages come.
+ * A read worker (db/read-pool.ts): its own read-only connection to the application's SQLite file, or
+ * its own small pool of PostgreSQL connections, answering the registered reads as messages come. The
+ * worker thread's entry point, like main.ts the process's: it sits above the layers it loads (db/ and
+ * the modules whose reads run here), so db/ itself imports no module.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { loadPg } from './pg.js';
-import { runTask, type ReadTarget } from './read-pool.js';
-import type { Database } from './schema.js';
-import { StatementCache } from './statements.js';
+import { loadPg } from './db/pg.js';
+import { runTask, type ReadTarget } from './db/read-pool.js';
+import type { Database } from './db/schema.js';
+import { StatementCache } from './db/statements.js';
 // The modules whose reads may run here (they register them with offThread when loaded).
-import '../modules/invoice/ledger/repo.js';
+import './modules/invoice/ledger/repo.js';
 
 /** Connections of a PostgreSQL read worker: two exports may read at once. */
 const PG_CONNECTIONS = 2;

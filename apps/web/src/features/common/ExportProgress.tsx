@@ -2,10 +2,12 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Modal, Progress, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { downloadWithProgress } from '../../../api/invoiceLedger';
-import { saveBlob, todayStamp } from '../../../components/download';
-import { feedback } from '../../../ui/feedback';
-import { EXPORT_BYTES_PER_ROW } from './request';
+import { downloadWithProgress } from '../../api/invoiceLedger';
+import { saveBlob, todayStamp } from '../../components/download';
+import { feedback } from '../../ui/feedback';
+
+/** A rough size of one exported row in the compressed workbook, for the progress estimate. */
+export const EXPORT_BYTES_PER_ROW = 150;
 
 export interface ExportProgressProps {
   path: string;

@@ -3,10 +3,10 @@
  * null otherwise — the pool's "booked state and date"), the deliveries of the flag to the tax service
  * (income_booking_deliveries: one row per state change to send, with its attempts, the next attempt, the
  * last error, who holds it while an attempt runs, and its status pending / sent / failed), and the
- * booking-flag simulator's tables (simulator/booking-migration.ts).
+ * booking-flag simulator's tables (0031_income_booking.taxsim.ts).
  */
 import type { Kysely } from 'kysely';
-import * as sim from '../../../integrations/tax/simulator/booking-migration.js';
+import * as sim from './0031_income_booking.taxsim.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('income_invoices').addColumn('booked_at', 'text').execute();

@@ -3,10 +3,10 @@
  * (invoice, flag) — the unique index makes raising idempotent and safe with several servers (insert …
  * on conflict do nothing) — with its owner, age (raised_at), state and resolution; income_transfer_outs
  * one 进项转出 per invoice (unique) with its voucher state, the idempotency key unique too. The cases of
- * the invoices already flagged are raised here once (backfill, raise.ts `raiseAll`).
+ * the invoices already flagged are raised here once (backfill: 0029_income_abnormal.backfill.ts, frozen).
  */
 import type { Kysely } from 'kysely';
-import { raiseAllWith } from './raise.js';
+import { raiseAll } from './0029_income_abnormal.backfill.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -51,7 +51,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('income_transfer_outs_pending_idx').on('income_transfer_outs').columns(['state', 'next_try_at']).execute();
 
-  await raiseAllWith(db);
+  await raiseAll(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,8 +1,8 @@
 /** One public notice, opened from the notice list (its content is text, shown as text). */
 import { useQuery } from '@tanstack/react-query';
 import { Modal, Skeleton, Typography } from 'antd';
-import { wfApi } from '../api';
-import { formatTime } from '../format';
+import { wfApi } from '../../../api/workflow';
+import { formatTime } from '../../common/workflowFormat';
 
 export function NoticeReader({ id, onClose }: { id: string | null; onClose: () => void }) {
   const q = useQuery({ queryKey: ['workflow', 'notice', id], queryFn: () => wfApi.notice(id!), enabled: id !== null, retry: false });

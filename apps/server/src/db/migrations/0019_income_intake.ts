@@ -4,7 +4,6 @@
  * the fields that differ). Times ISO UTC text, days YYYY-MM-DD.
  */
 import type { Kysely } from 'kysely';
-import '../../db/schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -34,29 +33,4 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('income_verifications').execute();
   await db.schema.dropTable('income_collect_cursor').execute();
-}
-
-export interface IncomeCollectCursorTable {
-  name: string;
-  last_day: string;
-  updated_at: string;
-}
-
-export interface IncomeVerificationTable {
-  id: string;
-  invoice_id: string;
-  outcome: string;
-  message: string;
-  fields: string;
-  checks_today: number;
-  user_id: string | null;
-  user_name: string;
-  created_at: string;
-}
-
-declare module '../../db/schema.js' {
-  interface Database {
-    income_collect_cursor: IncomeCollectCursorTable;
-    income_verifications: IncomeVerificationTable;
-  }
 }

@@ -6,7 +6,6 @@
  * Times ISO UTC text, days YYYY-MM-DD.
  */
 import type { Kysely } from 'kysely';
-import '../../db/schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -40,33 +39,4 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('income_collect_tasks').execute();
-}
-
-export interface IncomeCollectTaskTable {
-  id: string;
-  from_day: string;
-  to_day: string;
-  state: string;
-  holder: string;
-  pages: number;
-  total: number;
-  seen: number;
-  created: number;
-  merged: number;
-  flagged: number;
-  state_changed: number;
-  failed: number;
-  failures: string;
-  message: string;
-  user_id: string | null;
-  user_name: string;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-declare module '../../db/schema.js' {
-  interface Database {
-    income_collect_tasks: IncomeCollectTaskTable;
-  }
 }

@@ -6,9 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Row, Statistic } from 'antd';
 import { useNavigate } from 'react-router';
 import { canAccess, pageRoute } from '@zhyy/shared';
-import { certificateApi } from '../../../api/tender-people';
-import { useSession } from '../../../stores/session';
-import { PEOPLE_KEY, PEOPLE_PATHS } from './common';
+import { certificateApi } from '../../api/tender-people';
+import { useSession } from '../../stores/session';
+import { PEOPLE_KEY, PEOPLE_PATHS } from './tenderPeoplePaths';
 
 export const mayOpenCollect = (roles: readonly string[]) => canAccess(roles, pageRoute(PEOPLE_PATHS.collect).requirement);
 

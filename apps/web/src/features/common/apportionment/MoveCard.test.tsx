@@ -7,7 +7,7 @@ import '../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { MoveCard, type MovePick } from './ChangePage';
+import { MoveCard, type MovePick } from './changes';
 
 vi.mock('../../../api/invoiceApportionment', () => ({ apportionmentApi: { targets: vi.fn(async () => []) } }));
 vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ message: { success: vi.fn(), error: vi.fn() }, modal: { confirm: vi.fn() } }), showError: vi.fn() }));
