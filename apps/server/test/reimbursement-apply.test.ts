@@ -8,7 +8,7 @@
  * claim (same person, category, date, amount). Approvers may reduce a line's approved amount, never raise it."
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IncomeInvoiceState, IncomeSource, IncomeUsage, REIMB_BILL_NO, railTicketTax, ReimbFlowState, ReimbState, taxOfIncluded } from '@zhyy/shared';
+import { IncomeInvoiceState, IncomeSource, IncomeUsage, REIMB_BILL_NO, REIMB_MAX_AMOUNT, formatFen, railTicketTax, ReimbFlowState, ReimbState, taxOfIncluded } from '@zhyy/shared';
 import { arrive } from '../src/modules/income/arrival.js';
 import { documentOwner } from '../src/modules/income/abnormal/raise.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -138,6 +138,14 @@ describe('a draft: number, sums, the invoice lock', () => {
     expect(p.message).toContain('费用期间的开始日期不能晚于结束日期');
     const m = await call('/bill/save', { ...header(), lines: [line({ amount: 0 })] }, A.token);
     expect(m.message).toContain('金额必须大于0');
+    // Issue 31 #7: one upper bound (REIMB_MAX_AMOUNT, the editor's too), named in the refusal; never clamped.
+    const big = await call('/bill/save', { ...header(), lines: [line({ amount: 9_999_999_999_900 })] }, A.token);
+    expect(big.status).toBe(400);
+    expect(big.message).toContain(`金额不能超过 ${formatFen(REIMB_MAX_AMOUNT)} 元`);
+    const edge = await call('/bill/save', { ...header(), lines: [line({ amount: REIMB_MAX_AMOUNT })] }, A.token);
+    expect(edge.code, edge.message).toBe(20000);
+    expect((await bill(edge.r.id)).amount).toBe(REIMB_MAX_AMOUNT);
+    expect((await call('/bill/delete', { id: edge.r.id }, A.token)).code).toBe(20000);
   });
 
   it('a line takes only a rate of the shared list (issue 27: 0.5 is no rate), stored as the list spells it', async () => {
@@ -372,6 +380,9 @@ describe('approval: submit, withdraw, return, 核定, complete', () => {
     expect(b.submitted_at).not.toBeNull();
     const inst = await s.app.workflow.instanceOf('reimbursement', id);
     expect(inst).toMatchObject({ workId: sub.r.workId, nodeName: '部门负责人审批' });
+    // Issue 31 #8: the to-do's title writes the money as every screen does (1,530.00, not 1530.00).
+    const todo = await wf(s.db.kysely).selectFrom('wf_instances').select('title').where('work_id', '=', sub.r.workId).executeTakeFirstOrThrow();
+    expect(todo.title).toBe(`${A.name}的费用报销 ${no}（1,530.00元）`);
     expect((await usage(inv)).usage).toBe(IncomeUsage.locked);
     // Not editable while in approval.
     expect((await call('/bill/save', { id, ...header(), lines: [] }, A.token)).message).toBe('报销单审批中，不能修改');
