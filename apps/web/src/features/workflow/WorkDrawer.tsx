@@ -61,9 +61,12 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
               }
             />
           ) : null}
-          <Card size="small" title="申请内容">
-            <FormView fields={d.form} values={d.values} />
-          </Card>
+          {/* A reimbursement's content is its bill (header, lines with their invoices, attachments): the form's copy said 无附件 beside two invoices (issue 31 #6). */}
+          {d.RecordType === 'reimbursement' && d.RecordId ? null : (
+            <Card size="small" title="申请内容">
+              <FormView fields={d.form} values={d.values} />
+            </Card>
+          )}
           {d.RecordType === 'reimbursement' && d.RecordId ? (
             <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
               <BillApprovalPanel billId={d.RecordId} version={q.dataUpdatedAt} />

@@ -106,7 +106,8 @@ describe('一键报销', { timeout: 60_000 }, () => {
     await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
     const c = confirm.mock.calls[0]![0] as { title: string; content: string; onOk: () => void };
     expect(c.title).toBe('确认将所选 2 张报销单推送会计系统？');
-    expect(c.content).toContain('核定金额合计 1450.00 元');
+    // Issue 31 #8: the one money format (thousands separator) in the confirmation too.
+    expect(c.content).toContain('核定金额合计 1,450.00 元');
     expect(api.push).not.toHaveBeenCalled();
     c.onOk();
     expect(await screen.findByText('推送完成：成功1张，失败1张')).toBeTruthy();
