@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_VIEWPORT, launch, signIn, useBrowser, type Session } from './browser';
+import { DEFAULT_VIEWPORT, SMALL_DESKTOP, launch, signIn, useBrowser, type Session } from './browser';
 
 useBrowser();
 import { startServer, type E2eServer } from './server';
@@ -218,6 +218,75 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     // Nothing merged: the pool invoice is not among demo7's candidates.
     const c = await api<Array<{ number: string }>>('/api/reimbursement/invoice/candidates', { keyword: no.slice(-10) }, await tokenOf('demo7'));
     expect(c.r.map((x) => x.number)).not.toContain(no);
+  });
+});
+
+describe('费用报销：1366×768 的编辑与审批抽屉（issue 31 #6）', () => {
+  /** Whether a table scrolls sideways, and where its header cells end. */
+  const tableFacts = (table: import('playwright-core').Locator) =>
+    table.evaluate((el) => {
+      const box = el.querySelector('.ant-table-content') ?? el.querySelector('.ant-table-body') ?? el;
+      const heads = Array.from(el.querySelectorAll('thead th')).map((th) => ({ text: (th.textContent ?? '').trim(), right: th.getBoundingClientRect().right }));
+      return { sideways: box.scrollWidth > box.clientWidth + 1, heads, viewport: window.innerWidth };
+    });
+
+  it('the editor shows 税额, 发票 (选择发票) and 检查 without scrolling; the drawer\'s lines fit, with a 合计 row and no form copy', { timeout: 180_000 }, async () => {
+    const b = await launch();
+    const context = await b.newContext({ baseURL: server.baseURL, viewport: SMALL_DESKTOP, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+    const e = await context.newPage();
+    await signIn(e, 'demo7');
+    await e.goto('/my/reimbursement/detail/new');
+    const editor = e.getByTestId('bill-editor');
+    await editor.waitFor();
+    // 提交 on the empty bill: the required fields are marked, no confirmation (issue 31 #7).
+    await editor.getByTestId('submit-bill').click();
+    await editor.getByText('请填写报销事由').waitFor();
+    expect(await e.locator('.ant-popconfirm:visible').count()).toBe(0);
+    const lines = editor.getByTestId('bill-lines');
+    const f = await tableFacts(lines);
+    expect(f.sideways).toBe(false);
+    for (const title of ['税额', '发票', '检查']) {
+      const h = f.heads.find((x) => x.text === title);
+      expect(h, title).toBeTruthy();
+      expect(h!.right, title).toBeLessThanOrEqual(f.viewport);
+    }
+    expect(await lines.getByTestId('pick-line-invoice').first().isVisible()).toBe(true);
+    const pickBox = (await lines.getByTestId('pick-line-invoice').first().boundingBox())!;
+    expect(pickBox.x + pickBox.width).toBeLessThanOrEqual(SMALL_DESKTOP.width);
+    await e.screenshot({ path: 'test-results/reimb-editor-1366.png' });
+
+    // A bill of two lines submitted through the calls, opened by the manager in 我的待办 at 1366.
+    const t7 = await tokenOf('demo7');
+    const opts = await api<{ categories: Array<{ code: string; name: string }> }>('/api/reimbursement/my/options', {}, t7);
+    const office = opts.r.categories.find((c) => c.name === '办公')!;
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const saved = await api<{ id: string; billNo: string }>(
+      '/api/reimbursement/bill/save',
+      { periodFrom: today, periodTo: today, reason: `1366 检查 ${Date.now()}`, payeeName: '测试收款人', payeeBank: '工商银行', payeeAccount: '6222020200112233445', lines: [1, 2].map((n) => ({ categoryCode: office.code, expenseDate: today, description: `办公用品 ${n}`, amount: 101_045 * n })) },
+      t7,
+    );
+    expect(saved.code, saved.message).toBe(20000);
+    const sub = await api<{ workId: number }>('/api/reimbursement/bill/submit', { id: saved.r.id }, t7);
+    expect(sub.code, sub.message).toBe(20000);
+    const managerContext = await b.newContext({ baseURL: server.baseURL, viewport: SMALL_DESKTOP, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+    const m = await managerContext.newPage();
+    await signIn(m, 'demo4');
+    await m.goto(`/flow/todolist?workId=${sub.r.workId}`);
+    const panel = m.getByTestId('bill-approval-panel');
+    await panel.waitFor({ timeout: 15_000 });
+    const d = await tableFacts(panel.getByTestId('bill-approval-lines'));
+    expect(d.sideways).toBe(false);
+    const summary = await panel.locator('.ant-table-summary').innerText();
+    expect(summary).toContain('合计');
+    expect(summary).toContain('3,031.35');
+    expect(await panel.getByTestId('bill-approved-total').innerText()).toContain('与报销金额相同');
+    const text = await m.locator('body').innerText();
+    expect(text).not.toContain('发票及单据');
+    expect(text).not.toContain('流程结束结束');
+    expect(text).toContain(`${saved.r.billNo}（3,031.35元）`);
+    await m.screenshot({ path: 'test-results/reimb-drawer-1366.png' });
+    await managerContext.close();
+    await context.close();
   });
 });
 

@@ -171,6 +171,9 @@ describe('进项转出', () => {
     expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 9 }, t13)).message).toBe('参数错误：请选择转出原因');
     expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 1, amount: 0 }, t13)).message).toBe('转出税额须大于0且不超过有效税额9.00元');
     expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 1, amount: 901 }, t13)).message).toBe('转出税额须大于0且不超过有效税额9.00元');
+    // Issue 31 #8: the limit is written as every figure is (10,182.88, not 10182.88).
+    const big = await invoice({ ...deducted, tax: 1_018_288, effective_tax: 1_018_288 });
+    expect((await s.call(`${A}/transfer-out`, { caseId: (await caseOf(big.id, 'abnormalVoucher')).id, reason: 1, amount: 1_018_289 }, t13)).message).toBe('转出税额须大于0且不超过有效税额10,182.88元');
     const v = await invoice({ verify_state: 2 });
     expect((await s.call(`${A}/transfer-out`, { caseId: (await caseOf(v.id, 'verifyMismatch')).id, reason: 1 }, t13)).message).toBe('查验不一致的发票不能进项转出');
   });

@@ -176,7 +176,14 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
     clock(P, 20);
     const a = await s.call(`${S}/deduction/confirm`, { period: P }, t13);
     expect([a.status, a.message]).toEqual([400, '当前月与属期相等时不符合确认条件']);
+    // Issue 31 #10: the view does not offer 确认统计 then, and says why in our words.
+    const v = (await s.call(`${S}/deduction/view`, { period: P }, t13)).r;
+    expect(v.state).toBe(1);
+    expect(v.actions).toEqual(['revokeApply']);
+    expect(v.unavailable).toEqual({ confirm: `所属期${P.slice(0, 4)}年${P.slice(4)}月当月不能确认统计，请于次月起、统计截止前确认` });
     clock(THIS, 5);
+    const later = (await s.call(`${S}/deduction/view`, { period: P }, t13)).r;
+    expect([later.actions, later.unavailable]).toEqual([['confirm', 'revokeApply'], undefined]);
   });
 
   it('confirm: 已确认, ticking of the period locked (the ticking screens move on), the logs; 08 on a second confirmation', async () => {

@@ -6,7 +6,7 @@
  * is for 1 and 12 (16 gets 权限不足). Runs on SQLite and PostgreSQL.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { IncomeUsage, ReimbRevocationState, ReimbState, SyncSystem } from '@zhyy/shared';
+import { IncomeUsage, REIMB_SYNC_METHODS, ReimbRevocationState, ReimbState, SyncSystem } from '@zhyy/shared';
 import { accountingSimControl } from '../src/integrations/accounting/index.js';
 import { attachServer, type TestServer } from './helpers.js';
 import { accountingHelpers, makeBill, startAccountingServer } from './reimbursement-accounting-fixture.js';
@@ -104,6 +104,32 @@ describe('push', () => {
     expect(logs.r.items.map((x: { type: string }) => x.type)).toContain('accountingPushVoucher');
     const detail = await call('/synclog/detail', { id: logs.r.items[0].id });
     expect(detail.r.request).toContain(b.billNo);
+  });
+
+  it('报销同步日志 (issue 31 #9): only this area\'s exchanges, Chinese method names, bill numbers never ids', async () => {
+    const b = await makeBill(s);
+    expect((await call('/push', { billIds: [b.id] })).r.results[0].ok).toBe(true);
+    // Exchanges of the same system that are not 报销's: 签收's archive and 进项转出's voucher.
+    await s.app.synclog.track({ system: SyncSystem.accounting, type: 'incomeArchive', request: {}, refs: ['26322000000099990001', 'QS-0001'] }, async () => ({}));
+    await s.app.synclog.track({ system: SyncSystem.accounting, type: 'accountingPushVoucher', request: {}, refs: [crypto.randomUUID(), '26322000000099990002'] }, async () => ({}));
+    const all = await call('/synclog/list', { pageSize: 500 });
+    expect(all.r.total).toBeGreaterThan(0);
+    for (const x of all.r.items as Array<{ type: string; typeName: string; refs: string[] }>) {
+      expect(Object.keys(REIMB_SYNC_METHODS)).toContain(x.type);
+      expect(x.typeName).toBe(REIMB_SYNC_METHODS[x.type]);
+      for (const ref of x.refs) expect(ref).toMatch(/^(BX\d{10,}|\d{4}年\d{2}月|连接测试)$/);
+    }
+    const mine = await call('/synclog/list', { billNo: b.billNo });
+    expect(mine.r.items.map((x: { typeName: string }) => x.typeName)).toContain('推送凭证');
+    expect(mine.r.items.find((x: { type: string }) => x.type === 'accountingPushVoucher').refs).toEqual([b.billNo]);
+    // The method filter takes the Chinese name (and still the code).
+    const pushesOnly = await call('/synclog/list', { method: '推送', pageSize: 500 });
+    expect(pushesOnly.r.total).toBeGreaterThan(0);
+    expect(new Set(pushesOnly.r.items.map((x: { type: string }) => x.type))).toEqual(new Set(['accountingPushVoucher']));
+    expect((await call('/synclog/list', { method: 'accountingPush', pageSize: 1 })).r.total).toBe(pushesOnly.r.total);
+    expect((await call('/synclog/list', { method: '签收' })).r.total).toBe(0);
+    const d = await call('/synclog/detail', { id: mine.r.items[0].id });
+    expect(d.r.typeName).toBe(REIMB_SYNC_METHODS[d.r.type]);
   });
 
   it('a repeated push answers the same voucher and makes no second one', async () => {

@@ -150,6 +150,9 @@ describe('approval: submit, withdraw, return, 核定, complete', () => {
     expect(b.submitted_at).not.toBeNull();
     const inst = await s.app.workflow.instanceOf('reimbursement', id);
     expect(inst).toMatchObject({ workId: sub.r.workId, nodeName: '部门负责人审批' });
+    // Issue 31 #8: the to-do's title writes the money as every screen does (1,530.00, not 1530.00).
+    const todo = await wf(s.db.kysely).selectFrom('wf_instances').select('title').where('work_id', '=', sub.r.workId).executeTakeFirstOrThrow();
+    expect(todo.title).toBe(`${A.name}的费用报销 ${no}（1,530.00元）`);
     expect((await usage(inv)).usage).toBe(IncomeUsage.locked);
     // Not editable while in approval.
     expect((await call('/bill/save', { id, ...header(), lines: [] }, A.token)).message).toBe('报销单审批中，不能修改');

@@ -11,7 +11,7 @@
  * are in reimbursement-apply-approval.test.ts (same set-up: reimbursement-apply-fixture.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IncomeUsage, REIMB_BILL_NO, railTicketTax, ReimbFlowState, taxOfIncluded } from '@zhyy/shared';
+import { IncomeUsage, REIMB_BILL_NO, REIMB_MAX_AMOUNT, formatFen, railTicketTax, ReimbFlowState, taxOfIncluded } from '@zhyy/shared';
 import { documentOwner } from '../src/modules/income/abnormal/raise.js';
 import type { TestServer } from './helpers.js';
 import { creditCode, shanghaiDay } from './income-helpers.js';
@@ -84,6 +84,14 @@ describe('a draft: number, sums, the invoice lock', () => {
     expect(p.message).toContain('费用期间的开始日期不能晚于结束日期');
     const m = await call('/bill/save', { ...header(), lines: [line({ amount: 0 })] }, A.token);
     expect(m.message).toContain('金额必须大于0');
+    // Issue 31 #7: one upper bound (REIMB_MAX_AMOUNT, the editor's too), named in the refusal; never clamped.
+    const big = await call('/bill/save', { ...header(), lines: [line({ amount: 9_999_999_999_900 })] }, A.token);
+    expect(big.status).toBe(400);
+    expect(big.message).toContain(`金额不能超过 ${formatFen(REIMB_MAX_AMOUNT)} 元`);
+    const edge = await call('/bill/save', { ...header(), lines: [line({ amount: REIMB_MAX_AMOUNT })] }, A.token);
+    expect(edge.code, edge.message).toBe(20000);
+    expect((await bill(edge.r.id)).amount).toBe(REIMB_MAX_AMOUNT);
+    expect((await call('/bill/delete', { id: edge.r.id }, A.token)).code).toBe(20000);
   });
 
   it('a line takes only a rate of the shared list (issue 27: 0.5 is no rate), stored as the list spells it', async () => {

@@ -4,6 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import type { ReimbCheck } from './api/reimbursement.js';
+import { formatFen } from './workflow-rules.js';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
@@ -48,7 +49,8 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-const yuan = (fen: number) => (fen / 100).toFixed(2);
+/** Money in the findings' words: the one format of the screens (16,916.10). */
+const yuan = (fen: number) => formatFen(fen);
 
 /** What the checks need to know about one line (the server gathers it; the editor has part of it). */
 export interface LineCheckFacts {

@@ -51,5 +51,7 @@ export interface StatView {
   /** Set when the tax service's own totals differ from our ticks (they should not): the words saying so. */
   notice: string;
   actions: StatActionCode[];
+  /** Why an action the state allows is not offered now, shown beside its button (issue 31 #10: 确认统计 in the period's own month). */
+  unavailable?: Partial<Record<StatActionCode, string>>;
   lastAction: { action: string; result: number; message: string; userName: string; at: string } | null;
 }

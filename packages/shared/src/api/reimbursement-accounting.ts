@@ -227,16 +227,32 @@ export interface ReimbSimDeleteAnswer {
   period: string;
 }
 
-/** One exchange with the accounting system (sync_logs, system 2). */
+/** The accounting system's methods by their Chinese names (报销同步日志 shows and filters by them, issue 31 #9). */
+export const REIMB_SYNC_METHODS: Readonly<Record<string, string>> = {
+  accountingPushVoucher: '推送凭证',
+  accountingVoucherState: '查询凭证状态',
+  accountingPeriodState: '查询会计期间',
+  accountingSimDeleteVoucher: '模拟会计删除凭证',
+};
+/** A method's Chinese name (the code itself when it has none). */
+export const reimbSyncMethodName = (type: string): string => REIMB_SYNC_METHODS[type] ?? type;
+/** The method codes a typed filter means: those whose name or code contains it. */
+export const reimbSyncMethodsMatching = (text: string): string[] =>
+  Object.entries(REIMB_SYNC_METHODS).flatMap(([code, name]) => (name.includes(text) || code.toLowerCase().includes(text.toLowerCase()) ? [code] : []));
+
+/** One exchange of 报销 with the accounting system (sync_logs, system 2; not 签收's nor 进项转出's). */
 export interface ReimbSyncLogRow {
   id: string;
+  /** The method's code (accountingPushVoucher). */
   type: string;
+  /** Its Chinese name (推送凭证). */
+  typeName: string;
   status: number;
   memo: string;
   durationMs: number | null;
   userName: string;
   createdAt: string;
-  /** The business keys it concerns (voucher id = bill number, period). */
+  /** The bills it concerns by number, and the accounting period asked about (2026年05月); never an internal id. */
   refs: string[];
 }
 export interface ReimbSyncLogDetail extends ReimbSyncLogRow {

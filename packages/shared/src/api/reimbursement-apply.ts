@@ -4,18 +4,24 @@
  */
 import { z } from '../zod-locale.js';
 import { normaliseRate, taxRateProblem } from '../invoice.js';
+import { formatFen } from '../workflow-rules.js';
 import { isoDay, PageQuery, text, Uuid, type PageResult } from './common.js';
 import type { ReimbCheck } from './reimbursement.js';
 import type { TrackEntry } from './workflow.js';
 
-/** One hundred million 元: the largest amount a line takes. */
+/**
+ * One hundred million 元: the largest amount a line takes (and a 核定), the one bound of both sides — the
+ * editor's money field marks a larger figure with the same words the server refuses it with (issue 31 #7).
+ */
 export const REIMB_MAX_AMOUNT = 100_000_000 * 100;
+/** The refusal of an amount above REIMB_MAX_AMOUNT, on the field and from the server. */
+export const REIMB_MAX_AMOUNT_MESSAGE = `金额不能超过 ${formatFen(REIMB_MAX_AMOUNT)} 元`;
 export const REIMB_MAX_LINES = 100;
 export const REIMB_MAX_ATTACHMENTS = 20;
 /** Attachments: at most 10 MiB each (base64 in the body). */
 export const REIMB_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 
-const Money = z.number({ message: '请输入金额' }).int('金额以分为单位，应为整数').min(1, '金额必须大于0').max(REIMB_MAX_AMOUNT, '金额过大');
+const Money = z.number({ message: '请输入金额' }).int('金额以分为单位，应为整数').min(1, '金额必须大于0').max(REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE);
 
 export const ReimbLineInput = z.object({
   categoryCode: text().trim().min(1, '请选择费用类别').max(32),
@@ -86,7 +92,7 @@ export type ReimbCandidatesBody = z.infer<typeof ReimbCandidatesBody>;
 /** 核定: the current handler reduces a line's approved amount (never above the claim). */
 export const ReimbApproveLineBody = z.object({
   lineId: Uuid,
-  approvedAmount: z.number({ message: '请输入核定金额' }).int('金额以分为单位，应为整数').min(0, '核定金额不能小于0').max(REIMB_MAX_AMOUNT),
+  approvedAmount: z.number({ message: '请输入核定金额' }).int('金额以分为单位，应为整数').min(0, '核定金额不能小于0').max(REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE),
   note: text().trim().min(1, '请填写核定意见').max(200, '核定意见不能超过200字'),
 });
 export type ReimbApproveLineBody = z.infer<typeof ReimbApproveLineBody>;

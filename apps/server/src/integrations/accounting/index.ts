@@ -59,6 +59,6 @@ export function createAccountingGateway(deps: AccountingDeps, config: Accounting
     pushVoucher: (v: Voucher, ctx: AccountingCallContext = {}) =>
       deps.synclog.track({ system, type: AccountingMethods.push, request: v, userId: ctx.userId ?? null, refs: [v.id, v.sourceNo] }, () => impl.pushVoucher(v), (a) => `凭证推送成功（${v.summary}，金额${yuan(debitOf(v))}元），凭证号 ${a.period} ${a.voucherNo}`),
     voucherState: (id: string, ctx: AccountingCallContext = {}) =>
-      deps.synclog.track({ system, type: AccountingMethods.state, request: { id }, userId: ctx.userId ?? null, refs: [id] }, () => impl.voucherState(id), (a) => (a.status === 'posted' ? `凭证已入账，凭证号 ${a.voucherNo}` : '会计系统无此凭证')),
+      deps.synclog.track({ system, type: AccountingMethods.state, request: { id }, userId: ctx.userId ?? null, refs: [id, ...(ctx.refs ?? [])] }, () => impl.voucherState(id), (a) => (a.status === 'posted' ? `凭证已入账，凭证号 ${a.voucherNo}` : '会计系统无此凭证')),
   };
 }

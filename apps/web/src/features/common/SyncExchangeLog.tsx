@@ -46,6 +46,8 @@ export interface SyncExchangeLogProps<R extends SyncExchangeRowBase, D extends S
   /** The business key filter: its request field, label and placeholder. */
   keyFilter: { name: string; label: string; placeholder: string };
   methodPlaceholder: string;
+  /** The method as the user reads it (a Chinese name); the code itself when absent. */
+  methodLabel?: (type: string) => string;
   /** The detail's business key: its label and value. */
   detailKey: { label: string; value: (d: D) => string };
   /** Extra columns after 方法. */
@@ -53,12 +55,12 @@ export interface SyncExchangeLogProps<R extends SyncExchangeRowBase, D extends S
   requestTestId?: string;
 }
 
-function Detail<D extends SyncExchangeDetailBase>({ id, onClose, queryKey, fetchDetail, detailKey, requestTestId }: { id: string | null; onClose: () => void; queryKey: readonly unknown[]; fetchDetail: (id: string) => Promise<D>; detailKey: SyncExchangeLogProps<SyncExchangeRowBase, D>['detailKey']; requestTestId?: string }) {
+function Detail<D extends SyncExchangeDetailBase>({ id, onClose, queryKey, fetchDetail, detailKey, requestTestId, methodLabel = (t) => t }: { id: string | null; onClose: () => void; queryKey: readonly unknown[]; fetchDetail: (id: string) => Promise<D>; detailKey: SyncExchangeLogProps<SyncExchangeRowBase, D>['detailKey']; requestTestId?: string; methodLabel?: (type: string) => string }) {
   const q = useQuery({ queryKey: [...queryKey, 'detail', id], queryFn: () => fetchDetail(id!), enabled: !!id });
   const d = q.data;
   const items: DescriptionsProps['items'] = d
     ? [
-        { key: 't', label: '方法', children: d.type },
+        { key: 't', label: '方法', children: methodLabel(d.type) },
         { key: 's', label: '状态', children: <SyncStatusTag status={d.status} /> },
         { key: 'o', label: detailKey.label, children: detailKey.value(d) || '—' },
         { key: 'time', label: '时间', children: formatTime(d.createdAt) },
@@ -87,7 +89,7 @@ export function SyncExchangeLog<R extends SyncExchangeRowBase, D extends SyncExc
   const [open, setOpen] = useState<string | null>(null);
   const columns: TableColumnsType<R> = [
     { title: '时间', dataIndex: 'createdAt', key: 'createdAt', sorter: true, width: 160, render: formatTime },
-    { title: '方法', dataIndex: 'type', width: 240 },
+    { title: '方法', dataIndex: 'type', width: props.methodLabel ? 140 : 240, render: (v: string) => (props.methodLabel ? <span title={v}>{props.methodLabel(v)}</span> : v) },
     ...(props.extraColumns ?? []),
     { title: '状态', dataIndex: 'status', key: 'status', sorter: true, width: 120, render: (s: number) => <SyncStatusTag status={s} /> },
     { title: '说明', dataIndex: 'memo', ellipsis: true },
@@ -115,7 +117,7 @@ export function SyncExchangeLog<R extends SyncExchangeRowBase, D extends SyncExc
           </>
         }
       />
-      <Detail id={open} onClose={() => setOpen(null)} queryKey={props.queryKey} fetchDetail={props.fetchDetail} detailKey={props.detailKey} requestTestId={props.requestTestId} />
+      <Detail id={open} onClose={() => setOpen(null)} queryKey={props.queryKey} fetchDetail={props.fetchDetail} detailKey={props.detailKey} requestTestId={props.requestTestId} methodLabel={props.methodLabel} />
     </>
   );
 }

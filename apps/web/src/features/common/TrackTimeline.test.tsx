@@ -14,4 +14,10 @@ describe('track timeline (issue 12 item 12)', () => {
     expect(targets).toEqual(['→ 财务抄送：马超', '→ 部门经理审批：李四']);
     expect(document.body.textContent).not.toContain('→ ：');
   });
+
+  it('the end step reads 流程结束 once, never "流程结束结束" (issue 31 #6)', () => {
+    render(<TrackTimeline track={[entry({ id: '3', action: 'complete', actionName: '流程结束', nodeName: '结束', actorName: '马超' })]} />);
+    expect(document.body.textContent).toContain('流程结束');
+    expect(document.body.textContent).not.toContain('流程结束结束');
+  });
 });

@@ -32,7 +32,8 @@ export function TrackTimeline({ track }: { track: TrackEntry[] }) {
               <Tag color={COLOURS[e.action]} style={{ marginLeft: 8 }}>
                 {e.actionName}
               </Tag>
-              <Typography.Text strong>{e.nodeName}</Typography.Text>
+              {/* The end node (结束) beside 流程结束 read "流程结束结束" (issue 31 #6): a name the action already says is not repeated. */}
+              {e.nodeName && !e.actionName.endsWith(e.nodeName) ? <Typography.Text strong>{e.nodeName}</Typography.Text> : null}
             </div>
             <div>
               {e.actorName}

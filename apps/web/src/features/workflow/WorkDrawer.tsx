@@ -62,9 +62,12 @@ export function WorkDrawer({ workId, onClose }: { workId: number | null; onClose
               }
             />
           ) : null}
-          <Card size="small" title="申请内容">
-            <FormView fields={d.form} values={d.values} />
-          </Card>
+          {/* A record with its own panel (an FY01's reimbursement bill: header, lines with their invoices, attachments) shows it instead of the form's copy, which said 无附件 beside two invoices (issue 31 #6). */}
+          {RecordPanel && d.RecordId ? null : (
+            <Card size="small" title="申请内容">
+              <FormView fields={d.form} values={d.values} />
+            </Card>
+          )}
           {RecordPanel && d.RecordId ? (
             <Suspense fallback={<Skeleton active paragraph={{ rows: 3 }} />}>
               <RecordPanel recordId={d.RecordId} version={q.dataUpdatedAt} />

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { AbnormalAction, DEAD_FLAGS, IncomeAbnormalFlag, RISK_FLAGS, TRANSFER_OUT_CREDIT, TRANSFER_OUT_DEBIT, TransferOutReason, type AbnormalActionAnswer, type TransferOutBody, type TransferOutRecord } from '@zhyy/shared';
+import { AbnormalAction, DEAD_FLAGS, formatFen, IncomeAbnormalFlag, RISK_FLAGS, TRANSFER_OUT_CREDIT, TRANSFER_OUT_DEBIT, TransferOutReason, type AbnormalActionAnswer, type TransferOutBody, type TransferOutRecord } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { accountingConfigFromEnv, createAccountingGateway, type AccountingConfig, type AccountingGateway, type Voucher } from '../../../integrations/accounting/index.js';
 import { currentUser } from '../../../platform/context.js';
@@ -24,7 +24,7 @@ import type { IncomeTransferOutTable } from './tables.js';
 import './tables.js';
 
 type Db = Kysely<Database>;
-const yuan = (fen: number) => (Number(fen) / 100).toFixed(2);
+const yuan = (fen: number) => formatFen(Number(fen));
 export const numberOf = (r: Pick<IncomeInvoiceTable, 'digital_no' | 'invoice_code' | 'invoice_no'>) => r.digital_no || `${r.invoice_code}${r.invoice_no}`;
 
 export const accountingGatewayOf = (app: FastifyInstance, config: AccountingConfig = accountingConfigFromEnv()): AccountingGateway => createAccountingGateway({ db: app.db, synclog: app.synclog }, config);

@@ -17,7 +17,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IncomeKind, OperationLogType, STAT_ACTIONS_BY_STATE, StatAction, StatActionResult, type StatActionCode, type StatView } from '@zhyy/shared';
 import { STAT_SCOPE_LABELS, TaxGatewayError, type StatFigures, type StatRequest, type StatScope, type TaxGateway } from '../../../integrations/tax/index.js';
-import { STAT_MOVES, statRefusal } from '../../../integrations/tax/stat-rules.js';
+import { STAT_MOVES, StatCodes, statRefusal } from '../../../integrations/tax/stat-rules.js';
 import { formatYuan } from '../../../integrations/tax/money.js';
 import { deadlineText, shiftPeriod } from '../../../integrations/tax/tick-rules.js';
 import { currentUser } from '../../../platform/context.js';
@@ -60,7 +60,7 @@ export class Statistics {
     const before = await gw.statFigures({ period: prev, scope }, ctx);
     const current = await gw.statFigures({ period: tp.period, scope }, ctx);
     const showPrev = period ? period === prev : before.state !== 0 && this.now(gw).getTime() <= Date.parse(before.deadline);
-    return this.shape(scope, showPrev ? before : current, tp.period, [before, current]);
+    return this.shape(scope, showPrev ? before : current, tp.period, [before, current], this.now(gw));
   }
 
   /**
@@ -70,7 +70,7 @@ export class Statistics {
    * and the service's are kept equal (all-or-nothing batches, closed while applied); should the service's
    * totals differ all the same, `notice` says so with both figures.
    */
-  private async shape(scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[]): Promise<StatView> {
+  private async shape(scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[], now: Date): Promise<StatView> {
     const transport = scope === 'deduction' ? await transportDeductionTotal(this.db, f.period) : null;
     const ours = await tickedFigures(this.db, f.period, scope);
     const differs = ours.totals.count !== f.totals.count || ours.totals.effectiveTax !== f.totals.effectiveTax;
@@ -92,7 +92,10 @@ export class Statistics {
       notice,
       transport: transport ? { count: transport.count, basis: transport.basis, tax: transport.tax } : null,
       deductibleTotal: (scope === 'deduction' ? ours.totals.effectiveTax : ours.totals.tax) + (transport?.tax ?? 0),
-      actions: [...(STAT_ACTIONS_BY_STATE[f.state] ?? [])],
+      // 确认统计 in the period's own month is the bureau's 09: not offered, with the reason in our words (issue 31 #10).
+      ...(statRefusal('confirm', f.state, f.period, f.deadline, now)?.code === StatCodes.sameMonth
+        ? { actions: (STAT_ACTIONS_BY_STATE[f.state] ?? []).filter((a) => a !== 'confirm'), unavailable: { confirm: `所属期${f.period.slice(0, 4)}年${f.period.slice(4)}月当月不能确认统计，请于次月起、统计截止前确认` } }
+        : { actions: [...(STAT_ACTIONS_BY_STATE[f.state] ?? [])] }),
       lastAction: last ? { action: last.action, result: Number(last.result), message: last.message, userName: last.user_name, at: last.created_at } : null,
     };
   }
@@ -156,6 +159,6 @@ export class Statistics {
     const other = f.period === tp.period ? shiftPeriod(tp.period, -1) : tp.period;
     const o = other === f.period ? f : await gw.statFigures({ period: other, scope }, ctx);
     const periods = [f, o].sort((a, b) => a.period.localeCompare(b.period));
-    return this.shape(scope, f, tp.period, periods);
+    return this.shape(scope, f, tp.period, periods, this.now(gw));
   }
 }

@@ -1,13 +1,16 @@
 /**
  * Reading for 报销入账: the 一键报销 list (approved bills in 0 未报销 or 2 报销失败, with totals), the
  * badge count, the pushed bills 新增撤销 picks from, the revocation records (list and export) and the
- * accounting sync log (platform/synclog-list.ts, system 2 filtered by the bill number).
+ * accounting sync log (system 2: this area's exchanges only, by bill number, method name, status, time).
  */
 import type { Kysely } from 'kysely';
 import {
+  REIMB_BILL_NO,
   ReimbFlowState,
   ReimbState,
   SyncSystem,
+  reimbSyncMethodName,
+  reimbSyncMethodsMatching,
   type PageResult,
   type ReimbApplyPage,
   type ReimbApplyQuery,
@@ -24,7 +27,7 @@ import type { CountQuery } from '../../../db/counts.js';
 import type { Database } from '../../../db/schema.js';
 import { notFound } from '../../../platform/envelope.js';
 import { contains, offsetOf, sortOf } from '../../../platform/listing.js';
-import { syncExchange, syncExchanges, syncRefsOf } from '../../../platform/synclog-list.js';
+import { syncExchange, syncRefsOf } from '../../../platform/synclog-list.js';
 import { shanghaiDayStartIso } from '../../../platform/time.js';
 import '../tables.js';
 
@@ -132,15 +135,50 @@ export async function* revocationBatches(db: Db, q: ReimbRevokeExportQuery): Asy
 }
 
 /** The accounting system's exchanges; by bill means by the bill number (our voucher id, sync_log_refs). */
+/**
+ * 报销同步日志 (issue 31 #9): only this area's exchanges — those indexed by a bill's number, and the settings'
+ * 连接测试 — never 签收's archive calls nor 进项转出's vouchers (the same system); the method filter takes the
+ * Chinese name or the code; the keys shown are bill numbers and periods, never a voucher's internal id.
+ */
 export async function reimbSyncLogs(db: Db, q: ReimbSyncLogQuery): Promise<PageResult<ReimbSyncLogRow>> {
-  const page = await syncExchanges(db, SyncSystem.accounting, q.billNo ? [q.billNo] : null, q);
-  const refs = await syncRefsOf(db, page.items.map((r) => r.id));
-  return { items: page.items.map((r) => ({ ...r, refs: refs.get(r.id) ?? [] })), total: page.total };
+  const types = q.method ? reimbSyncMethodsMatching(q.method) : null;
+  if (types && !types.length) return { items: [], total: 0 };
+  let b = db
+    .selectFrom('sync_logs as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .where('s.system', '=', SyncSystem.accounting)
+    .where('s.id', 'in', (eb) =>
+      eb
+        .selectFrom('sync_log_refs as r')
+        .select('r.sync_log_id')
+        .where((w) => w.or([w('r.ref', 'in', w.selectFrom('reimb_bills').select('bill_no')), w('r.ref', 'like', `${CONNECTION_TEST}%`)])),
+    );
+  if (q.billNo) b = b.where('s.id', 'in', db.selectFrom('sync_log_refs').select('sync_log_id').where('ref', '=', q.billNo));
+  if (types) b = b.where('s.type', 'in', types);
+  if (q.status !== undefined) b = b.where('s.status', '=', q.status);
+  if (q.from) b = b.where('s.created_at', '>=', q.from);
+  if (q.to) b = b.where('s.created_at', '<', q.to);
+  const s = sortOf(q.sort, SYNC_SORTS, { column: 's.created_at', order: 'desc' });
+  const [rows, n] = await Promise.all([
+    b.select(['s.id', 's.type', 's.status', 's.memo', 's.duration_ms', 's.created_at', 'u.name as user_name']).orderBy(s.column, s.order).orderBy('s.id', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
+    b.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const refs = await syncRefsOf(db, rows.map((r) => r.id));
+  return {
+    items: rows.map((r) => ({ id: r.id, type: r.type, typeName: reimbSyncMethodName(r.type), status: r.status, memo: r.memo, durationMs: r.duration_ms, userName: r.user_name ?? '系统', createdAt: r.created_at, refs: shownRefs(refs.get(r.id)) })),
+    total: Number(n.n),
+  };
 }
+
+const CONNECTION_TEST = 'connection-test-';
+const SYNC_SORTS = { createdAt: 's.created_at', status: 's.status', durationMs: 's.duration_ms' } as const;
+/** The keys a user reads: bill numbers, periods (2026年05月), 连接测试; a voucher's internal id is left out. */
+const shownRefs = (refs: readonly string[] | undefined): string[] =>
+  (refs ?? []).flatMap((r) => (REIMB_BILL_NO.test(r) ? [r] : /^\d{6}$/.test(r) ? [`${r.slice(0, 4)}年${r.slice(4)}月`] : r.startsWith(CONNECTION_TEST) ? ['连接测试'] : []));
 
 export async function reimbSyncLogDetail(db: Db, id: string): Promise<ReimbSyncLogDetail> {
   const r = await syncExchange(db, SyncSystem.accounting, id);
   if (!r) throw notFound('同步记录不存在');
   const refs = await syncRefsOf(db, [id]);
-  return { id: r.id, type: r.type, status: r.status, memo: r.memo, durationMs: r.duration_ms, userName: r.user_name ?? '系统', createdAt: r.created_at, refs: refs.get(id) ?? [], request: r.request, response: r.response };
+  return { id: r.id, type: r.type, typeName: reimbSyncMethodName(r.type), status: r.status, memo: r.memo, durationMs: r.duration_ms, userName: r.user_name ?? '系统', createdAt: r.created_at, refs: shownRefs(refs.get(id)), request: r.request, response: r.response };
 }

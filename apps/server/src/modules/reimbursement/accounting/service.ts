@@ -269,7 +269,7 @@ export async function revokeBill(deps: AccountingDeps, billId: string, reason: s
   };
   try {
     const gateway = await deps.accounting();
-    const v = await gateway.voucherState(b.voucher_id || b.bill_no, { userId: by.id });
+    const v = await gateway.voucherState(b.voucher_id || b.bill_no, { userId: by.id, refs: [b.bill_no] });
     if (v.status === 'posted') throw await refused(ReimbRefusals.voucherExists(v.voucherNo));
     if (b.voucher_period) {
       const p = await gateway.periodState(b.voucher_period, { userId: by.id, refs: [b.bill_no] });

@@ -29,6 +29,7 @@ import { access, tags } from '../paths.js';
 import { gradeOf, profileOf } from '../settings/read.js';
 import { candidates } from './invoices.js';
 import { applyOptions, billDetail, myBills } from './queries.js';
+import { BillFiles } from './files.js';
 import { ApplyService, RECORD_TYPE } from './service.js';
 
 const P = '/api/reimbursement';
@@ -37,6 +38,7 @@ const attachmentLimit = Math.ceil(10 * 1024 * 1024 * 1.4) + 65_536;
 
 export async function applyRoutes(app: FastifyInstance): Promise<void> {
   const svc = new ApplyService(app);
+  const files = new BillFiles(app, svc);
   app.workflow.onOutcome(RECORD_TYPE, (e) => svc.onOutcome(e));
   const r = typed(app);
   const mine = access.mine;
@@ -91,18 +93,18 @@ export async function applyRoutes(app: FastifyInstance): Promise<void> {
     return ok(a, a.message);
   });
   r.post(`${P}/invoice/file`, { schema: { body: ReimbFileBody, summary: '报销发票的文件（本人的发票，或可查看的报销单所用发票）', tags }, config: mine }, async (req, reply) =>
-    sendUserFile(reply, await svc.invoiceFile(req, currentUser(req), req.body.id)),
+    sendUserFile(reply, await files.invoiceFile(req, currentUser(req), req.body.id)),
   );
 
   r.post(`${P}/attachment/upload`, { bodyLimit: attachmentLimit, schema: { body: ReimbAttachmentUploadBody, summary: '上传报销单附件（base64，单个不超过10MB，每单最多20个）', tags }, config: mine }, async (req) =>
-    ok(await svc.uploadAttachment(req, currentUser(req), req.body), '上传成功'),
+    ok(await files.uploadAttachment(req, currentUser(req), req.body), '上传成功'),
   );
   r.post(`${P}/attachment/delete`, { schema: { body: ReimbFileBody, summary: '删除报销单附件（草稿、已退回）', tags }, config: mine }, async (req) => {
-    await svc.deleteAttachment(req, currentUser(req), req.body.id);
+    await files.deleteAttachment(req, currentUser(req), req.body.id);
     return ok(null, '附件已删除');
   });
   r.post(`${P}/attachment/download`, { schema: { body: ReimbFileBody, summary: '下载报销单附件（可查看该报销单的人）', tags }, config: mine }, async (req, reply) =>
-    sendUserFile(reply, await svc.attachmentFile(req, currentUser(req), req.body.id)),
+    sendUserFile(reply, await files.attachmentFile(req, currentUser(req), req.body.id)),
   );
 
   r.post(`${P}/profile/get`, { schema: { body: z.object({}), summary: '我的报销资料：职级、默认收款人、开户行、账号', tags }, config: mine }, async (req) => {

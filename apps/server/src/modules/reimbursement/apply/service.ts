@@ -1,22 +1,20 @@
 /**
  * Applying (issue 15): the bill (BX{yyyyMM}{seq}) with its header, lines and attachments, saved as a
  * draft by its applicant, submitted into 费用报销审批 (FY01), withdrawn, deleted; the approval's
- * outcomes; 核定 by the current handler. The bill's sums are always computed here from its lines.
+ * outcomes; 核定 by the current handler. The bill's sums are always computed here from its lines. Its
+ * files (attachments, invoice files) are files.ts's.
  */
-import crypto from 'node:crypto';
-import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import {
   OperationLogType,
-  REIMB_MAX_ATTACHMENTS,
   ReimbFlowState,
   ReimbState,
   billSums,
+  formatFen,
   isSuperUser,
   taxOfIncluded,
   type ReimbApproveLineBody,
-  type ReimbAttachmentUploadBody,
   type ReimbSaveBody,
 } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
@@ -25,13 +23,12 @@ import { forbidden, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { nowIso } from '../../../platform/time.js';
-import { checkUpload } from '../../../platform/userFiles.js';
 import { notifyUser } from '../../messages/service.js';
 import type { OutcomeEvent } from '../../workflow/outcomes.js';
 import { categoryOf, costCentreOf, profileOf } from '../settings/read.js';
 import type { ReimbBillTable } from '../tables.js';
 import { checkLines } from './checks.js';
-import { claimableCondition, deductibleOf, invoiceRows, mustClaim, releaseBillInvoices, syncBillLocks } from './invoices.js';
+import { deductibleOf, invoiceRows, mustClaim, releaseBillInvoices, syncBillLocks } from './invoices.js';
 import { referenceOrRefuse } from '../../invoice/reference.js';
 
 type Db = Kysely<Database>;
@@ -39,7 +36,8 @@ type Db = Kysely<Database>;
 export const RECORD_TYPE = 'reimbursement';
 export const FLOW_NO = 'FY01';
 const EDITABLE: number[] = [ReimbFlowState.draft, ReimbFlowState.returned];
-const yuan = (fen: number) => (fen / 100).toFixed(2);
+/** Money in the bill's words: the one format of the screens (2,020.90). */
+const yuan = (fen: number) => formatFen(fen);
 export const myDetailLink = (id: string) => `/my/reimbursement/detail/${id}`;
 /** Roles that read every bill (费用会计 12, 财务负责人 16, administrator 1). */
 export const BILL_READER_ROLES = ['1', '12', '16'];
@@ -73,7 +71,8 @@ export class ApplyService {
     return b;
   }
 
-  private mustEdit(b: ReimbBillTable, user: AuthUser): void {
+  /** Only the applicant changes the bill, and only while it is 草稿 or 已退回. */
+  mustEdit(b: ReimbBillTable, user: AuthUser): void {
     if (b.applicant_id !== user.id) throw refuse('只有申请人可以修改报销单', 403);
     if (!EDITABLE.includes(b.flow_state)) throw refuse(`报销单${ReimbFlowState.label(b.flow_state)}，不能修改`);
   }
@@ -374,65 +373,5 @@ export class ApplyService {
     if (!b) throw notFound('报销单不存在');
     if (!(await this.mayRead(b, user))) throw forbidden();
     return b;
-  }
-
-  async uploadAttachment(req: FastifyRequest, user: AuthUser, body: ReimbAttachmentUploadBody): Promise<{ id: string; name: string; size: number }> {
-    const bytes = Buffer.from(body.content, 'base64');
-    if (bytes.length === 0) throw refuse('文件为空');
-    if (bytes.length > 10 * 1024 * 1024) throw refuse('单个附件不能超过10MB');
-    const name = path.basename(body.name).slice(0, 200);
-    if (!name) throw refuse('文件名不能为空');
-    checkUpload(bytes, name);
-    const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
-    return this.db.transaction().execute(async (trx) => {
-      const b = await this.lockBill(trx, body.billId);
-      this.mustEdit(b, user);
-      const n = await trx.selectFrom('reimb_attachments').select((eb) => eb.fn.countAll<number>().as('n')).where('bill_id', '=', b.id).executeTakeFirstOrThrow();
-      if (Number(n.n) >= REIMB_MAX_ATTACHMENTS) throw refuse(`每张报销单最多${REIMB_MAX_ATTACHMENTS}个附件`);
-      const now = nowIso();
-      await trx.insertInto('invoice_blobs').values({ sha256, size: bytes.length, content: bytes, created_at: now }).onConflict((oc) => oc.column('sha256').doNothing()).execute();
-      const id = newId();
-      await trx.insertInto('reimb_attachments').values({ id, bill_id: b.id, name, size: bytes.length, sha256, created_by: user.id, created_at: now }).execute();
-      await this.app.oplog.record(req, OperationLogType.upload, `上传报销单 ${b.bill_no} 附件：${name}`, trx);
-      return { id, name, size: bytes.length };
-    });
-  }
-
-  async deleteAttachment(req: FastifyRequest, user: AuthUser, id: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const a = await trx.selectFrom('reimb_attachments').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!a) throw notFound('附件不存在');
-      const b = await this.lockBill(trx, a.bill_id);
-      this.mustEdit(b, user);
-      await trx.deleteFrom('reimb_attachments').where('id', '=', id).execute();
-      await this.app.oplog.record(req, OperationLogType.delete, `删除报销单 ${b.bill_no} 附件：${a.name}`, trx);
-    });
-  }
-
-  async attachmentFile(req: FastifyRequest, user: AuthUser, id: string): Promise<{ name: string; mime: string; content: Buffer }> {
-    const a = await this.db.selectFrom('reimb_attachments as a').innerJoin('invoice_blobs as f', 'f.sha256', 'a.sha256').select(['a.bill_id', 'a.name', 'f.content']).where('a.id', '=', id).executeTakeFirst();
-    if (!a) throw notFound('附件不存在');
-    const b = await this.readable(user, a.bill_id);
-    await this.app.oplog.record(req, OperationLogType.download, `下载报销单 ${b.bill_no} 附件：${a.name}`);
-    return { name: a.name, mime: 'application/octet-stream', content: Buffer.from(a.content) };
-  }
-
-  /**
-   * An invoice file (issue 27): nobody reads a file they did not upload, unless the invoice is theirs to
-   * claim (their upload, their passenger ticket), their role reads every bill (1, 12, 16), or they may read a
-   * bill it backs (its applicant, a handler of its approval).
-   */
-  async invoiceFile(req: FastifyRequest, user: AuthUser, fileId: string): Promise<{ name: string; mime: string; content: Buffer }> {
-    const f = await this.db.selectFrom('income_files as f').innerJoin('invoice_blobs as b', 'b.sha256', 'f.sha256').select(['f.invoice_id', 'f.name', 'f.created_by', 'b.content']).where('f.id', '=', fileId).executeTakeFirst();
-    if (!f) throw notFound('文件不存在');
-    let ok = f.created_by === user.id || isSuperUser(user.roles) || user.roles.some((r) => BILL_READER_ROLES.includes(r));
-    if (!ok) ok = !!(await this.db.selectFrom('income_invoices as i').select('i.id').where('i.id', '=', f.invoice_id).where(claimableCondition(user.id, user.name)).executeTakeFirst());
-    if (!ok) {
-      const bills = await this.db.selectFrom('reimb_lines as l').innerJoin('reimb_bills as b', 'b.id', 'l.bill_id').selectAll('b').where('l.invoice_id', '=', f.invoice_id).execute();
-      for (const b of bills) if (!ok && (await this.mayRead(b, user))) ok = true;
-    }
-    if (!ok) throw forbidden();
-    await this.app.oplog.record(req, OperationLogType.download, `查看报销发票文件：${f.name}`);
-    return { name: f.name, mime: 'application/octet-stream', content: Buffer.from(f.content) };
   }
 }

@@ -58,6 +58,12 @@ describe('进项转出 dialog', { timeout: 60_000 }, () => {
     expect(calls.transferOut).toHaveBeenCalledWith({ caseId: CASE, reason: 3, amount: 6050, idempotencyKey: expect.any(String) });
   });
 
+  it('writes the effective tax with the thousands separator, in the hint and the input (issue 31 #8)', async () => {
+    open('transferOut', row({ tax: 1_018_288, effectiveTax: 1_018_288 }));
+    await waitFor(() => expect(amount().value).toBe('10,182.88'));
+    expect(document.body.textContent).toContain('不超过有效税额 10,182.88 元');
+  });
+
   it('refuses more than the effective tax; shows the server refusal and repeats with the same key', async () => {
     calls.transferOut.mockRejectedValueOnce(new Error('该发票未勾选抵扣，不能进项转出')).mockResolvedValueOnce({ caseId: CASE, state: 'resolved', message: '该发票已进项转出，凭证号 记-0007' });
     const onDone = open('transferOut');

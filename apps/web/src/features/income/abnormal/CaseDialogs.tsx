@@ -6,7 +6,7 @@
  */
 import { Alert, Descriptions, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useMemo, useState } from 'react';
-import { ABNORMAL_NOTE_MESSAGE, AbnormalCorrectField, IncomeAbnormalFlag, TransferOutReason, type AbnormalActionAnswer, type AbnormalCaseRow } from '@zhyy/shared';
+import { ABNORMAL_NOTE_MESSAGE, AbnormalCorrectField, formatFen, IncomeAbnormalFlag, TransferOutReason, type AbnormalActionAnswer, type AbnormalCaseRow } from '@zhyy/shared';
 import { Money } from '../../common/Money';
 import { abnormalApi } from './api';
 import { ACTION_LABELS, type CaseAction } from './actions';
@@ -83,10 +83,10 @@ export function CaseDialog({ action, row, onClose, onDone }: CaseDialogProps) {
               <Select placeholder="请选择" options={TransferOutReason.options.map((o) => ({ value: o.value, label: `${o.value} ${o.label}` }))} data-testid="transfer-reason" />
             </Form.Item>
             <Form.Item
-              name="amountYuan" label="转出税额（元）" extra={`不超过有效税额 ${(eff / 100).toFixed(2)} 元`}
-              rules={[{ validator: (_, x?: number) => (x !== undefined && x !== null && x > 0 && Math.round(x * 100) <= eff ? Promise.resolve() : Promise.reject(new Error(`转出税额须大于0且不超过有效税额${(eff / 100).toFixed(2)}元`))) }]}
+              name="amountYuan" label="转出税额（元）" extra={`不超过有效税额 ${formatFen(eff)} 元`}
+              rules={[{ validator: (_, x?: number) => (x !== undefined && x !== null && x > 0 && Math.round(x * 100) <= eff ? Promise.resolve() : Promise.reject(new Error(`转出税额须大于0且不超过有效税额${formatFen(eff)}元`))) }]}
             >
-              <InputNumber min={0} precision={2} style={{ width: 200 }} data-testid="transfer-amount" />
+              <InputNumber<number> min={0} precision={2} style={{ width: 200 }} data-testid="transfer-amount" formatter={(v, { userTyping, input }) => (userTyping ? input : v === undefined || `${v}` === '' ? '' : formatFen(Math.round(Number(v) * 100)))} parser={(v) => Number((v ?? '').replaceAll(',', ''))} />
             </Form.Item>
             <Alert type="info" showIcon title="确定后生成进项转出凭证并推送会计系统，不能撤回。" />
           </>

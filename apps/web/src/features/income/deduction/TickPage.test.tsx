@@ -128,6 +128,13 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     await waitFor(() => expect(calls.tick).toHaveBeenCalledWith('deduction', { items: [{ id: ID1, effectiveTax: 1234 }], vatUsage: 1 }));
   });
 
+  it('有效税额 opens written as every figure is, with the thousands separator (issue 31 #8)', async () => {
+    calls.page.mockResolvedValue({ ...PAGE, items: [{ ...PAGE.items[0]!, tax: 3_688_247, tickState: 0, effectiveTax: null }, ...PAGE.items.slice(1)] });
+    renderPage(<DeductionTick />);
+    await screen.findByText('26322000000012345678');
+    expect((screen.getByLabelText('有效税额 26322000000012345678') as HTMLInputElement).value).toBe('36,882.47');
+  });
+
   it('a batch with 疑点 invoices asks first and is resent with confirmed: true', async () => {
     calls.tick
       .mockResolvedValueOnce({ done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: [{ invoiceId: ID2, invoiceNumber: '26322000000012345679', ok: false, message: '您勾选的发票中含有疑点发票' }] })

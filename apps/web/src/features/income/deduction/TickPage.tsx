@@ -10,7 +10,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Button, Card, Checkbox, Form, Input, Modal, Radio, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { effectiveTaxProblem, NonDeductReason, readAmountInput, TickState, TickUsage, type CandidateRow, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
+import { effectiveTaxProblem, formatFen, NonDeductReason, readAmountInput, TickState, TickUsage, type CandidateRow, type TickAnswer, type TickOutcomeRow } from '@zhyy/shared';
 import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
@@ -183,7 +183,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
             <Input
               size="small" style={{ width: 130, textAlign: 'right' }} aria-label={`有效税额 ${poolNumber(r)}`} inputMode="decimal"
               status={problem ? 'error' : undefined} aria-invalid={problem ? true : undefined} data-testid={problem ? 'tick-effective-invalid' : undefined}
-              value={edits[r.id] ?? (defaultEffective(r) / 100).toFixed(2)}
+              value={edits[r.id] ?? formatFen(defaultEffective(r))}
               onChange={(e) => { const text = e.target.value; setEdits((x) => ({ ...x, [r.id]: text })); }}
             />
           </Tooltip>

@@ -89,6 +89,15 @@ describe('抵扣统计 / 退税统计 (issue 14)', { timeout: 60_000 }, () => {
     expect(chart.option.series.map((x) => x.data)).toEqual([[1300, 2111.11], [1300, 2000]]);
   });
 
+  it('确认统计 in the period\'s own month is disabled with the reason beside it (issue 31 #10)', async () => {
+    calls.view.mockResolvedValue(view({ state: 1, actions: ['revokeApply'], unavailable: { confirm: '所属期2026年10月当月不能确认统计，请于次月起、统计截止前确认' } }));
+    renderPage(<DeductionStatistic />);
+    const why = await screen.findByTestId('stat-confirm-why');
+    expect(why.textContent).toBe('所属期2026年10月当月不能确认统计，请于次月起、统计截止前确认');
+    expect(button('confirm').disabled).toBe(true);
+    expect(button('revokeApply').disabled).toBe(false);
+  });
+
   it('申请统计 asks first naming the period, then sends it; the state follows the answer', async () => {
     calls.act.mockResolvedValue(view({ state: 1, actions: ['confirm', 'revokeApply'], lastAction: { action: 'apply', result: 1, message: '申请统计成功', userName: '何晓燕', at: '2026-11-05T02:00:00.000Z' } }));
     renderPage(<DeductionStatistic />);

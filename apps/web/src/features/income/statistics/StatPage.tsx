@@ -148,11 +148,14 @@ export function StatPage({ scope }: { scope: StatScope }) {
             const allowed = !!v?.actions.includes(action);
             const ask = v ? actionQuestion(scope, action, v.period) : { title: '', description: '' };
             return (
-              <Popconfirm key={action} title={ask.title} description={ask.description} okText="确定" cancelText="取消" disabled={!allowed || act.isPending} onConfirm={() => act.mutate(action)}>
+              <Space key={action} size={4}>
+              <Popconfirm title={ask.title} description={ask.description} okText="确定" cancelText="取消" disabled={!allowed || act.isPending} onConfirm={() => act.mutate(action)}>
                 <Button type={action === 'apply' || action === 'confirm' ? 'primary' : 'default'} danger={action === 'revokeConfirm'} disabled={!allowed} loading={act.isPending && act.variables === action} data-testid={`stat-${action}`}>
                   {StatAction.label(action)}
                 </Button>
               </Popconfirm>
+              {v?.unavailable?.[action] ? <Typography.Text type="secondary" data-testid={`stat-${action}-why`}>{v.unavailable[action]}</Typography.Text> : null}
+              </Space>
             );
           })}
           <ExportButton fileName={`${NAMES[scope]}${v?.period ?? ''}`} run={() => statApi.exportFigures(scope, v!.period)} disabled={!v} />

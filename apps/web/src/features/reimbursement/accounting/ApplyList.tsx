@@ -8,7 +8,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { Alert, Button, Card, DatePicker, Form, Input, Modal, Progress, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { ReimbApplyRow, ReimbPushAnswer, ReimbPushResult } from '@zhyy/shared';
+import { formatFen, type ReimbApplyRow, type ReimbPushAnswer, type ReimbPushResult } from '@zhyy/shared';
 import { ApiError } from '../../../api/errors';
 import { reimbAccountingApi } from '../../../api/reimbursementAccounting';
 import { formatTime } from '../../../components/download';
@@ -90,7 +90,7 @@ export default function ApplyList() {
     const total = rows.reduce((s, r) => s + r.approvedAmount, 0);
     feedback().modal.confirm({
       title: rows.length === 1 ? `确认将报销单 ${rows[0]!.billNo} 推送会计系统？` : `确认将所选 ${rows.length} 张报销单推送会计系统？`,
-      content: `核定金额合计 ${(total / 100).toFixed(2)} 元。每张报销单生成一张记账凭证，成功后其发票完成使用并标记入账。`,
+      content: `核定金额合计 ${formatFen(total)} 元。每张报销单生成一张记账凭证，成功后其发票完成使用并标记入账。`,
       okText: '确认推送',
       cancelText: '取消',
       onOk: () => {

@@ -9,7 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Form, Input, Modal, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import type { ReimbEditBody, ReimbEditDetail, ReimbEditLine, ReimbPushHistoryRow, ReimbVoucherEntryView } from '@zhyy/shared';
+import { formatFen, type ReimbEditBody, type ReimbEditDetail, type ReimbEditLine, type ReimbPushHistoryRow, type ReimbVoucherEntryView } from '@zhyy/shared';
 import { reimbAccountingApi } from '../../../api/reimbursementAccounting';
 import { formatTime } from '../../../components/download';
 import { feedback } from '../../../ui/feedback';
@@ -75,7 +75,7 @@ export default function BillEdit() {
     if (!d || !(await save())) return;
     feedback().modal.confirm({
       title: `确认将报销单 ${d.billNo} 推送会计系统？`,
-      content: `核定金额 ${(d.approvedAmount / 100).toFixed(2)} 元，生成一张记账凭证；成功后发票完成使用并标记入账。`,
+      content: `核定金额 ${formatFen(d.approvedAmount)} 元，生成一张记账凭证；成功后发票完成使用并标记入账。`,
       okText: '确认推送',
       cancelText: '取消',
       onOk: () => {

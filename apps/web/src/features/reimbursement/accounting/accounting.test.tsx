@@ -57,7 +57,7 @@ beforeEach(() => {
   api.pushed.mockResolvedValue({ items: [pushedRow], total: 1 });
   api.revocations.mockResolvedValue({ items: [], total: 0 });
   api.editDetail.mockResolvedValue(detail);
-  api.syncLogs.mockResolvedValue({ items: [{ id: 's1', type: 'accountingPushVoucher', status: 0, memo: '凭证推送成功', durationMs: 12, userName: '王建国', createdAt: '2026-11-21T02:00:00.000Z', refs: ['BX2026110001'] }], total: 1 });
+  api.syncLogs.mockResolvedValue({ items: [{ id: 's1', type: 'accountingPushVoucher', typeName: '推送凭证', status: 0, memo: '凭证推送成功', durationMs: 12, userName: '王建国', createdAt: '2026-11-21T02:00:00.000Z', refs: ['BX2026110001'] }], total: 1 });
   useSession.setState({ roles: ['12'] } as never);
 });
 
@@ -106,7 +106,8 @@ describe('一键报销', { timeout: 60_000 }, () => {
     await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
     const c = confirm.mock.calls[0]![0] as { title: string; content: string; onOk: () => void };
     expect(c.title).toBe('确认将所选 2 张报销单推送会计系统？');
-    expect(c.content).toContain('核定金额合计 1450.00 元');
+    // Issue 31 #8: the one money format (thousands separator) in the confirmation too.
+    expect(c.content).toContain('核定金额合计 1,450.00 元');
     expect(api.push).not.toHaveBeenCalled();
     c.onOk();
     expect(await screen.findByText('推送完成：成功1张，失败1张')).toBeTruthy();
@@ -231,10 +232,13 @@ describe('报销撤销 and 同步日志', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('reimb-revoke-add-page')).toBeTruthy();
   });
 
-  it('同步日志 shows each exchange with its bill number', async () => {
+  it('同步日志 shows each exchange with its bill number, the method by its Chinese name (issue 31 #9)', async () => {
     renderAt(SYNCLOG);
-    expect(await screen.findByText('accountingPushVoucher')).toBeTruthy();
+    const method = await screen.findByText('推送凭证');
+    expect(method.getAttribute('title')).toBe('accountingPushVoucher');
+    expect(screen.queryByText('accountingPushVoucher')).toBeNull();
     expect(screen.getByText('BX2026110001')).toBeTruthy();
+    expect(screen.getByPlaceholderText('如 推送凭证')).toBeTruthy();
   });
 });
 

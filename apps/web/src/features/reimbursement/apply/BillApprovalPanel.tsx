@@ -1,18 +1,20 @@
 /**
- * The bill behind an FY01 work item, in the approval drawer of 我的待办: its lines with the checks and
- * invoices, and for the current handler the 核定 inputs (reduce a line's approved amount with an opinion,
- * never above the claim).
+ * The bill behind an FY01 work item, in the approval drawer of 我的待办 (the drawer's content: the bill's
+ * header, lines and attachments stand for the workflow form): its lines with the checks and invoices in
+ * columns that fit the drawer without scrolling sideways, a 合计 row, the 核定合计 beside what was claimed
+ * and what was cut (issue 31 #6), and for the current handler the 核定 inputs (reduce a line's approved
+ * amount with an opinion, never above the claim).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Input, Popover, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Input, Popover, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { formatFen, type ReimbLineView } from '@zhyy/shared';
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
 import { MoneyInput } from '../../common/MoneyInput';
-import { approvedColumn, Attachments, BillHeader, lineColumns } from './BillView';
-import { REIMB_KEY } from './common';
+import { approvedColumn, Attachments, BillHeader } from './BillView';
+import { CheckTags, InvoiceCell, REIMB_KEY } from './common';
 
 function ApproveLine({ line, onDone }: { line: ReimbLineView; onDone: () => void }) {
   const [open, setOpen] = useState(false);
@@ -57,6 +59,30 @@ function ApproveLine({ line, onDone }: { line: ReimbLineView; onDone: () => void
   );
 }
 
+/** The lines as the drawer shows them (880 px): no tax columns (the header sums them), category and date in one. */
+function drawerColumns(extra: TableColumnsType<ReimbLineView>): TableColumnsType<ReimbLineView> {
+  return [
+    { title: '行', dataIndex: 'lineNo', width: 36, align: 'center' },
+    {
+      title: '类别 / 日期', dataIndex: 'categoryName', width: 96,
+      render: (v: string, r) => (
+        <Space direction="vertical" size={0}>
+          {v}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.expenseDate}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: '说明', dataIndex: 'description', ellipsis: true, render: (v: string, r) => [v, r.city, r.seatClass].filter(Boolean).join(' ') || '—' },
+    { title: '报销金额', dataIndex: 'amount', width: 100, align: 'right', render: (v: number) => <Money fen={v} strong /> },
+    { ...approvedColumn, width: 124 },
+    { title: '发票', dataIndex: 'invoiceNumber', width: 172, render: (_: string, r) => <InvoiceCell invoice={r.invoice} number={r.invoiceNumber} /> },
+    { title: '检查', dataIndex: 'checks', width: 96, render: (_: unknown, r) => <CheckTags checks={r.checks} /> },
+    ...extra,
+  ];
+}
+
 export default function BillApprovalPanel({ billId, version }: { billId: string; version?: number }) {
   const qc = useQueryClient();
   const q = useQuery({ queryKey: [...REIMB_KEY, 'bill', billId, version], queryFn: () => reimbApi.get(billId), retry: false });
@@ -69,15 +95,50 @@ export default function BillApprovalPanel({ billId, version }: { billId: string;
     void q.refetch();
     void qc.invalidateQueries({ queryKey: REIMB_KEY });
   };
-  const extra = b.can.approve ? [{ title: '操作', key: 'op', width: 80, render: (_: unknown, r: ReimbLineView) => <ApproveLine line={r} onDone={refresh} /> }] : [];
+  const extra = b.can.approve ? [{ title: '操作', key: 'op', width: 64, render: (_: unknown, r: ReimbLineView) => <ApproveLine line={r} onDone={refresh} /> }] : [];
+  const cut = b.amount - b.approvedAmount;
   return (
-    <Card size="small" title={`报销单 ${b.billNo}`} data-testid="bill-approval-panel" extra={<Typography.Text>核定合计 <Money fen={b.approvedAmount} strong /></Typography.Text>}>
+    <Card size="small" title={`报销单 ${b.billNo}`} data-testid="bill-approval-panel" extra={
+        <Typography.Text data-testid="bill-approved-total">
+          核定合计 <Money fen={b.approvedAmount} strong />
+          {cut ? (
+            <Typography.Text type="secondary">
+              （报销 <Money fen={b.amount} />，核减 <Money fen={cut} />）
+            </Typography.Text>
+          ) : (
+            <Typography.Text type="secondary">（与报销金额相同）</Typography.Text>
+          )}
+        </Typography.Text>
+      }
+    >
       <Space direction="vertical" size={8} style={{ width: '100%' }}>
         <BillHeader b={b} compact />
         {blocks || warns ? (
           <Alert type={blocks ? 'error' : 'warning'} showIcon title={`检查发现：${blocks ? `${blocks} 行不符合报销要求；` : ''}${warns ? `${warns} 行需要关注（超标准、超期或疑似重复）` : ''}`} />
         ) : null}
-        <Table<ReimbLineView> rowKey="id" size="small" pagination={false} columns={lineColumns([approvedColumn, ...extra])} dataSource={b.lines} scroll={{ x: 1800 }} />
+        <Table<ReimbLineView>
+          rowKey="id"
+          size="small"
+          tableLayout="fixed"
+          pagination={false}
+          columns={drawerColumns(extra)}
+          dataSource={b.lines}
+          data-testid="bill-approval-lines"
+          summary={() => (
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0} colSpan={3}>
+                合计（{b.lineCount} 行）
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={3} align="right">
+                <Money fen={b.amount} strong />
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={4} align="right">
+                <Money fen={b.approvedAmount} strong />
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={5} colSpan={2 + extra.length} />
+            </Table.Summary.Row>
+          )}
+        />
         <Attachments b={b} />
       </Space>
     </Card>

@@ -1,95 +1,23 @@
 /**
- * The bill editor (草稿 / 已退回, by the applicant): header, the lines table (category, date, travel
- * details, amount, tax rate, the invoice from the pool), the checks per line (red blocks the submit,
- * orange warns the approvers), attachments; 保存草稿 / 提交 / 删除 with confirmation. The sums are the
- * server's; the editor shows the same arithmetic while typing (reimbursement-rules.ts).
+ * The bill editor (草稿 / 已退回, by the applicant): header, the lines (BillLines.tsx: category, date, travel
+ * details, amount, tax rate, the invoice from the pool, the checks per line — red blocks the submit, orange
+ * warns the approvers), attachments; 保存草稿 / 提交 / 删除 with confirmation (提交 asks only once the
+ * required fields are filled). The sums are the server's; the editor shows the same arithmetic while typing
+ * (reimbursement-rules.ts); the form's values and the save body are billForm.ts's.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Col, DatePicker, Form, Input, InputNumber, Popconfirm, Row, Select, Space, Table, Typography, Upload } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { Alert, Button, Card, Checkbox, Col, DatePicker, Form, Input, Popconfirm, Row, Space, Typography, Upload } from 'antd';
+import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { TAX_RATE_OPTIONS, billSums, formatFen, lineChecks, reimbRateLabel, taxOfIncluded, type ReimbBillDetail, type ReimbCandidate, type ReimbCheck, type ReimbInvoiceInfo } from '@zhyy/shared';
+import { billSums, formatFen, lineChecks, taxOfIncluded, type ReimbBillDetail, type ReimbCandidate, type ReimbCheck, type ReimbInvoiceInfo } from '@zhyy/shared';
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
-import { Money } from '../../common/Money';
-import { MoneyInput } from '../../common/MoneyInput';
+import { amountFen, amountText, day, initialValues, toSaveBody, type LineValues, type Values } from './billForm';
+import { BillLines } from './BillLines';
 import { Attachments } from './BillView';
-import { CheckTags, InvoiceCell, REIMB_KEY } from './common';
+import { REIMB_KEY } from './common';
 import { InvoicePicker } from './InvoicePicker';
-
-interface LineValues {
-  categoryCode?: string;
-  expenseDate?: Dayjs;
-  description?: string;
-  city?: string;
-  nights?: number | null;
-  seatClass?: string;
-  amount?: number;
-  taxRate?: string;
-  invoiceId?: string | null;
-}
-interface Values {
-  period?: [Dayjs, Dayjs];
-  reason?: string;
-  projectName?: string;
-  contractNo?: string;
-  payeeName?: string;
-  payeeBank?: string;
-  payeeAccount?: string;
-  saveAsDefault?: boolean;
-  lines?: LineValues[];
-}
-
-const SEATS = ['二等座', '一等座', '商务座', '硬座', '硬卧', '软卧', '经济舱', '公务舱', '头等舱'];
-const day = (d: Dayjs) => d.format('YYYY-MM-DD');
-
-export function toSaveBody(v: Values, id?: string) {
-  return {
-    ...(id ? { id } : {}),
-    periodFrom: v.period?.[0] ? day(v.period[0]) : '',
-    periodTo: v.period?.[1] ? day(v.period[1]) : '',
-    reason: v.reason ?? '',
-    projectName: v.projectName ?? '',
-    contractNo: v.contractNo ?? '',
-    payeeName: v.payeeName ?? '',
-    payeeBank: v.payeeBank ?? '',
-    payeeAccount: v.payeeAccount ?? '',
-    saveAsDefault: !!v.saveAsDefault,
-    lines: (v.lines ?? []).map((l) => ({
-      categoryCode: l.categoryCode ?? '',
-      expenseDate: l.expenseDate ? day(l.expenseDate) : '',
-      description: l.description ?? '',
-      city: l.city ?? '',
-      nights: l.nights ?? null,
-      seatClass: l.seatClass ?? '',
-      amount: l.amount ?? 0,
-      taxRate: l.taxRate ?? '',
-      invoiceId: l.invoiceId ?? null,
-    })),
-  };
-}
-
-function initialValues(b: ReimbBillDetail | undefined, payee: { payeeName: string; payeeBank: string; payeeAccount: string } | undefined): Values {
-  if (!b)
-    return {
-      period: [dayjs().startOf('month'), dayjs()],
-      payeeName: payee?.payeeName,
-      payeeBank: payee?.payeeBank,
-      payeeAccount: payee?.payeeAccount,
-      lines: [{ expenseDate: dayjs() }],
-    };
-  return {
-    period: [dayjs(b.periodFrom), dayjs(b.periodTo)],
-    reason: b.reason,
-    projectName: b.projectName,
-    contractNo: b.contractNo,
-    payeeName: b.payeeName,
-    payeeBank: b.payeeBank,
-    payeeAccount: b.payeeAccount,
-    lines: b.lines.map((l) => ({ categoryCode: l.categoryCode, expenseDate: dayjs(l.expenseDate), description: l.description, city: l.city, nights: l.nights, seatClass: l.seatClass, amount: l.amount, taxRate: l.taxRate, invoiceId: l.invoiceId })),
-  };
-}
 
 export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
   const navigate = useNavigate();
@@ -99,6 +27,7 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
   const [invoices, setInvoices] = useState<Record<string, ReimbInvoiceInfo>>(() => Object.fromEntries((bill?.lines ?? []).flatMap((l) => (l.invoice ? [[l.invoice.id, l.invoice]] : []))));
   const [picking, setPicking] = useState<number | null>(null);
   const [busy, setBusy] = useState<'' | 'save' | 'submit' | 'delete'>('');
+  const [confirming, setConfirming] = useState(false);
   const watchedLines = Form.useWatch('lines', { form, preserve: true }) as LineValues[] | undefined;
   const cats = useMemo(() => new Map((options.data?.categories ?? []).map((c) => [c.code, c])), [options.data]);
   const saved = bill?.lines ?? [];
@@ -107,14 +36,14 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
   if (options.isPending) return <Card loading />;
   const lines = watchedLines ?? [];
   const rateOf = (l: LineValues) => l.taxRate || cats.get(l.categoryCode ?? '')?.defaultTaxRate || '0';
-  const sums = billSums(lines.map((l) => ({ amount: l.amount ?? 0, approvedAmount: null, tax: taxOfIncluded(l.amount ?? 0, rateOf(l)), deductibleTax: 0 })));
+  const sums = billSums(lines.map((l) => ({ amount: amountFen(l.amount), approvedAmount: null, tax: taxOfIncluded(amountFen(l.amount), rateOf(l)), deductibleTax: 0 })));
   /** The line's findings now: the invoice checks while typing, the server's others from the last save. */
   const checksOf = (i: number): ReimbCheck[] => {
     const l = lines[i];
     if (!l) return [];
     const inv = l.invoiceId ? invoices[l.invoiceId] : undefined;
     const live = lineChecks({
-      amount: l.amount ?? 0,
+      amount: amountFen(l.amount),
       travelKind: '',
       nights: null,
       seatClass: '',
@@ -157,6 +86,19 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
       setBusy('');
     }
   };
+  /** 提交 asks to confirm only once the bill is complete: required fields first, each problem on its field (issue 31 #7). */
+  const askSubmit = async () => {
+    try {
+      await form.validateFields();
+    } catch {
+      return;
+    }
+    const v = form.getFieldsValue(true) as Values;
+    if (!(v.lines ?? []).length) return void feedback().message.error('请至少填写一行费用明细');
+    const missing = (['payeeName', 'payeeAccount'] as const).filter((k) => !v[k]?.trim());
+    if (missing.length) return form.setFields(missing.map((k) => ({ name: k, errors: [k === 'payeeName' ? '提交前请填写收款人' : '提交前请填写收款账号'] })));
+    setConfirming(true);
+  };
   const remove = async () => {
     if (!id) return;
     setBusy('delete');
@@ -175,7 +117,7 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
     setInvoices((m) => ({ ...m, [c.id]: c }));
     const ls = [...(form.getFieldValue('lines') as LineValues[])];
     const l = { ...ls[picking], invoiceId: c.id };
-    if (!l.amount) l.amount = c.amountIncl;
+    if (!amountFen(l.amount)) l.amount = amountText(c.amountIncl);
     ls[picking] = l;
     form.setFieldValue('lines', ls);
     setPicking(null);
@@ -197,7 +139,7 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
 
   const taken = lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : []));
   return (
-    <Form form={form} layout="vertical" initialValues={initialValues(bill, options.data?.profile)} data-testid="bill-editor">
+    <Form form={form} layout="vertical" scrollToFirstError initialValues={initialValues(bill, options.data?.profile)} data-testid="bill-editor">
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         <Card
           size="small"
@@ -252,122 +194,16 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
             </Col>
           </Row>
         </Card>
-        <Card size="small" title="费用明细" extra={<Typography.Text>合计 <Money fen={sums.amount} strong />（税额 <Money fen={sums.tax} />）</Typography.Text>}>
-          <Form.List name="lines">
-            {(fields, { add, remove }) => (
-              <>
-                <Table
-                  rowKey="key"
-                  size="small"
-                  pagination={false}
-                  dataSource={fields}
-                  scroll={{ x: 1700 }}
-                  locale={{ emptyText: '请添加费用明细' }}
-                  columns={[
-                    { title: '行', key: 'no', width: 44, render: (_: unknown, f) => f.name + 1 },
-                    {
-                      title: '费用类别', key: 'cat', width: 140,
-                      render: (_: unknown, f) => (
-                        <Form.Item name={[f.name, 'categoryCode']} noStyle rules={[{ required: true, message: '请选择费用类别' }]}>
-                          <Select placeholder="请选择" style={{ width: '100%' }} options={(options.data?.categories ?? []).map((c) => ({ value: c.code, label: c.name }))} />
-                        </Form.Item>
-                      ),
-                    },
-                    {
-                      title: '发生日期', key: 'date', width: 140,
-                      render: (_: unknown, f) => (
-                        <Form.Item name={[f.name, 'expenseDate']} noStyle rules={[{ required: true, message: '请选择发生日期' }]}>
-                          <DatePicker style={{ width: '100%' }} />
-                        </Form.Item>
-                      ),
-                    },
-                    {
-                      title: '说明', key: 'desc', width: 180,
-                      render: (_: unknown, f) => (
-                        <Form.Item name={[f.name, 'description']} noStyle>
-                          <Input maxLength={200} />
-                        </Form.Item>
-                      ),
-                    },
-                    {
-                      title: '城市 / 天数 / 座席', key: 'travel', width: 260,
-                      render: (_: unknown, f) => {
-                        const kind = cats.get(lines[f.name]?.categoryCode ?? '')?.travelKind ?? '';
-                        if (!kind) return <Typography.Text type="secondary">—</Typography.Text>;
-                        return (
-                          <Space.Compact style={{ width: '100%' }}>
-                            <Form.Item name={[f.name, 'city']} noStyle>
-                              <Input placeholder="城市" style={{ width: 90 }} />
-                            </Form.Item>
-                            {kind === 'transport' ? (
-                              <Form.Item name={[f.name, 'seatClass']} noStyle>
-                                <Select placeholder="座席" allowClear style={{ width: 110 }} options={SEATS.map((x) => ({ value: x, label: x }))} />
-                              </Form.Item>
-                            ) : (
-                              <Form.Item name={[f.name, 'nights']} noStyle>
-                                <InputNumber min={1} max={366} precision={0} placeholder={kind === 'hotel' ? '晚数' : '天数'} style={{ width: 90 }} />
-                              </Form.Item>
-                            )}
-                          </Space.Compact>
-                        );
-                      },
-                    },
-                    {
-                      title: '金额（含税）', key: 'amount', width: 140,
-                      render: (_: unknown, f) => (
-                        <Form.Item name={[f.name, 'amount']} noStyle rules={[{ required: true, message: '请输入金额' }]}>
-                          <MoneyInput />
-                        </Form.Item>
-                      ),
-                    },
-                    {
-                      title: '税率', key: 'rate', width: 110,
-                      render: (_: unknown, f) => (
-                        <Form.Item name={[f.name, 'taxRate']} noStyle>
-                          <Select allowClear placeholder={reimbRateLabel(cats.get(lines[f.name]?.categoryCode ?? '')?.defaultTaxRate ?? '0')} options={[...TAX_RATE_OPTIONS]} />
-                        </Form.Item>
-                      ),
-                    },
-                    { title: '税额', key: 'tax', width: 100, align: 'right', render: (_: unknown, f) => <Money fen={taxOfIncluded(lines[f.name]?.amount ?? 0, rateOf(lines[f.name] ?? {}))} /> },
-                    {
-                      title: '发票', key: 'invoice', width: 230,
-                      render: (_: unknown, f) => {
-                        const invId = lines[f.name]?.invoiceId;
-                        return (
-                          <Space direction="vertical" size={2}>
-                            {invId ? <InvoiceCell invoice={invoices[invId] ?? null} /> : null}
-                            <Space size={4}>
-                              <Button size="small" onClick={() => setPicking(f.name)} data-testid="pick-line-invoice">
-                                {invId ? '更换' : '选择发票'}
-                              </Button>
-                              {invId ? (
-                                <Button size="small" type="link" onClick={() => form.setFieldValue(['lines', f.name, 'invoiceId'], null)}>
-                                  移除
-                                </Button>
-                              ) : null}
-                            </Space>
-                          </Space>
-                        );
-                      },
-                    },
-                    { title: '检查', key: 'checks', width: 170, render: (_: unknown, f) => <CheckTags checks={checksOf(f.name)} /> },
-                    {
-                      title: '操作', key: 'op', width: 60, fixed: 'right',
-                      render: (_: unknown, f) => (
-                        <Button size="small" type="link" danger onClick={() => remove(f.name)}>
-                          删除
-                        </Button>
-                      ),
-                    },
-                  ]}
-                />
-                <Button type="dashed" block style={{ marginTop: 8 }} onClick={() => add({ expenseDate: dayjs() })} data-testid="add-line">
-                  添加费用明细
-                </Button>
-              </>
-            )}
-          </Form.List>
-        </Card>
+        <BillLines
+          lines={lines}
+          categories={options.data?.categories ?? []}
+          invoices={invoices}
+          sums={sums}
+          checksOf={checksOf}
+          rateOf={rateOf}
+          onPick={setPicking}
+          onUnpick={(i) => form.setFieldValue(['lines', i, 'invoiceId'], null)}
+        />
         {bill ? (
           <Attachments
             b={bill}
@@ -396,8 +232,17 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
           <Button onClick={() => void save()} loading={busy === 'save'} data-testid="save-bill">
             保存草稿
           </Button>
-          <Popconfirm title={`提交报销单审批？报销金额 ${formatFen(sums.amount)} 元`} onConfirm={() => void save('submit')} disabled={blocked}>
-            <Button type="primary" loading={busy === 'submit'} disabled={blocked} data-testid="submit-bill">
+          <Popconfirm
+            open={confirming}
+            onOpenChange={(o) => (o ? undefined : setConfirming(false))}
+            title={`提交报销单审批？报销金额 ${formatFen(sums.amount)} 元`}
+            onConfirm={() => {
+              setConfirming(false);
+              void save('submit');
+            }}
+            disabled={blocked}
+          >
+            <Button type="primary" loading={busy === 'submit'} disabled={blocked} onClick={() => void askSubmit()} data-testid="submit-bill">
               提交
             </Button>
           </Popconfirm>

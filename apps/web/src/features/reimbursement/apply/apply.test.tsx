@@ -9,6 +9,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { REIMB_MAX_AMOUNT_MESSAGE } from '@zhyy/shared';
+import { toSaveBody } from './billForm';
 import { detail, options, row } from './fixtures';
 
 const calls = {
@@ -119,6 +121,40 @@ describe('the bill editor', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the bill editor\'s values (issue 31 #7)', { timeout: 90_000 }, () => {
+  it('提交 on an empty bill marks the required fields first and asks nothing; bad amounts are marked on the field, never 0.00', async () => {
+    const { default: BillPage } = await import('./BillPage');
+    calls.options.mockResolvedValue(options);
+    wrap(<BillPage />, '/my/reimbursement/detail/new', '/my/reimbursement/detail/:id');
+    await screen.findByTestId('bill-editor');
+    fireEvent.click(screen.getByTestId('submit-bill'));
+    expect(await screen.findByText('请填写报销事由')).toBeTruthy();
+    expect(await screen.findByText('请输入金额')).toBeTruthy();
+    expect(screen.queryByText(/提交报销单审批？/)).toBeNull();
+    const amount = screen.getByPlaceholderText('金额（元）') as HTMLInputElement;
+    for (const [typed, words] of [
+      ['-50', '金额不能为负数'],
+      ['abc', '金额须为数字金额（元），如 1090.00'],
+      ['99,999,999,999.00', REIMB_MAX_AMOUNT_MESSAGE],
+      ['0', '金额必须大于0'],
+    ] as const) {
+      fireEvent.change(amount, { target: { value: typed } });
+      fireEvent.blur(amount);
+      expect(await screen.findByText(words)).toBeTruthy();
+      expect(amount.value).toBe(typed);
+    }
+    expect(REIMB_MAX_AMOUNT_MESSAGE).toBe('金额不能超过 100,000,000.00 元');
+    fireEvent.click(screen.getByTestId('save-bill'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls.save).not.toHaveBeenCalled();
+    // A good figure is shown as money is everywhere, and sent in 分.
+    fireEvent.change(amount, { target: { value: '3000' } });
+    fireEvent.blur(amount);
+    await waitFor(() => expect(amount.value).toBe('3,000.00'));
+    expect(toSaveBody({ lines: [{ amount: '3,000.00' }] }).lines[0]!.amount).toBe(300_000);
+  });
+});
+
 describe('the approval panel in 我的待办', { timeout: 60_000 }, () => {
   it('the current handler reduces a line with an opinion (核定), never above the claim', async () => {
     const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
@@ -127,6 +163,12 @@ describe('the approval panel in 我的待办', { timeout: 60_000 }, () => {
     wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
     const panel = await screen.findByTestId('bill-approval-panel');
     expect(within(panel).getByText('检查发现：1 行需要关注（超标准、超期或疑似重复）')).toBeTruthy();
+    // Issue 31 #6: the 核定合计 says what was claimed and cut; the lines have a 合计 row.
+    expect(screen.getByTestId('bill-approved-total').textContent).toBe('核定合计 1,430.00（报销 1,530.00，核减 100.00）');
+    const sum = panel.querySelector('.ant-table-summary')!;
+    expect(sum.textContent).toContain('合计（2 行）');
+    expect(sum.textContent).toContain('1,530.00');
+    expect(sum.textContent).toContain('1,430.00');
     fireEvent.click(screen.getByTestId('approve-line-1'));
     const input = await screen.findByPlaceholderText('核定金额（元）');
     fireEvent.change(input, { target: { value: '1000' } });

@@ -1,0 +1,122 @@
+/**
+ * The bill editor's form values and what they become: the save call's body, the values a bill opens with,
+ * and a line's amount — typed as text in 元 and read with the shared rule (readAmountInput), so a bad figure
+ * ("-50", "abc", above REIMB_MAX_AMOUNT) is marked on its field and never silently becomes 0.00 (issue 31 #7).
+ */
+import type { Rule } from 'antd/es/form';
+import dayjs, { type Dayjs } from 'dayjs';
+import { REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE, formatFen, readAmountInput, type ReimbBillDetail } from '@zhyy/shared';
+
+export interface LineValues {
+  categoryCode?: string;
+  expenseDate?: Dayjs;
+  description?: string;
+  city?: string;
+  nights?: number | null;
+  seatClass?: string;
+  /** As typed, in 元 (e.g. "2,020.90"). */
+  amount?: string;
+  taxRate?: string;
+  invoiceId?: string | null;
+}
+export interface Values {
+  period?: [Dayjs, Dayjs];
+  reason?: string;
+  projectName?: string;
+  contractNo?: string;
+  payeeName?: string;
+  payeeBank?: string;
+  payeeAccount?: string;
+  saveAsDefault?: boolean;
+  lines?: LineValues[];
+}
+
+export const SEATS = ['二等座', '一等座', '商务座', '硬座', '硬卧', '软卧', '经济舱', '公务舱', '头等舱'];
+export const day = (d: Dayjs) => d.format('YYYY-MM-DD');
+
+/** A line's amount as the form shows it: 分 → "2,020.90". */
+export const amountText = (fen: number | null | undefined): string => (fen ? formatFen(fen) : '');
+
+/** The problem with a typed amount, or null when it is a good one (more than 0, at most REIMB_MAX_AMOUNT). */
+export function amountProblem(text: string | undefined): string | null {
+  const raw = (text ?? '').trim();
+  if (raw === '') return '请输入金额';
+  if (raw.startsWith('-') || raw.startsWith('－')) return '金额不能为负数';
+  const a = readAmountInput(raw, { label: '金额' });
+  if (!a.ok) return a.error;
+  if (a.fen <= 0) return '金额必须大于0';
+  if (a.fen > REIMB_MAX_AMOUNT) return REIMB_MAX_AMOUNT_MESSAGE;
+  return null;
+}
+
+/** A typed amount in 分 for the sums while typing: 0 while it is not a good one (its field says why). */
+export function amountFen(text: string | undefined): number {
+  if (amountProblem(text)) return 0;
+  const a = readAmountInput(text, { label: '金额' });
+  return a.ok ? a.fen : 0;
+}
+
+/** The form rule of a line's amount: the problem shown on the field. */
+export const amountRule: Rule = {
+  validator: async (_: unknown, v: string | undefined) => {
+    const p = amountProblem(v);
+    if (p) throw new Error(p);
+  },
+};
+
+export function toSaveBody(v: Values, id?: string) {
+  return {
+    ...(id ? { id } : {}),
+    periodFrom: v.period?.[0] ? day(v.period[0]) : '',
+    periodTo: v.period?.[1] ? day(v.period[1]) : '',
+    reason: v.reason ?? '',
+    projectName: v.projectName ?? '',
+    contractNo: v.contractNo ?? '',
+    payeeName: v.payeeName ?? '',
+    payeeBank: v.payeeBank ?? '',
+    payeeAccount: v.payeeAccount ?? '',
+    saveAsDefault: !!v.saveAsDefault,
+    lines: (v.lines ?? []).map((l) => ({
+      categoryCode: l.categoryCode ?? '',
+      expenseDate: l.expenseDate ? day(l.expenseDate) : '',
+      description: l.description ?? '',
+      city: l.city ?? '',
+      nights: l.nights ?? null,
+      seatClass: l.seatClass ?? '',
+      amount: amountFen(l.amount),
+      taxRate: l.taxRate ?? '',
+      invoiceId: l.invoiceId ?? null,
+    })),
+  };
+}
+
+export function initialValues(b: ReimbBillDetail | undefined, payee: { payeeName: string; payeeBank: string; payeeAccount: string } | undefined): Values {
+  if (!b)
+    return {
+      period: [dayjs().startOf('month'), dayjs()],
+      payeeName: payee?.payeeName,
+      payeeBank: payee?.payeeBank,
+      payeeAccount: payee?.payeeAccount,
+      lines: [{ expenseDate: dayjs() }],
+    };
+  return {
+    period: [dayjs(b.periodFrom), dayjs(b.periodTo)],
+    reason: b.reason,
+    projectName: b.projectName,
+    contractNo: b.contractNo,
+    payeeName: b.payeeName,
+    payeeBank: b.payeeBank,
+    payeeAccount: b.payeeAccount,
+    lines: b.lines.map((l) => ({
+      categoryCode: l.categoryCode,
+      expenseDate: dayjs(l.expenseDate),
+      description: l.description,
+      city: l.city,
+      nights: l.nights,
+      seatClass: l.seatClass,
+      amount: amountText(l.amount),
+      taxRate: l.taxRate,
+      invoiceId: l.invoiceId,
+    })),
+  };
+}
