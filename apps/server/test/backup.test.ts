@@ -11,7 +11,7 @@ import { buildApp } from '../src/app.js';
 import { BackupError, DB_FILE, createBackup, pidFileName, restoreBackup, verifyBackup } from '../src/backup/backup.js';
 import { loadConfig } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/db/index.js';
-import { storeFile } from '../src/modules/invoice/files.js';
+import { storeFile } from '../src/modules/invoice/files/service.js';
 import { seedDemo } from '../src/seed/index.js';
 import { TEST_DEMO } from './helpers.js';
 

@@ -10,7 +10,7 @@ import { BOOKING_MAX_ATTEMPTS, IncomeSignState, SyncLogStatus } from '@zhyy/shar
 import { BookingMessages, IncomeMethods, failNextBookingCalls, registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { simDb } from '../src/integrations/tax/simulator/store.js';
 import { BookingJob } from '../src/modules/income/booking/job.js';
-import { InvoiceSettings } from '../src/modules/invoice/settings.js';
+import { InvoiceSettings } from '../src/modules/invoice/settings/service.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
 import { entry, nextDigital, shanghaiDay, signDocs } from './income-helpers.js';
 

@@ -15,7 +15,7 @@ import { IncomeMethods, type IncomingInvoice } from '../src/integrations/tax/ind
 import { arrive } from '../src/modules/income/intake/arrival.js';
 import { toArriving } from '../src/modules/income/intake/collect.js';
 import { CURSOR, defaultStart, IncomeJob, INCOME_JOB_LEASE, windows } from '../src/modules/income/intake/job.js';
-import { InvoiceSettings } from '../src/modules/invoice/settings.js';
+import { InvoiceSettings } from '../src/modules/invoice/settings/service.js';
 import { attachServer, startTestServer, type TestServer } from './helpers.js';
 import { shanghaiDay } from './income-helpers.js';
 

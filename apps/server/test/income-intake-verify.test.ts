@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IncomeVerifyState } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError, type IncomingInvoice, type TaxGateway } from '../src/integrations/tax/index.js';
 import { poolKindOf } from '../src/modules/income/intake/collect.js';
-import { InvoiceSettings } from '../src/modules/invoice/settings.js';
+import { InvoiceSettings } from '../src/modules/invoice/settings/service.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { collectAndWait, shanghaiDay } from './income-helpers.js';
 

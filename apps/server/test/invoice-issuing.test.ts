@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EMPTY_ID, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import { buildApp } from '../src/app.js';
 import { FORCED_FAILURE, TaxErrorCode, TaxGatewayError } from '../src/integrations/tax/index.js';
-import { InvoiceSettings } from '../src/modules/invoice/settings.js';
+import { InvoiceSettings } from '../src/modules/invoice/settings/service.js';
 import { toTaxRequest } from '../src/modules/invoice/issuing/taxmap.js';
 import type { TestServer } from './helpers.js';
 import { buyer, entryBody, invoice, newRequest, startInvoiceServer } from './invoice-helpers.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OperationLogType, SIGNED_TENDER_FILE_ROUTE, TENDER_SETTING_DEFAULTS } from '@zhyy/shared';
-import { signedLink } from '../src/modules/invoice/files.js';
+import { signedLink } from '../src/modules/invoice/files/service.js';
 import { listAttachments, openAttachment, storeAttachment } from '../src/modules/tender/attachment/attachments.js';
 import { hasRole, registerAttachmentOwner, unregisterAttachmentOwner } from '../src/modules/tender/attachment/owners.js';
 import { s3Env, startFakeS3, type FakeS3 } from './fake-s3.js';

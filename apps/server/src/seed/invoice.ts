@@ -17,7 +17,7 @@ import { INVOICE_REQUEST_FLOW, importRequest, saveEntry } from '../modules/invoi
 import { IssuingService } from '../modules/invoice/issuing/service.js';
 import { RedConfirmService } from '../modules/invoice/redletter/service.js';
 import { RetryService } from '../modules/invoice/issuing/retry.js';
-import { defaultSettings, InvoiceSettings } from '../modules/invoice/settings.js';
+import { defaultSettings, InvoiceSettings } from '../modules/invoice/settings/service.js';
 import { WorkflowEngine } from '../modules/workflow/engine.js';
 import { OutcomeRegistry } from '../modules/workflow/outcomes.js';
 import { wf } from '../modules/workflow/tables.js';

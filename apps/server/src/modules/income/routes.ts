@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { InvoiceSettings } from '../invoice/settings.js';
+import { InvoiceSettings } from '../invoice/settings/service.js';
 import { poolRoutes } from './pool/routes.js';
 import { incomeFileRoutes } from './files/routes.js';
 import { intakeRoutes } from './intake/routes.js';

@@ -13,7 +13,7 @@ import { LeasedJob, type LeaseHandle } from '../../platform/leases.js';
 import type { CancellationService } from './cancellation/service.js';
 import type { IssuingService } from './issuing/service.js';
 import type { RedConfirmService } from './redletter/service.js';
-import type { InvoiceSettings } from './settings.js';
+import type { InvoiceSettings } from './settings/service.js';
 
 export interface InvoiceJobDeps {
   db: Db;

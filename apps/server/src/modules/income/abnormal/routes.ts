@@ -15,7 +15,7 @@ import { ok } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
-import { InvoiceSettings } from '../../invoice/settings.js';
+import { InvoiceSettings } from '../../invoice/settings/service.js';
 import { Ticking } from '../deduction/service.js';
 import { access } from '../pool/access.js';
 import { confirmCase, correctCase, rejectCase, untickCase } from './actions.js';

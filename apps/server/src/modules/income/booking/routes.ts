@@ -11,7 +11,7 @@ import type { TaxGateway } from '../../../integrations/tax/index.js';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, ok, refuse } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
-import { InvoiceSettings } from '../../invoice/settings.js';
+import { InvoiceSettings } from '../../invoice/settings/service.js';
 import { access } from '../pool/access.js';
 import { deliver, IMMEDIATE_HOLDER, retryInvoice } from './deliver.js';
 import { BookingJob } from './job.js';

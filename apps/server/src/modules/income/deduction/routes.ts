@@ -14,7 +14,7 @@ import { ok, refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { typed } from '../../../platform/route.js';
 import { nowIso } from '../../../platform/time.js';
-import { InvoiceSettings, SETTINGS_ID } from '../../invoice/settings.js';
+import { InvoiceSettings, SETTINGS_ID } from '../../invoice/settings/service.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from './access.js';
 import { candidatePage, logBatches, logCount, logPage } from './queries.js';

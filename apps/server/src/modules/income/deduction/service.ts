@@ -26,7 +26,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TickUsage, type TickAnswer, type TickBody, type TickImportAnswer, type TickImportBody, type TickPeriodInfo, type UntickBody } from '@zhyy/shared';
 import type { NonDeductReason as Reason, TaxGateway, TickPeriod, TickUsage as Usage } from '../../../integrations/tax/index.js';
 import { refuse } from '../../../platform/envelope.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { idsOfFilter, type Db, type TickDeps } from './batch.js';
 import { importTicks } from './import.js';
 import { ListWindow, openPeriod, periodInfo } from './period.js';

@@ -9,9 +9,9 @@ import { FileTicketBody, OperationLogType, SIGNED_INCOME_FILE_ROUTE } from '@zhy
 import { pages } from '../../../platform/access.js';
 import { notFound, ok } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
-import { MIME, signedLink } from '../../invoice/files.js';
-import { signedFileRoute } from '../../invoice/routes-files.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import { MIME, signedLink } from '../../invoice/files/service.js';
+import { signedFileRoute } from '../../invoice/files/routes.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { POOL, tags } from '../pool/access.js';
 import { ENTRY } from '../signing/access.js';
 

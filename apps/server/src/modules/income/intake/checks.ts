@@ -9,7 +9,7 @@ import { taxNumberProblem, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { refuse } from '../../../platform/envelope.js';
 import { shanghaiDay } from '../../../platform/listing.js';
-import { defaultSettings, SETTINGS_ID } from '../../invoice/settings.js';
+import { defaultSettings, SETTINGS_ID } from '../../invoice/settings/service.js';
 import { displayNo } from '../identity/identity.js';
 import '../pool/tables.js';
 

@@ -18,7 +18,7 @@ import { AppError, conflict, notFound } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { LeasedJob, LeaseLost, newHolderId, type LeaseHandle } from '../../../platform/leases.js';
 import { nowIso } from '../../../platform/time.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { collectMessage, collectWindow } from './collect.js';
 import type { IncomeCollectTaskTable } from '../pool/tables.js';
 import { INCOME_JOB_LEASE, INCOME_JOB_TTL_MS } from './job.js';

@@ -14,7 +14,7 @@ import { dayNumber, dayOf, MAX_WINDOW_DAYS } from '../../../integrations/tax/inc
 import { shanghaiDay } from '../../../platform/listing.js';
 import { LeasedJob, type LeaseHandle } from '../../../platform/leases.js';
 import { nowIso } from '../../../platform/time.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { collectWindow } from './collect.js';
 import '../pool/tables.js';
 

@@ -10,7 +10,7 @@ import { pages } from '../../../platform/access.js';
 import { currentUser } from '../../../platform/context.js';
 import { ok } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { CollectTasks } from './collect-task.js';
 import { saveManual } from './entry.js';
 import { IncomeJob } from './job.js';

@@ -21,7 +21,7 @@ import { currentUser } from '../../../platform/context.js';
 import { AppError, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { buyerWarnings, company } from './checks.js';
 import { applyTaxState, poolKindOf, taxLines } from './collect.js';
 import { addEvent } from '../pool/events.js';

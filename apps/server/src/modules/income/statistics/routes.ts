@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { StatAction, StatActionBody, StatViewBody, type StatActionCode, type StatView } from '@zhyy/shared';
 import { ok } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
-import { InvoiceSettings } from '../../invoice/settings.js';
+import { InvoiceSettings } from '../../invoice/settings/service.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from './access.js';
 import { Statistics } from './service.js';

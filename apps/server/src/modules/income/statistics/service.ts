@@ -24,7 +24,7 @@ import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
-import type { InvoiceSettings } from '../../invoice/settings.js';
+import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { tickedFigures } from '../deduction/figures.js';
 import { transportDeductionTotal } from '../transport/repo.js';
 import './tables.js';

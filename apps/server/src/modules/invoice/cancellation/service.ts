@@ -22,7 +22,7 @@ import { nowIso } from '../../../platform/time.js';
 import { TaxMessages } from '../../../integrations/tax/index.js';
 import { isTransport, messageOf } from '../issuing/service.js';
 import { monthStart } from '../lists.js';
-import type { InvoiceSettings } from '../settings.js';
+import type { InvoiceSettings } from '../settings/service.js';
 
 const S = InvoiceStatus;
 const C = CancellationState;

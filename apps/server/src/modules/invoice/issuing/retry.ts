@@ -12,7 +12,7 @@ import { nowIso } from '../../../platform/time.js';
 import { checkBody } from './entry.js';
 import { isTransport, messageOf, nextPollAt, type IssuingService } from './service.js';
 import { lineValues, newOrderNo } from '../mapping.js';
-import type { InvoiceSettings } from '../settings.js';
+import type { InvoiceSettings } from '../settings/service.js';
 
 const S = InvoiceStatus;
 

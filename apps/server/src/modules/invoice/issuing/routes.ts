@@ -11,7 +11,7 @@ import { ok, refuseWhenNoneDone } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { Tab, billingScope, page, pendingOf, retryScope } from '../lists.js';
 import { access, tags } from '../paths.js';
-import type { InvoiceSettings } from '../settings.js';
+import type { InvoiceSettings } from '../settings/service.js';
 import { saveEntry } from './entry.js';
 import type { RetryService } from './retry.js';
 import type { IssuingService } from './service.js';

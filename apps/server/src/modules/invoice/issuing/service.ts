@@ -20,7 +20,7 @@ import { TaxErrorCode, TaxGatewayError, type TaxInvoiceResult } from '../../../i
 import { SYSTEM_OPERATOR, invoiceRef } from '../../../platform/oplog.js';
 import { isoAfter, nowIso } from '../../../platform/time.js';
 import { allocateOnCreated } from '../apportionment/store.js';
-import type { InvoiceSettings } from '../settings.js';
+import type { InvoiceSettings } from '../settings/service.js';
 import { createdColumns, storeResultFiles, toTaxRequest } from './taxmap.js';
 import type { InvoiceTable } from '../tables.js';
 

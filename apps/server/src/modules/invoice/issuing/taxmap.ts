@@ -4,7 +4,7 @@ import { AttachmentType, TaxPolicy } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import type { PolicyFlag, TaxInvoiceRequest, TaxInvoiceResult } from '../../../integrations/tax/index.js';
 import type { InvoiceLineTable, InvoiceTable } from '../tables.js';
-import { storeFile } from '../files.js';
+import { storeFile } from '../files/service.js';
 
 const POLICY: Record<number, PolicyFlag> = {
   [TaxPolicy.none]: 'none',

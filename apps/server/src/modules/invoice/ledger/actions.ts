@@ -11,8 +11,8 @@ import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
 import { invoiceRef } from '../../../platform/oplog.js';
 import { checkUpload, extensionOf } from '../../../platform/userFiles.js';
-import { storeFile } from '../files.js';
-import type { InvoiceSettings } from '../settings.js';
+import { storeFile } from '../files/service.js';
+import type { InvoiceSettings } from '../settings/service.js';
 
 const LEDGER_FORMATS = new Set(['pdf', 'ofd', 'xml', 'jpg', 'png']);
 

@@ -19,7 +19,7 @@ import { typed } from '../../../platform/route.js';
 import { batches } from '../../../platform/xlsx.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { listRed, redDetail } from '../redletter/read.js';
-import { InvoiceSettings } from '../settings.js';
+import { InvoiceSettings } from '../settings/service.js';
 import { sendInvoice, uploadInvoiceFile } from './actions.js';
 import { describeFilters } from './filters.js';
 import { invoiceHistory } from './history.js';

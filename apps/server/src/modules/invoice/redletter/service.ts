@@ -12,7 +12,7 @@ import { isoBefore, nowIso } from '../../../platform/time.js';
 import { messageOf, nextPollAt } from '../issuing/service.js';
 import { newOrderNo, toLineRow } from '../mapping.js';
 import { LIVE_STATES, ensureRedInvoice, loadRed, type RedLine } from './read.js';
-import type { InvoiceSettings } from '../settings.js';
+import type { InvoiceSettings } from '../settings/service.js';
 
 const R = RedConfirmState;
 

@@ -7,7 +7,7 @@ import { optText } from '@zhyy/shared';
 import { typed } from '../../../platform/route.js';
 import { access, tags } from '../paths.js';
 import { findContracts, findProjects, findTaxCodes } from '../reference.js';
-import type { InvoiceSettings } from '../settings.js';
+import type { InvoiceSettings } from './service.js';
 
 export async function settingRoutes(app: FastifyInstance, settings: InvoiceSettings): Promise<void> {
   const r = typed(app);

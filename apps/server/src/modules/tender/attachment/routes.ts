@@ -15,9 +15,9 @@ import {
 } from '@zhyy/shared';
 import { forbidden, notFound, ok, refuse } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
-import { signedLink } from '../../invoice/files.js';
-import { signedStreamRoute } from '../../invoice/routes-files.js';
-import { InvoiceSettings } from '../../invoice/settings.js';
+import { signedLink } from '../../invoice/files/service.js';
+import { signedStreamRoute } from '../../invoice/files/routes.js';
+import { InvoiceSettings } from '../../invoice/settings/service.js';
 import { access, tags } from '../paths.js';
 import { ATTACHMENT_NOT_FOUND, attachmentRow, deleteAttachments, listAttachments, openAttachment, storeAttachment } from './attachments.js';
 import { attachmentOwner, type AttachmentOwner } from './owners.js';

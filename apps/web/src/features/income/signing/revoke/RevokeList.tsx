@@ -8,10 +8,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form, Input, Typography, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { IncomeSignDocType, type RevokeRow } from '@zhyy/shared';
-import { incomeRevokeApi } from '../../../api/incomeRevoke';
-import { ListPage } from '../../../components/ListPage';
-import { formatDateTime } from '../../../components/format';
-import { Money } from '../../common/Money';
+import { incomeRevokeApi } from '../../../../api/incomeRevoke';
+import { ListPage } from '../../../../components/ListPage';
+import { formatDateTime } from '../../../../components/format';
+import { Money } from '../../../common/Money';
 import { dayRangeRequest, REVOKE_ADD, REVOKE_KEY, useCanWriteEntry } from './common';
 
 export const docText = (r: { docType: string; docNo: string }) => `${IncomeSignDocType.has(r.docType) ? IncomeSignDocType.label(r.docType) : r.docType}${r.docNo ? ` ${r.docNo}` : ''}`;

@@ -6,9 +6,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form, Select } from 'antd';
 import type { EntryDetail } from '@zhyy/shared';
-import { incomeProjectApi, type EntryDept } from '../../../api/incomeRevoke';
-import { SplitModal } from '../../common/apportionment/SplitEditor';
-import { poolNumber } from '../pool/request';
+import { incomeProjectApi, type EntryDept } from '../../../../api/incomeRevoke';
+import { SplitModal } from '../../../common/apportionment/SplitEditor';
+import { poolNumber } from '../../pool/request';
 import { INCOME_PROJECTS, PROJECT_KEY } from './common';
 
 /** Departments as options labelled with their path (华建集团 / 财务部), in the list's order. */

@@ -10,12 +10,12 @@ import { Alert, Button, Card, Descriptions, Empty, Form, Input, Space, Table, ty
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { RevokeBody, type SigningRow } from '@zhyy/shared';
-import { incomeRevokeApi } from '../../../api/incomeRevoke';
-import { formatDateTime } from '../../../components/format';
-import { zodRule } from '../../../components/zodRule';
-import { useTagsView } from '../../../stores/tagsView';
-import { feedback } from '../../../ui/feedback';
-import { Money } from '../../common/Money';
+import { incomeRevokeApi } from '../../../../api/incomeRevoke';
+import { formatDateTime } from '../../../../components/format';
+import { zodRule } from '../../../../components/zodRule';
+import { useTagsView } from '../../../../stores/tagsView';
+import { feedback } from '../../../../ui/feedback';
+import { Money } from '../../../common/Money';
 import { REVOKE_ADD, REVOKE_KEY, REVOKE_LIST, useCanWriteEntry } from './common';
 import { docText } from './RevokeList';
 

@@ -7,9 +7,9 @@
 import { Alert, Button, Card, Form, Image, Popconfirm, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { UploadSaveBody, type PoolArrival, type UploadRecognition } from '@zhyy/shared';
-import { incomeUploadApi } from '../../../api/incomeUpload';
-import { feedback } from '../../../ui/feedback';
-import { EntryFormFields, EntryProblems, checkedFace, faceOf, formOf, readBase64, useEntryProblems, type EntryForm } from '../intake/EntryFormFields';
+import { incomeUploadApi } from '../../../../api/incomeUpload';
+import { feedback } from '../../../../ui/feedback';
+import { EntryFormFields, EntryProblems, checkedFace, faceOf, formOf, readBase64, useEntryProblems, type EntryForm } from '../EntryFormFields';
 import { InvoiceLink } from './links';
 import { markNodes, sourceMarks } from './sourceMarks';
 import { FILE_STATE_LABEL, reasonOf, type QueuedFile } from './uploadQueue';

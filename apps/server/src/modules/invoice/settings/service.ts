@@ -7,11 +7,11 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { InvoiceKind, OperationLogType, type InvoiceSettingView, type SettingSaveBody, type TaxCodeRow } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { createTaxGateway, type SimulatorOptions, type TaxGateway } from '../../integrations/tax/index.js';
-import { refuse } from '../../platform/envelope.js';
-import { nowIso } from '../../platform/time.js';
-import type { InvoiceSettingTable } from './tables.js';
+import type { Database } from '../../../db/schema.js';
+import { createTaxGateway, type SimulatorOptions, type TaxGateway } from '../../../integrations/tax/index.js';
+import { refuse } from '../../../platform/envelope.js';
+import { nowIso } from '../../../platform/time.js';
+import type { InvoiceSettingTable } from '../tables.js';
 
 export const SETTINGS_ID = 'default';
 

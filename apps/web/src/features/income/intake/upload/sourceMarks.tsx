@@ -6,7 +6,7 @@
 import { Tag, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import type { RecognisedFieldView, UploadRecognition } from '@zhyy/shared';
-import type { EntryField } from '../intake/EntryFormFields';
+import type { EntryField } from '../EntryFormFields';
 
 /** The recognised field's key (upload.ts FIELD_NAMES) → the entry form's field; invoiceNo is the 数电 number when it has 20 digits. */
 export function formFieldOf(key: string, draft: UploadRecognition['draft']): EntryField | null {

@@ -1,7 +1,7 @@
 /** Shared by the 签收撤销 pages: paths, the query key, who may revoke, the day range of the filters. */
 import type { Dayjs } from 'dayjs';
 import { canWriteIncomeEntry } from '@zhyy/shared';
-import { useSession } from '../../../stores/session';
+import { useSession } from '../../../../stores/session';
 
 export const REVOKE_KEY = ['income', 'entry', 'revoke'] as const;
 export const REVOKE_LIST = '/invoice-entry/revoke/list';

@@ -3,24 +3,24 @@
  * confirmation naming the archive number and saying it is never reused, the server's refusal shown in
  * place, success back to 签收撤销; role 16 cannot revoke (and 签收撤销 offers it no 新增撤销).
  */
-import '../../../test/dom';
+import '../../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SigningRow } from '@zhyy/shared';
-import { ApiError } from '../../../api/errors';
-import { useSession } from '../../../stores/session';
-import { useTagsView } from '../../../stores/tagsView';
+import { ApiError } from '../../../../api/errors';
+import { useSession } from '../../../../stores/session';
+import { useTagsView } from '../../../../stores/tagsView';
 import RevokeAdd, { REASON_RULES, revokeConfirmText } from './RevokeAdd';
 import RevokeList from './RevokeList';
 import { REVOKE_ADD, REVOKE_LIST } from './common';
 
 const api = vi.hoisted(() => ({ signed: vi.fn(), revoke: vi.fn(), revokes: vi.fn() }));
-vi.mock('../../../api/incomeRevoke', () => ({ incomeRevokeApi: api }));
+vi.mock('../../../../api/incomeRevoke', () => ({ incomeRevokeApi: api }));
 const confirm = vi.hoisted(() => vi.fn());
 const success = vi.hoisted(() => vi.fn());
-vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { success, error: vi.fn() } }) }));
+vi.mock('../../../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { success, error: vi.fn() } }) }));
 
 configure({ asyncUtilTimeout: 15_000 });
 

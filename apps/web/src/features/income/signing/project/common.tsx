@@ -8,10 +8,10 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Form, Input, Segmented, Space, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import type { AllocationChangeRow, IncomeAllocationChangeRow, IncomeAllocationRow } from '@zhyy/shared';
-import { incomeProjectApi } from '../../../api/incomeRevoke';
-import { Money } from '../../common/Money';
-import type { TargetLookupSource } from '../../common/apportionment/common';
-import { poolNumber } from '../pool/request';
+import { incomeProjectApi } from '../../../../api/incomeRevoke';
+import { Money } from '../../../common/Money';
+import type { TargetLookupSource } from '../../../common/apportionment/common';
+import { poolNumber } from '../../pool/request';
 
 export const PROJECT_KEY = ['income', 'entry', 'project'] as const;
 

@@ -8,8 +8,8 @@ import { InboxOutlined } from '@ant-design/icons';
 import { Button, Empty, Popconfirm, Progress, Space, Typography, Upload } from 'antd';
 import { useEffect, useReducer } from 'react';
 import { UPLOAD_MAX_BYTES } from '@zhyy/shared';
-import { incomeUploadApi } from '../../../api/incomeUpload';
-import { readBase64, type EntryForm } from '../intake/EntryFormFields';
+import { incomeUploadApi } from '../../../../api/incomeUpload';
+import { readBase64, type EntryForm } from '../EntryFormFields';
 import { RecognisedCard } from './RecognisedCard';
 import { UPLOAD_ACCEPT, nextToRecognise, queueProgress, queueReducer, reasonOf, type QueueAction, type QueuedFile } from './uploadQueue';
 

@@ -8,11 +8,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Card, Checkbox, Col, Empty, Form, Row, Skeleton, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { AllocationChangeRow, IncomeAllocationRow } from '@zhyy/shared';
-import { incomeProjectApi } from '../../../api/incomeRevoke';
-import { ListPage } from '../../../components/ListPage';
-import { changeColumns, MoveCard } from '../../common/apportionment/changes';
-import { TargetSelect } from '../../common/apportionment/common';
-import { poolNumber } from '../pool/request';
+import { incomeProjectApi } from '../../../../api/incomeRevoke';
+import { ListPage } from '../../../../components/ListPage';
+import { changeColumns, MoveCard } from '../../../common/apportionment/changes';
+import { TargetSelect } from '../../../common/apportionment/common';
+import { poolNumber } from '../../pool/request';
 import { useCanWriteEntry } from '../revoke/common';
 import { allocationColumns, INCOME_PROJECTS, InvoicePicker, PROJECT_KEY, toChangeRow, useEntryDetail, type PickedInvoice } from './common';
 

@@ -3,19 +3,19 @@
  * the sum against the invoice (±0.01 元), rows in 元 sent in 分 with tax in proportion (the last row
  * takes the rounding), the department kept or chosen, the reason required.
  */
-import '../../../test/dom';
+import '../../../../test/dom';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { deptOptions, IncomeSplitEditor, type SplitInvoice } from './IncomeSplitEditor';
 
 const api = vi.hoisted(() => ({ targets: vi.fn(), depts: vi.fn(), set: vi.fn() }));
-vi.mock('../../../api/incomeRevoke', () => ({ incomeProjectApi: api }));
+vi.mock('../../../../api/incomeRevoke', () => ({ incomeProjectApi: api }));
 // The outgoing invoices' calls must not be used here.
 const outgoing = vi.hoisted(() => ({ targets: vi.fn(), set: vi.fn() }));
-vi.mock('../../../api/invoiceApportionment', () => ({ apportionmentApi: outgoing }));
+vi.mock('../../../../api/invoiceApportionment', () => ({ apportionmentApi: outgoing }));
 const success = vi.hoisted(() => vi.fn());
-vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ message: { success, error: vi.fn() }, modal: { confirm: vi.fn() } }), showError: vi.fn() }));
+vi.mock('../../../../ui/feedback', () => ({ feedback: () => ({ message: { success, error: vi.fn() }, modal: { confirm: vi.fn() } }), showError: vi.fn() }));
 
 configure({ asyncUtilTimeout: 15_000 });
 

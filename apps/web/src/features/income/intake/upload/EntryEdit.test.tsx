@@ -4,24 +4,24 @@
  * file's fields fill the form, each marked with its source; saving sends the face with the same file. A
  * malformed id shows the 404 page without a request; an existing invoice shows its face.
  */
-import '../../../test/dom';
+import '../../../../test/dom';
 import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UploadRecognition } from '@zhyy/shared';
-import { ApiError } from '../../../api/errors';
-import { ViewContext, type ViewInfo } from '../../../router/view';
-import { poolDetail } from '../pool/testRows';
+import { ApiError } from '../../../../api/errors';
+import { ViewContext, type ViewInfo } from '../../../../router/view';
+import { poolDetail } from '../../pool/testRows';
 import EntryEdit from './EntryEdit';
 
 const recognise = vi.fn();
 const save = vi.fn();
 const detail = vi.fn();
-vi.mock('../../../api/incomeUpload', () => ({
+vi.mock('../../../../api/incomeUpload', () => ({
   incomeUploadApi: { recognise: (...a: unknown[]) => recognise(...a), save: (...a: unknown[]) => save(...a), detail: (...a: unknown[]) => detail(...a) },
 }));
-vi.mock('../../../api/income', () => ({ incomeApi: { save: vi.fn() } }));
+vi.mock('../../../../api/income', () => ({ incomeApi: { save: vi.fn() } }));
 
 configure({ asyncUtilTimeout: 15_000 });
 beforeEach(() => {

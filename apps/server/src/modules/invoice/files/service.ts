@@ -7,9 +7,9 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { SIGNED_INVOICE_FILE_ROUTE } from '@zhyy/shared';
-import type { Database } from '../../db/schema.js';
-import { newId } from '../../platform/ids.js';
-import { nowIso } from '../../platform/time.js';
+import type { Database } from '../../../db/schema.js';
+import { newId } from '../../../platform/ids.js';
+import { nowIso } from '../../../platform/time.js';
 
 export const FILE_LINK_TTL_MS = 10 * 60_000;
 /** Outside /api: the one public route of the area, answered only for a valid, unexpired HMAC link. */

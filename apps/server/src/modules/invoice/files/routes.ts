@@ -7,15 +7,15 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { FileTicketBody, OperationLogType, Uuid, text } from '@zhyy/shared';
-import { PUBLIC } from '../../platform/access.js';
-import { notFound, refuse } from '../../platform/envelope.js';
-import { invoiceRef } from '../../platform/oplog.js';
-import { ok } from '../../platform/envelope.js';
-import { typed } from '../../platform/route.js';
-import { sendUserFile, sendUserStream } from '../../platform/userFiles.js';
-import { FILE_ROUTE, readFile, signedLink, verifyLink } from './files.js';
-import { access, tags } from './paths.js';
-import type { InvoiceSettings } from './settings.js';
+import { PUBLIC } from '../../../platform/access.js';
+import { notFound, refuse } from '../../../platform/envelope.js';
+import { invoiceRef } from '../../../platform/oplog.js';
+import { ok } from '../../../platform/envelope.js';
+import { typed } from '../../../platform/route.js';
+import { sendUserFile, sendUserStream } from '../../../platform/userFiles.js';
+import { FILE_ROUTE, readFile, signedLink, verifyLink } from './service.js';
+import { access, tags } from '../paths.js';
+import type { InvoiceSettings } from '../settings/service.js';
 
 export async function fileRoutes(app: FastifyInstance, settings: InvoiceSettings): Promise<void> {
   const r = typed(app);

@@ -6,9 +6,9 @@
 import { Alert, Button, Form, Space, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { PoolEntryBody, UPLOAD_MAX_BYTES, type PoolArrival } from '@zhyy/shared';
-import { incomeApi } from '../../../api/income';
-import { feedback } from '../../../ui/feedback';
-import { EntryFilesField, EntryFormFields, EntryProblems, checkedFace, readBase64, useEntryProblems, type EntryForm } from '../intake/EntryFormFields';
+import { incomeApi } from '../../../../api/income';
+import { feedback } from '../../../../ui/feedback';
+import { EntryFilesField, EntryFormFields, EntryProblems, checkedFace, readBase64, useEntryProblems, type EntryForm } from '../EntryFormFields';
 import { InvoiceLink } from './links';
 import { reasonOf } from './uploadQueue';
 
