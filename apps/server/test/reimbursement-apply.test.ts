@@ -164,6 +164,17 @@ describe('the checks', () => {
     expect(db2.lines[0].checks).toEqual([{ code: 'duplicateClaim', level: 'warn', message: `与报销单 ${a.r.billNo} 的费用类别、日期和金额相同，疑似重复报销` }]);
   });
 
+  it('takes the standard as a ceiling (issue 29 #10): the lowest classes pass for the lowest grade, a class above its ceiling is flagged', async () => {
+    // The staff standard names 二等座 and 经济舱 only: 硬座 and 硬卧 (the lowest train level, 硬席) are for everyone.
+    const seat = (seatClass: string, amount: number) => line({ categoryCode: 'T-TRAFFIC', city: '北京', seatClass, amount, expenseDate: shanghaiDay(-7) });
+    const a = await call('/bill/save', { ...header(), lines: [seat('硬座', 31_100), seat('硬卧', 31_200), seat('二等座', 31_300), seat('经济舱', 31_400), seat('软卧', 31_500), seat('公务舱', 31_600)] }, A.token);
+    expect(a.code, a.message).toBe(20000);
+    const d = (await call('/bill/get', { id: a.r.id }, A.token)).r;
+    expect(d.lines.slice(0, 4).map((l: { checks: unknown[] }) => l.checks)).toEqual([[], [], [], []]);
+    expect(d.lines[4].checks).toEqual([{ code: 'seatOverStandard', level: 'warn', message: '座席「软卧」超出员工一类城市标准（二等座、经济舱）' }]);
+    expect(d.lines[5].checks).toEqual([{ code: 'seatOverStandard', level: 'warn', message: '座席「公务舱」超出员工一类城市标准（二等座、经济舱）' }]);
+  });
+
   it('blocks a second claim of the same invoice by seller + date + total on a submitted bill; an administrator deleting the approval returns the bill to 草稿', async () => {
     const seller = { sellerName: '测试酒店有限公司', sellerTaxNo: creditCode('91320106MA1TE8HTK'), issueDate: shanghaiDay(-7) };
     const first = await invoice(A.id, seller);

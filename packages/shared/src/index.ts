@@ -18,6 +18,7 @@ export * from './invoice.js';
 export * from './invoice-rules.js';
 export * from './transport-rules.js';
 export * from './reimbursement-rules.js';
+export * from './travel-classes.js';
 export * from './cost-rules.js';
 export * from './tender-rules.js';
 export * from './tender-contract-rules.js';

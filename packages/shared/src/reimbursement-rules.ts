@@ -5,6 +5,7 @@
 import { Decimal } from 'decimal.js';
 import type { ReimbCheck } from './api/reimbursement.js';
 import { formatFen } from './workflow-rules.js';
+import { travelClassAllowed } from './travel-classes.js';
 
 const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 
@@ -76,7 +77,7 @@ export interface LineCheckFacts {
   duplicateInvoiceBill?: string | null;
   /** Another bill of the same person with the same category, date and amount. */
   duplicateClaimBill?: string | null;
-  /** The travel standard of the applicant's grade and the line's city tier, when the category has one. */
+  /** The travel standard of the applicant's grade and the line's city tier, when the category has one; its seat classes are ceilings (travel-classes.ts). */
   standard?: { hotelPerNight: number; seatClasses: string[]; allowancePerDay: number; label: string } | null;
 }
 
@@ -98,7 +99,7 @@ export function lineChecks(f: LineCheckFacts): ReimbCheck[] {
       const nights = Math.max(f.nights ?? 1, 1);
       if (f.amount > s.hotelPerNight * nights) out.push({ code: 'hotelOverStandard', level: 'warn', message: `住宿每晚 ${yuan(Math.round(f.amount / nights))} 元，超过${s.label}标准 ${yuan(s.hotelPerNight)} 元` });
     } else if (f.travelKind === 'transport') {
-      if (f.seatClass && !s.seatClasses.includes(f.seatClass)) out.push({ code: 'seatOverStandard', level: 'warn', message: `座席「${f.seatClass}」超出${s.label}标准（${s.seatClasses.join('、') || '无'}）` });
+      if (f.seatClass && !travelClassAllowed(f.seatClass, s.seatClasses)) out.push({ code: 'seatOverStandard', level: 'warn', message: `座席「${f.seatClass}」超出${s.label}标准（${s.seatClasses.join('、') || '无'}）` });
     } else if (f.travelKind === 'allowance') {
       const days = Math.max(f.nights ?? 1, 1);
       if (f.amount > s.allowancePerDay * days) out.push({ code: 'allowanceOverStandard', level: 'warn', message: `补助每天 ${yuan(Math.round(f.amount / days))} 元，超过${s.label}标准 ${yuan(s.allowancePerDay)} 元` });

@@ -38,6 +38,9 @@ describe('line checks', () => {
     expect(lineChecks({ ...base, travelKind: 'hotel', nights: 2, amount: 100_001, standard: std })[0]).toMatchObject({ code: 'hotelOverStandard', level: 'warn' });
     expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '二等座', standard: std })).toEqual([]);
     expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '商务座', standard: std })[0]).toMatchObject({ code: 'seatOverStandard', level: 'warn' });
+    // The lowest classes are for everyone (issue 29 #10): 硬座 passes a standard that names no train class; 软卧 does not.
+    expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '硬座', standard: std })).toEqual([]);
+    expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '软卧', standard: std })).toEqual([{ code: 'seatOverStandard', level: 'warn', message: '座席「软卧」超出员工一类城市标准（二等座、经济舱）' }]);
     expect(lineChecks({ ...base, travelKind: 'allowance', nights: 3, amount: 30_001, standard: std })[0]).toMatchObject({ code: 'allowanceOverStandard', level: 'warn' });
     const w = lineChecks({ ...base, duplicateClaimBill: 'BX2026110002' });
     expect(w).toEqual([{ code: 'duplicateClaim', level: 'warn', message: '与报销单 BX2026110002 的费用类别、日期和金额相同，疑似重复报销' }]);

@@ -7,11 +7,12 @@ import { z } from '../zod-locale.js';
 import { PageQuery, text, Uuid } from './common.js';
 import { ReimbCityTier, ReimbGrade, ReimbTravelKind } from './reimbursement.js';
 import { TAX_RATE_VALUES } from '../invoice.js';
+import { TRAVEL_CLASSES } from '../travel-classes.js';
 
 /** The VAT rates a category may default to (as stored: '0.09'): the shared list (invoice.ts). */
 export const REIMB_TAX_RATES = TAX_RATE_VALUES;
-/** The seat classes the travel standards name (comma-separated in storage). */
-export const REIMB_SEAT_CLASSES = ['商务座', '一等座', '二等座', '公务舱', '经济舱', '头等舱', '软卧', '硬卧', '硬座', '普通客车'] as const;
+/** The seat classes the travel standards name (comma-separated in storage): the one order (travel-classes.ts). */
+export const REIMB_SEAT_CLASSES = TRAVEL_CLASSES;
 
 const reqText = (label: string, max: number) => text({ error: `请填写${label}` }).trim().min(1, `请填写${label}`).max(max, `${label}不能超过${max}个字符`);
 const oneOf = <V extends number | string>(values: readonly V[], message: string) =>

@@ -1,7 +1,8 @@
 /**
  * The checks of a bill's lines (issue 15, DOMAIN "Checks that users rely on"): the server gathers the
  * facts (the invoice, other bills claiming the same invoice or the same expense, the travel standard of
- * the applicant's grade and the city's tier) and the shared lineChecks decides (reimbursement-rules.ts).
+ * the applicant's grade and the city's tier) and the shared lineChecks decides (reimbursement-rules.ts; a seat
+ * class against the standard's classes as ceilings by the one order of travel-classes.ts).
  */
 import type { Kysely } from 'kysely';
 import { IncomeInvoiceState, ReimbCityTier, ReimbFlowState, ReimbGrade, lineChecks, type ReimbCheck } from '@zhyy/shared';

@@ -5,7 +5,7 @@
  */
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
-import { REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE, formatFen, readAmountInput, type ReimbBillDetail } from '@zhyy/shared';
+import { REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE, TRAVEL_CLASSES, formatFen, readAmountInput, type ReimbBillDetail } from '@zhyy/shared';
 
 export interface LineValues {
   categoryCode?: string;
@@ -31,7 +31,8 @@ export interface Values {
   lines?: LineValues[];
 }
 
-export const SEATS = ['二等座', '一等座', '商务座', '硬座', '硬卧', '软卧', '经济舱', '公务舱', '头等舱'];
+/** The seat classes a transport line may name: the shared order (travel-classes.ts), vehicle by vehicle, lowest first. */
+export const SEATS = TRAVEL_CLASSES;
 export const day = (d: Dayjs) => d.format('YYYY-MM-DD');
 
 /** A line's amount as the form shows it: 分 → "2,020.90". */
