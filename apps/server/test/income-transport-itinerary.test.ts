@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { airFareAndFuel, airTicketTax, itineraryProblem, periodOfDay, type TransportRow } from '@zhyy/shared';
-import { transportFacts } from '../src/modules/income/transport/facts.js';
+import { refreshTransport, transportFacts } from '../src/modules/income/transport/facts.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { entry, shanghaiDay } from './income-helpers.js';
 
@@ -57,6 +57,11 @@ describe('saving a paper itinerary without lines (/api/income/pool/save)', () =>
     const l = await s.call('/api/income/transport/list', { period: periodOfDay(day), sellerName: '测试航空', pageSize: 100 }, t13);
     const row = (l.r.items as TransportRow[]).find((i) => i.id === a.r.id);
     expect(row).toMatchObject({ transportKind: 'air', amountIncl: 110_000, fare: 100_000, fuel: 5_000, basis: 105_000, formulaTax: 8_670, formula: '(票价+燃油附加费) 1050.00 ÷ 1.09 × 9%' });
+
+    // Worked out again without lines (as 查验 does when the tax service gives none): the fare and fuel stay.
+    await s.db.kysely.transaction().execute((trx) => refreshTransport(trx, { invoiceId: a.r.id, kind: 'air', amountIncl: 110_000, tax: 0, lines: [] }));
+    const again = await s.db.kysely.selectFrom('income_transport').select(['fare', 'fuel', 'basis', 'formula_tax']).where('invoice_id', '=', a.r.id).executeTakeFirstOrThrow();
+    expect([again.fare, again.fuel, again.basis, again.formula_tax].map(Number)).toEqual([100_000, 5_000, 105_000, 8_670]);
   });
 
   it('refuses the figures on a rail ticket and figures above the total, in Chinese', async () => {
