@@ -143,10 +143,45 @@ export function transportKindOf(poolKind: string, lineNames: readonly string[]):
 export const isPassengerTransportLine = (name: string): boolean => /^\*运输服务\*/.test(name) && /(旅客运输|客运)/.test(name);
 /** A fuel surcharge line of an air itinerary. */
 export const isFuelLine = (name: string): boolean => name.includes('燃油');
+/** The 民航发展基金 line of an air itinerary (formerly 机场建设费): collected for the state, never part of the base. */
+export const isAirFundLine = (name: string): boolean => name.includes('民航发展基金') || name.includes('机场建设费');
 /** The fare line of an air itinerary (国内/国际航空旅客运输服务 … 票价). */
 export const isAirFareLine = (name: string): boolean => name.includes('航空旅客运输');
 /** An international trip, as the itinerary's fare line names it. */
 export const isInternationalLine = (name: string): boolean => name.includes('国际');
+
+/** What a paper air itinerary prints besides its total (分): 票价, 燃油附加费, 民航发展基金. */
+export interface ItineraryFigures {
+  fare?: number;
+  fuelSurcharge?: number;
+  developmentFund?: number;
+}
+
+/**
+ * The air fare and fuel surcharge of an itinerary (分), the base being their sum (公告2019年第39号):
+ * each from its itemised lines when there are such lines, else from the itinerary's printed figures;
+ * a fare neither itemised nor printed is the total less the fuel surcharge and 民航发展基金.
+ * Example: total 1,100.00 = fare 1,000 + fuel 50 + 民航发展基金 50 → base 1,050.00, tax 86.70.
+ */
+export function airFareAndFuel(total: number, lines: readonly { name: string; gross: number }[], printed: ItineraryFigures = {}): { fare: number; fuel: number } {
+  const sum = (pick: (name: string) => boolean) => {
+    const hit = lines.filter((l) => pick(l.name));
+    return hit.length ? hit.reduce((a, l) => a + l.gross, 0) : null;
+  };
+  const fuel = sum(isFuelLine) ?? printed.fuelSurcharge ?? 0;
+  const fund = sum(isAirFundLine) ?? printed.developmentFund ?? 0;
+  const fare = sum(isAirFareLine) ?? printed.fare ?? total - fuel - fund;
+  return { fare, fuel };
+}
+
+/** Why an invoice's itinerary figures cannot be taken (Chinese), null when they can (or there are none). */
+export function itineraryProblem(kind: string, total: number, f: ItineraryFigures): string | null {
+  const given = [f.fare, f.fuelSurcharge, f.developmentFund].filter((v): v is number => v !== undefined);
+  if (!given.length) return null;
+  if (kind !== 'air') return '票价、燃油附加费、民航发展基金只适用于航空运输电子客票行程单';
+  if (given.reduce((a, v) => a + v, 0) > total) return '票价、燃油附加费与民航发展基金之和不能超过价税合计';
+  return null;
+}
 
 /** YYYYMM of a YYYY-MM-DD day: the tax month a ticket belongs to (its issue date's month). */
 export const periodOfDay = (day: string): string => day.slice(0, 4) + day.slice(5, 7);

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  airTicketTax, eInvoiceTransportTax, periodDays, periodOfDay, periodsBetween, railTicketTax, roadTicketTax, ticketDeduction, transportBasis, transportKindOf, TransportSummaryQuery,
+  airFareAndFuel, airTicketTax, eInvoiceTransportTax, periodDays, periodOfDay, periodsBetween, railTicketTax, roadTicketTax, ticketDeduction, transportBasis, transportKindOf, TransportSummaryQuery,
   TransportQuery, type PoolTicket,
 } from '../src/index.js';
 
 describe('passenger transport formulas (worked examples, 分)', () => {
   it('air: (fare 1,000.00 + fuel 50.00) ÷ 1.09 × 9 % = 86.70', () => {
     expect(airTicketTax(100_000, 5_000)).toBe(8_670);
+  });
+  it('air: 民航发展基金 is not part of the base — an itinerary of 1,100.00 (1,000 + 50 + fund 50) without lines → 1,050.00 → 86.70', () => {
+    const { fare, fuel } = airFareAndFuel(110_000, [], { fare: 100_000, fuelSurcharge: 5_000, developmentFund: 5_000 });
+    expect([fare, fuel, transportBasis({ kind: 'air', face: 110_000, fare, fuel }), airTicketTax(fare, fuel)]).toEqual([100_000, 5_000, 105_000, 8_670]);
   });
   it('rail: 109.00 ÷ 1.09 × 9 % = 9.00; 553.00 → 45.66', () => {
     expect(railTicketTax(10_900)).toBe(900);

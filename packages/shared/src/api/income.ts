@@ -219,6 +219,13 @@ export const PoolEntryBody = z.object({
   remark: text().trim().max(200, '备注不能超过200个字符').default(''),
   lines: z.array(PoolLineInput).max(200, '明细不能超过200行').default([]),
   files: z.array(PoolFileInput).max(5, '一次最多上传5个文件').default([]),
+  /**
+   * A paper air itinerary (kind air) without lines: its printed 票价, 燃油附加费 and 民航发展基金 in 分,
+   * so that the deduction base is fare + fuel surcharge (transport-rules.ts airFareAndFuel).
+   */
+  fare: Amount.optional(),
+  fuelSurcharge: Amount.optional(),
+  developmentFund: Amount.optional(),
 });
 export type PoolEntryBody = z.infer<typeof PoolEntryBody>;
 

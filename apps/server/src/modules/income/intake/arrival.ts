@@ -7,9 +7,9 @@
  */
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, ResponseCode, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
+import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, itineraryProblem, ResponseCode, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
-import { AppError } from '../../../platform/envelope.js';
+import { AppError, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
 import { buyerWarnings, checkFace, checkFileHashes, company, sameSellerDayTotal, type FaceData } from './checks.js';
@@ -39,6 +39,10 @@ export interface ArrivingInvoice extends FaceData {
   /** Passenger tickets: the traveller and the day of travel, as the tax service gives them (transport/facts.ts). */
   passengerName?: string;
   travelDate?: string;
+  /** A paper air itinerary's printed 票价, 燃油附加费, 民航发展基金 (分), from the entry form. */
+  fare?: number;
+  fuelSurcharge?: number;
+  developmentFund?: number;
 }
 
 export interface ArrivalContext {
@@ -139,6 +143,9 @@ async function merge(trx: Kysely<Database>, id: string, inv: ArrivingInvoice, so
 export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<Database>, ctx: ArrivalContext = {}): Promise<PoolArrival> {
   const ident = identityKey(inv);
   checkFace(inv, ctx.now ?? new Date());
+  const itinerary = { fare: inv.fare, fuelSurcharge: inv.fuelSurcharge, developmentFund: inv.developmentFund };
+  const wrongItinerary = itineraryProblem(inv.kind, inv.amountIncl, itinerary);
+  if (wrongItinerary) throw refuse(wrongItinerary);
   const existing = await trx.selectFrom('income_invoices').select('id').where('ident', '=', ident).executeTakeFirst();
   if (existing) return merge(trx, existing.id, inv, source, ctx);
 
@@ -171,7 +178,7 @@ export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<D
     return merge(trx, first.id, inv, source, ctx);
   }
   await storeLines(trx, id, inv.lines);
-  await recordTransport(trx, { invoiceId: id, kind: inv.kind, amountIncl: inv.amountIncl, tax: inv.tax, remark: inv.remark ?? '', lines: inv.lines, passengerName: inv.passengerName, travelDate: inv.travelDate });
+  await recordTransport(trx, { invoiceId: id, kind: inv.kind, amountIncl: inv.amountIncl, tax: inv.tax, remark: inv.remark ?? '', lines: inv.lines, passengerName: inv.passengerName, travelDate: inv.travelDate, itinerary });
   await storeFiles(trx, id, files, ctx);
   await addEvent(trx, id, 'arrive', `${IncomeSource.label(source)}进入票池${warnings.length ? `：${warnings.join('；')}` : ''}`, ctx.userName);
   // A flag it arrives with (购方非本公司, 疑似重复, the tax account's state) is a case of the worklist.

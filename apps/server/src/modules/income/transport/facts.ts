@@ -1,12 +1,13 @@
 /**
  * What the pool keeps about a passenger transport document (income_transport, migration 0025): its kind
  * for the deduction, the passenger and the day of travel, domestic or international, the air fare and
- * fuel surcharge, and the basis and tax of its formula (packages/shared transport-rules.ts, the only
+ * fuel surcharge (from the itinerary's lines, else its printed figures; 民航发展基金 is never part), and
+ * the basis and tax of its formula (packages/shared transport-rules.ts, the only
  * place of the formulas). Worked out once when the invoice enters the pool (arrival.ts), by the seed,
  * and by the migration for the invoices already there.
  */
 import type { Kysely } from 'kysely';
-import { isAirFareLine, isFuelLine, isInternationalLine, transportBasis, transportKindOf, transportTaxOf } from '@zhyy/shared';
+import { airFareAndFuel, isInternationalLine, transportBasis, transportKindOf, transportTaxOf, type ItineraryFigures } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import './tables.js';
 
@@ -26,6 +27,8 @@ export interface TransportSource {
   /** From the tax service (collection) or the seed; else read from the remark (乘车（机）人：…). */
   passengerName?: string;
   travelDate?: string;
+  /** A paper itinerary's printed 票价, 燃油附加费 and 民航发展基金 (entry form), used where no line itemises them. */
+  itinerary?: ItineraryFigures;
 }
 
 export interface TransportFacts {
@@ -47,15 +50,11 @@ const REMARK_TRAVEL = /出行日期[：:]\s*(\d{4}-\d{2}-\d{2})/;
 export function transportFacts(s: TransportSource): TransportFacts | null {
   const kind = transportKindOf(s.kind, s.lines.map((l) => l.name));
   if (!kind) return null;
-  const gross = (l: TransportLine) => Number(l.amount) + Number(l.tax);
-  let fare = 0;
-  let fuel = 0;
-  if (kind === 'air') {
-    const fareLines = s.lines.filter((l) => isAirFareLine(l.name));
-    fuel = s.lines.filter((l) => isFuelLine(l.name)).reduce((a, l) => a + gross(l), 0);
-    // An itinerary without itemised lines: its face value is the fare.
-    fare = fareLines.length ? fareLines.reduce((a, l) => a + gross(l), 0) : s.amountIncl - fuel;
-  }
+  // Air: fare + fuel surcharge, never 民航发展基金 (公告2019年第39号; shared airFareAndFuel).
+  const { fare, fuel } =
+    kind === 'air'
+      ? airFareAndFuel(s.amountIncl, s.lines.map((l) => ({ name: l.name, gross: Number(l.amount) + Number(l.tax) })), s.itinerary)
+      : { fare: 0, fuel: 0 };
   const basis = transportBasis({ kind, face: s.amountIncl, fare, fuel, printedTax: s.tax });
   const remark = s.remark ?? '';
   return {
@@ -77,8 +76,14 @@ export async function recordTransport(trx: Kysely<Database>, s: TransportSource)
   if (f) await trx.insertInto('income_transport').values(f).onConflict((oc) => oc.column('invoice_id').doNothing()).execute();
 }
 
-/** Works the facts out again after the face or lines changed (查验 fills them from the tax service). */
+/**
+ * Works the facts out again after the face or lines changed (查验 fills them from the tax service). An
+ * air itinerary still without lines keeps the fare and fuel surcharge it was recorded with (the printed
+ * figures of the entry form are not kept anywhere else).
+ */
 export async function refreshTransport(trx: Kysely<Database>, s: TransportSource): Promise<void> {
+  const prev = await trx.selectFrom('income_transport').select(['transport_kind', 'fare', 'fuel']).where('invoice_id', '=', s.invoiceId).executeTakeFirst();
+  const carry = prev?.transport_kind === 'air' && s.lines.length === 0 && !s.itinerary ? { itinerary: { fare: Number(prev.fare), fuelSurcharge: Number(prev.fuel) } } : {};
   await trx.deleteFrom('income_transport').where('invoice_id', '=', s.invoiceId).execute();
-  await recordTransport(trx, s);
+  await recordTransport(trx, { ...s, ...carry });
 }

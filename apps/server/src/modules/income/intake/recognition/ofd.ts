@@ -1,7 +1,7 @@
 /**
  * An OFD file (GB/T 33190: a zip of XML documents) read with jszip: the invoice fields that e-invoice
  * OFDs carry in OFD.xml's DocInfo/CustomDatas (发票代码, 发票号码, 开票日期, 合计金额, 合计税额,
- * 价税合计, 校验码, 购买方/销售方名称 and 纳税人识别号), an original invoice XML (EInvoice) packed
+ * 价税合计, 校验码, 购买方/销售方名称 and 纳税人识别号, and the kind as 发票种类/发票类型/票种, a code or a name), an original invoice XML (EInvoice) packed
  * inside (usually under Attachs; every XML part is looked at), and the PNG/JPEG images of its resources for the QR code. Page text is not read:
  * OFD invoices keep labels in a template and values in the page, so they cannot be paired by order.
  */
@@ -9,6 +9,7 @@ import JSZip from 'jszip';
 import type { FieldValues, RecognisedLine, RgbaImage } from './types.js';
 import { decodeJpeg, decodePng } from './image-decode.js';
 import { imageFormat } from './detect.js';
+import { kindOfTitle, kindOfTypeCode } from './kinds.js';
 import { day, digits, money, plain, taxNo } from './values.js';
 import { readInvoiceXml } from './xml-invoice.js';
 import { decodeXml, descendants, parseXml } from './xml-tree.js';
@@ -37,6 +38,11 @@ function partBytes(f: JSZip.JSZipObject): Promise<Uint8Array | null> {
   });
 }
 
+/** A kind in custom data: a type code (51 → rail …) or a name (铁路电子客票 …), kinds.ts. */
+function kindOf(v: string): string | null {
+  return kindOfTypeCode(v) ?? kindOfTitle(v) ?? null;
+}
+
 const CUSTOM_DATA: Record<string, [keyof FieldValues, (v: string) => string | null]> = {
   发票代码: ['invoiceCode', (v) => digits(v, 10, 12)],
   发票号码: ['invoiceNo', (v) => digits(v, 8, 20)],
@@ -49,6 +55,9 @@ const CUSTOM_DATA: Record<string, [keyof FieldValues, (v: string) => string | nu
   购买方纳税人识别号: ['buyerTaxNo', taxNo],
   销售方名称: ['sellerName', plain],
   销售方纳税人识别号: ['sellerTaxNo', taxNo],
+  发票种类: ['kindCode', kindOf],
+  发票类型: ['kindCode', kindOf],
+  票种: ['kindCode', kindOf],
 };
 
 export interface OfdContent {

@@ -1,14 +1,17 @@
 /**
  * The text of the QR code printed on every Chinese VAT invoice (DOMAIN.md):
  * `01,{kind},{code},{number},{amount},{yyyyMMdd},{check code},{hash}` — 数电: code empty, number 20
- * digits. Kind 31/32, which 数电 invoices print for 专/普, is read as 81/82 (the codes the pool uses).
- * The amount is the total including tax on a 数电 invoice and the amount excluding tax (合计金额) on
- * the others, the figure each kind is verified (查验) with.
+ * digits. The kind is the pool's (kinds.ts `kindOfQrCode`): 31/32, which 数电 invoices print for
+ * 专/普, are 81/82, or 85/86 with an invoice code (数电纸质), and a 32 whose number has 8 as its fifth
+ * digit is a 数电 air itinerary ('air'); 51 is the rail e-ticket ('rail'), 61 the air itinerary. Example
+ * of a rail ticket: `01,51,,26339132621000219582,56.00,20260423,,219a` — 56.00 is the ticket's total.
+ * The amount is the total including tax on 数电 invoices and tickets and the amount excluding tax
+ * (合计金额) on the others, the figure each kind is verified (查验) with. Layout as public parsers read
+ * it (docs/income-recognition.md names them).
  */
-import { isDigitalKind, type FieldValues } from './types.js';
+import { kindOfQrCode, qrAmountIsTotal } from './kinds.js';
+import type { FieldValues } from './types.js';
 import { day, digits, money } from './values.js';
-
-const PRINTED_DIGITAL: Record<string, string> = { '31': '81', '32': '82' };
 
 /** The fields the QR text carries, or null when it is not an invoice QR. */
 export function readInvoiceQr(payload: string): FieldValues | null {
@@ -16,15 +19,15 @@ export function readInvoiceQr(payload: string): FieldValues | null {
   if (parts.length < 7 || parts[0] !== '01') return null;
   const [, rawKind = '', rawCode = '', rawNo = '', rawAmount = '', rawDate = '', rawCheck = ''] = parts;
   if (!/^\d{2}$/.test(rawKind)) return null;
-  const kindCode = PRINTED_DIGITAL[rawKind] ?? rawKind;
   const invoiceNo = digits(rawNo, 8, 20);
   const amount = money(rawAmount);
   const issueDate = /^\d{8}$/.test(rawDate) ? day(rawDate) : null;
   if (!invoiceNo || !amount || !issueDate) return null;
   if (rawCode !== '' && !digits(rawCode, 10, 12)) return null;
+  const kindCode = kindOfQrCode(rawKind, invoiceNo, rawCode);
   const fields: FieldValues = { kindCode, invoiceNo, issueDate };
   if (rawCode) fields.invoiceCode = rawCode;
-  fields[isDigitalKind(kindCode) ? 'total' : 'amount'] = amount;
+  fields[qrAmountIsTotal(kindCode) ? 'total' : 'amount'] = amount;
   const check = rawCheck.replace(/\s/g, '');
   if (/^\d{20}$/.test(check)) fields.checkCode = check;
   return fields;

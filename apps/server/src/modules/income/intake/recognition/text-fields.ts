@@ -2,9 +2,10 @@
  * The fields of an invoice read from its printed text (a PDF's text layer), by their printed labels:
  * 发票号码, 发票代码, 开票日期, 名称 and 统一社会信用代码/纳税人识别号 (the first of each is the
  * buyer's, the second the seller's: every layout prints 购买方 before 销售方), 合计 (amount and tax),
- * 价税合计（小写）, 校验码, and the kind from the title. Text extraction may split a label into
+ * 价税合计（小写）, 校验码, and the kind from the title (kinds.ts: 铁路电子客票 and 航空运输电子客票行程单 too). Text extraction may split a label into
  * characters, so a label matches with any white space between its characters.
  */
+import { kindOfTitle } from './kinds.js';
 import type { FieldValues } from './types.js';
 import { day, digits, money, plain, taxNo } from './values.js';
 
@@ -13,16 +14,6 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const label = (text: string) => `${[...text].map(escape).join('\\s*')}\\s*[:：]?\\s*`;
 const MONEY = '(-?[¥￥]?\\s*-?[\\d,]+\\.\\d{2})';
 
-/** Title words -> kind code; the first match wins, so the longer titles come first. */
-const TITLES: [RegExp, string][] = [
-  [/电子发票\s*[(（]\s*增值税专用发票\s*[)）]/, '81'],
-  [/电子发票\s*[(（]\s*普通发票\s*[)）]/, '82'],
-  [/通行费/, '14'],
-  [/增值税电子专用发票/, '08'],
-  [/增值税电子普通发票/, '10'],
-  [/增值税专用发票/, '01'],
-  [/增值税普通发票/, '04'],
-];
 
 /** Words of labels, never of a company's or person's name. */
 const NOT_A_NAME = /识别号|信用代码|名称|信息|地址|电话|开户行|账号|购买方|销售方|^[¥￥\d.,]+$/;
@@ -48,7 +39,7 @@ export function readInvoiceText(raw: string): FieldValues {
   const set = (name: keyof FieldValues, v: string | null | undefined) => {
     if (v) fields[name] = v;
   };
-  set('kindCode', TITLES.find(([re]) => re.test(text))?.[1]);
+  set('kindCode', kindOfTitle(text));
   set('invoiceNo', digits(first(text, new RegExp(`${label('发票号码')}(\\d{20}|\\d{8})(?!\\d)`)), 8, 20));
   set('invoiceCode', digits(first(text, new RegExp(`${label('发票代码')}(\\d{12}|\\d{10})(?!\\d)`)), 10, 12));
   set('issueDate', day(first(text, new RegExp(`${label('开票日期')}(\\d{4}\\s*(?:年\\s*\\d{1,2}\\s*月\\s*\\d{1,2}\\s*日|-\\d{1,2}-\\d{1,2}))`))));

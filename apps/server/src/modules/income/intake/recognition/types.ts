@@ -46,7 +46,8 @@ export const SOURCE_LABELS: Record<FieldSource, string> = { xml: 'XML', 'pdf-tex
 
 /**
  * Values as text: kindCode two digits (DOMAIN.md: 01 专票, 04 普票, 08 电子专票, 10 电子普票, 14 通行费,
- * 81/82 数电专/普, 85/86 数电纸质); issueDate 'YYYY-MM-DD'; money in 元 with two decimals ('1130.00',
+ * 81/82 数电专/普, 85/86 数电纸质, 'rail' 铁路电子客票, 'air' 航空运输电子客票行程单: the pool's kinds,
+ * kinds.ts); issueDate 'YYYY-MM-DD'; money in 元 with two decimals ('1130.00',
  * '-' on red invoices); tax numbers upper case.
  */
 export type FieldValues = Partial<Record<FieldName, string>>;
@@ -100,7 +101,6 @@ export const KIND_LABELS: Record<string, string> = {
   '82': '数电发票（普通发票）',
   '85': '数电纸质发票（增值税专用发票）',
   '86': '数电纸质发票（普通发票）',
+  rail: '电子发票（铁路电子客票）',
+  air: '电子发票（航空运输电子客票行程单）',
 };
-
-/** 数电 kinds: no invoice code, a 20-digit number, and the QR's amount is the total including tax. */
-export const isDigitalKind = (kind: string | undefined): boolean => kind === '81' || kind === '82' || kind === '85' || kind === '86';

@@ -1,12 +1,13 @@
 /**
  * The fields of an invoice XML, field by field. Two layouts are read:
  * - the tax bureau's 数电 XML: EInvoice/Header/EIid and InherentLabel/GeneralOrSpecialVAT/LabelCode
- *   (01 专票, 02 普票), EInvoiceData/SellerInformation/SellerIdNum and SellerName, BuyerInformation
+ *   (01 专票, 02 普票) or InherentLabel/EInvoiceType (its code or name: the rail and air tickets), EInvoiceData/SellerInformation/SellerIdNum and SellerName, BuyerInformation
  *   likewise, BasicInformation/TotalAmWithoutTax, TotalTaxAm, TotalTax-includedAmount (and
  *   RequestTime), IssuItemInformation lines, TaxSupervisionInfo/InvoiceNumber and IssueTime;
  * - the platform's own simulator XML (integrations/tax/simulator/xml.ts): EInvoice/Header/InvoiceNumber,
  *   InvoiceCode, IssueTime, InvoiceKind, Seller and Buyer Name/TaxNumber, Items/Item, Total.
  */
+import { kindOfTitle, kindOfTypeCode } from './kinds.js';
 import type { FieldValues, RecognisedLine } from './types.js';
 import { day, digits, money, plain, rate, taxNo } from './values.js';
 import { child, descendants, textAt, type XmlNode } from './xml-tree.js';
@@ -23,7 +24,15 @@ function put(fields: FieldValues, name: keyof FieldValues, value: string | null 
   if (value) fields[name] = value;
 }
 
+/**
+ * The kind of a 数电 XML: its type (InherentLabel/EInvoiceType code or name) when that names a ticket
+ * (铁路电子客票, 航空运输电子客票行程单, codes 51/61) or a kind the pool knows, else 专/普 from
+ * GeneralOrSpecialVAT (01 → 81, 02 → 82).
+ */
 function digitalKind(header: XmlNode | undefined): string | undefined {
+  const type = child(header, 'InherentLabel/EInvoiceType');
+  const typed = kindOfTypeCode(textAt(type, 'EInvoiceTypeCode')) ?? kindOfTitle(textAt(type, 'EInvoiceTypeName') ?? '');
+  if (typed) return typed;
   const label = child(header, 'InherentLabel/GeneralOrSpecialVAT');
   const code = textAt(label, 'LabelCode');
   if (code === '01') return '81';
