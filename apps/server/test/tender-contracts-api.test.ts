@@ -196,6 +196,29 @@ describe('contracts', () => {
     for (const reader of ['demo5', 'demo9', 'demo15', 'demo23']) await refused('contract/users', {}, reader, 403);
   });
 
+  it('the manager picker lists today\'s 注册建造师 first and marked, the built-in 系统管理员 last (issue 31)', async () => {
+    const all: { loginName: string; registered: boolean }[] = await ok('contract/users', {}, 'demo4');
+    const admin = await ok('contract/users', { keyword: 'admin' }, 'demo4');
+    expect(admin.map((u: { loginName: string }) => u.loginName)).toContain('admin');
+    expect(all[0]!.loginName).not.toBe('admin');
+    const flags = all.map((u) => u.registered);
+    expect(flags.some(Boolean)).toBe(true);
+    // Every registered one before every other one.
+    expect(flags.indexOf(false)).toBeGreaterThan(flags.lastIndexOf(true));
+    const day = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const holders = await db()
+      .selectFrom('tender_certificates as c')
+      .innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select('u.login_name')
+      .where('k.name', 'in', [...CONSTRUCTOR_KINDS])
+      .where('c.valid_from', '<=', day)
+      .where((eb) => eb.or([eb('c.valid_to', 'is', null), eb('c.valid_to', '>=', day)]))
+      .execute();
+    const registered = new Set(holders.map((h) => h.login_name));
+    for (const u of all) expect(u.registered, u.loginName).toBe(registered.has(u.loginName));
+  });
+
   it('框架合同开票统计: orders against the invoices in force on them; invoices on the frame itself apart', async () => {
     const invoices = await db().selectFrom('invoices').select(['id', 'status', 'issue_date']).execute();
     const inForce = invoices.find((i) => i.status === InvoiceStatus.created)!;
