@@ -239,6 +239,14 @@ describe('contracts', () => {
     expect(res.statusCode).toBe(200);
     expect([7, 8, 9, 10].map((c) => ws!.getRow(1).getCell(c).value)).toEqual(['订单已开票（元）', '框架合同直接开票（元）', '订单未开票（元）', '订单开票比例']);
     expect([7, 8, 9, 10].map((c) => ws!.getRow(2).getCell(c).value)).toEqual([30_000, 6_000, 90_000, '25.00%']);
+    // The page's 合计 row is the file's last row, with the same figures (issue 31 item 17).
+    const page = await ok('contract/frame-statistic', { keyword: 'T-HT-' }, 'demo1');
+    const last = ws!.getRow(ws!.rowCount);
+    expect(ws!.rowCount).toBe(page.total + 2);
+    expect(last.getCell(1).value).toBe(`合计（${page.total} 个）`);
+    expect([4, 5, 6, 7, 8, 9, 10].map((c) => last.getCell(c).value)).toEqual([
+      page.totals.frameAmount / 100, page.totals.orderCount, page.totals.orderAmount / 100, page.totals.invoiced / 100, page.totals.frameInvoiced / 100, page.totals.remaining / 100, '25.00%',
+    ]);
   });
 
   it('框架合同开票统计: a frame invoiced beyond its orders never makes 未开票 negative; red invoices net', async () => {
