@@ -142,9 +142,9 @@ export default function ExaminePage() {
   const columns: TableColumnsType<CostOrderRow> = [
     // At 1366 px every column up to 来源 shows whole beside the fixed 操作 (issue 31); the project wraps.
     { title: '成本单号', key: 'orderNo', width: 120, fixed: 'left', sorter: true, sortOrder: sorted('orderNo'), render: (_, r) => <Typography.Link onClick={() => setOpenId(r.id)} data-testid="examine-open">{r.orderNo}</Typography.Link> },
-    { title: '月份', key: 'month', width: 90, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
+    { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 96, ellipsis: true },
-    { title: '项目', key: 'project', width: 220, render: (_, r) => <NameCell code={r.projectCode} name={r.projectName} /> },
+    { title: '项目', key: 'project', width: 212, render: (_, r) => <NameCell code={r.projectCode} name={r.projectName} /> },
     { title: '不含税金额', key: 'amount', width: 116, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 100, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 116, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },

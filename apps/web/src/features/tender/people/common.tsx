@@ -25,7 +25,7 @@ export const PEOPLE_PATHS = {
   certificateModify: (id: string) => `${P}/qualification-certificate-modify/${id}`,
 };
 
-const STATE_COLOURS: Record<CertState, string> = { expired: '#cf1322', expiring: 'gold', valid: 'green', permanent: 'blue' };
+const STATE_COLOURS: Record<CertState, string> = { expired: 'red', expiring: 'gold', valid: 'green', permanent: 'blue' };
 
 /**
  * How urgent a certificate is, by the reminder marks of 投标设置 (90, 60, 30, 7 days): the colour of its
@@ -40,7 +40,8 @@ export function certUrgency(state: CertState, daysLeft: number | null | undefine
 export function CertStateTag({ state, daysLeft }: { state: CertState; daysLeft?: number | null }) {
   const u = certUrgency(state, daysLeft);
   const colour = u && u !== 'expired' ? u : STATE_COLOURS[state];
-  return <Tag color={colour} data-testid="cert-state" data-urgency={u ?? undefined}>{CERT_STATE_LABEL[state]}</Tag>;
+  // Expired: solid red, a step beyond the light red of the last 30 days.
+  return <Tag color={colour} variant={u === 'expired' ? 'solid' : undefined} data-testid="cert-state" data-urgency={u ?? undefined}>{CERT_STATE_LABEL[state]}</Tag>;
 }
 
 /** 剩余: the days left, in the colour of the state tag's urgency (danger within 30 days or expired). */
