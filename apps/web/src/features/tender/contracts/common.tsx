@@ -87,6 +87,8 @@ function SearchSelect(props: PickerProps & { what: string; load: (keyword: strin
       placeholder={props.placeholder ?? `选择${props.what}`}
       notFoundContent={q.isFetching ? '加载中…' : q.isError ? `${props.what}列表暂不可用` : `没有匹配的${props.what}`}
       style={{ width: props.width ?? 240 }}
+      // An option (a name, its login and department, a tag) is shown whole, however narrow the field.
+      popupMatchSelectWidth={false}
       aria-label={props['aria-label']}
     />
   );
@@ -111,8 +113,8 @@ export const UserSelect = (p: PickerProps) => (
         id: u.id,
         label: (
           <span data-testid="user-option">
+            {u.registered ? <Tag color="blue" style={{ marginInlineEnd: 6 }}>注册建造师</Tag> : null}
             {`${u.name}（${u.loginName}${u.deptName ? `，${u.deptName}` : ''}）`}
-            {u.registered ? <Tag color="blue" style={{ marginInlineStart: 6 }}>注册建造师</Tag> : null}
           </span>
         ),
       }))
