@@ -105,12 +105,14 @@ describe('menus by role (SPEC section 6)', () => {
     }
   });
 
-  it('a page outside the user’s roles is not opened', async () => {
+  it('a page outside the user’s roles is not opened: 无权访问 stands in its place (issue 31)', async () => {
     const { page } = await newSession();
     await signIn(page, 'demo5');
     await page.goto('/system/userlist');
-    await page.waitForTimeout(500);
-    expect(path(page)).not.toBe('/system/userlist');
+    await page.getByTestId('forbidden').waitFor();
+    // The page itself is never mounted and gets no tag.
+    expect(await page.locator('[data-view="/system/userlist"]').count()).toBe(0);
+    expect(await tagPaths(page)).not.toContain('/system/userlist');
   });
 });
 
