@@ -34,6 +34,21 @@ describe('access (SPEC section 2)', () => {
     expect(path(page)).toBe('/invoice/nuonuo/red-confirm-apply/edit/123');
   });
 
+  it('a page the role may not open says so inside the layout (issue 31 item 15: demo6 and 项目管理)', async () => {
+    const { page } = await newSession();
+    await signIn(page, 'demo6');
+    await page.goto('/tender/project');
+    await page.getByTestId('forbidden').waitFor();
+    expect(path(page)).toBe('/tender/project');
+    expect(await page.getByTestId('forbidden').innerText()).toContain('无权访问');
+    expect(await page.getByTestId('forbidden').innerText()).toContain('项目管理');
+    // The chrome stays: the navbar, the module's sidebar (without the refused page), and no tag for it.
+    expect(await page.getByTestId('navbar').isVisible()).toBe(true);
+    expect(await page.getByTestId('sidebar').isVisible()).toBe(true);
+    expect(await sidebarItem(page, '项目管理').count()).toBe(0);
+    expect(await tagPaths(page)).not.toContain('/tender/project');
+  });
+
   it('sets the page title to the route title and the product title', async () => {
     const { page } = await newSession();
     await signIn(page, 'admin');
@@ -56,14 +71,48 @@ describe('menus by role (SPEC section 6)', () => {
     const { page } = await newSession(size);
     await signIn(page, 'admin');
     await expect.poll(() => topMenuTitles(page)).toEqual(['工作台', '销项发票', '进项管理', '费用报销', '成本管理', '投标管理', '系统管理']);
+    // Every module fits the bar: none hides behind the menu's "…" (issue 31 item 18).
+    const shown = () =>
+      page.getByTestId('top-menu').evaluate((menu) => {
+        const box = menu.getBoundingClientRect();
+        const rest = Array.from(menu.querySelectorAll<HTMLElement>('.ant-menu-overflow-item-rest')).some((e) => e.offsetWidth > 0 && getComputedStyle(e).opacity !== '0');
+        const items = Array.from(menu.querySelectorAll<HTMLElement>(':scope > .ant-menu-item')).filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.width > 0 && r.height > 0 && getComputedStyle(e).opacity !== '0' && r.left >= box.left - 1 && r.right <= box.right + 1;
+        });
+        return { rest, items: items.map((e) => e.innerText.trim()) };
+      });
+    await expect.poll(shown).toEqual({ rest: false, items: ['工作台', '销项发票', '进项管理', '费用报销', '成本管理', '投标管理', '系统管理'] });
   });
 
-  it('a page outside the user’s roles is not opened', async () => {
+  it('no sidebar title is cut at 1366×768 in any module of admin (issue 31 item 12: 待审核成本单 with its badge)', async () => {
+    const { page } = await newSession(DESKTOP_SIZES[0]);
+    await signIn(page, 'admin');
+    for (const module of ['/dashboard', '/invoice/invoiceaccount/invoice-list', '/reimbursement/my-reimbursement-list', '/invoice-entry/list', '/cost-management/examine', '/tender/contract/list', '/system/userlist']) {
+      await page.goto(module);
+      await page.getByTestId('sidebar').locator('.ant-menu-item').first().waitFor();
+      const cut = await page.getByTestId('sidebar').evaluate(async (nav) => {
+        // Open every sub-menu (twice: a nested one appears once its parent is open).
+        for (let round = 0; round < 3; round++) {
+          nav.querySelectorAll<HTMLElement>('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title').forEach((t) => t.click());
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        return Array.from(nav.querySelectorAll<HTMLElement>('.side-link-title, .ant-menu-submenu-title .ant-menu-title-content'))
+          .filter((e) => e.offsetWidth > 0 && e.scrollWidth > e.clientWidth)
+          .map((e) => e.textContent);
+      });
+      expect(cut, module).toEqual([]);
+    }
+  });
+
+  it('a page outside the user’s roles is not opened: 无权访问 stands in its place (issue 31)', async () => {
     const { page } = await newSession();
     await signIn(page, 'demo5');
     await page.goto('/system/userlist');
-    await page.waitForTimeout(500);
-    expect(path(page)).not.toBe('/system/userlist');
+    await page.getByTestId('forbidden').waitFor();
+    // The page itself is never mounted and gets no tag.
+    expect(await page.locator('[data-view="/system/userlist"]').count()).toBe(0);
+    expect(await tagPaths(page)).not.toContain('/system/userlist');
   });
 });
 

@@ -16,7 +16,9 @@ async function api<T>(pathName: string, body: unknown, token?: string): Promise<
 }
 const tokenOf = async (login: string) => (await api<{ token: string }>('/api/account/login', { name: login, password: 'demo123' })).r.token;
 
-interface CertRow { id: string; certNo: string; state: string; validTo: string }
+interface CertRow { id: string; certNo: string; state: string; validTo: string; daysLeft: number | null }
+/** The state tag's urgency (issue 31): escalating with the reminder marks, red within 30 days. */
+const urgencyOf = (c: CertRow) => (c.state === 'expired' ? 'expired' : c.daysLeft !== null && c.daysLeft <= 30 ? 'red' : c.daysLeft !== null && c.daysLeft <= 60 ? 'orange' : 'gold');
 interface ContractRow { id: string; code: string; contractType: number; missingPages: number }
 interface Attachment { id: string; ownerId: string; fileName: string; mime: string }
 
@@ -34,7 +36,7 @@ async function openScan(context: BrowserContext, page: Page, fileName: string, m
 }
 
 describe('投标管理', () => {
-  it('demo15 lands on 证书汇总, sees expired certificates in red and expiring ones in orange, and opens one with its scan', async () => {
+  it('demo15 lands on 证书汇总, sees expired certificates in solid red and expiring ones escalating by the days left, and opens one with its scan', async () => {
     const { context, page } = await newSession();
     await signIn(page, 'demo15');
     await page.waitForURL('**/tender/personnel-certificate/collect');
@@ -51,8 +53,8 @@ describe('投标管理', () => {
     await expect.poll(() => tags.count()).toBe(first.items.length);
     for (let i = 0; i < first.items.length; i++) {
       const tag = tags.nth(i);
-      const want = first.items[i]!.state === 'expired' ? ['已过期', 'ant-tag-red'] : ['即将到期', 'ant-tag-orange'];
-      expect([(await tag.innerText()).trim(), (await tag.getAttribute('class'))!.includes(want[1]!)]).toEqual([want[0], true]);
+      const c = first.items[i]!;
+      expect([(await tag.innerText()).trim(), await tag.getAttribute('data-urgency')]).toEqual([c.state === 'expired' ? '已过期' : '即将到期', urgencyOf(c)]);
     }
     expect(first.items[0]!.state).toBe('expired');
     // An expiring one, in orange, on the page of the alerts where they start.
@@ -67,8 +69,9 @@ describe('投标管理', () => {
       await collect.locator('.ant-pagination-next').click();
       await collect.locator('.ant-pagination-item-active', { hasText: String(p) }).waitFor();
     }
-    await expect.poll(() => alerts.locator('.ant-tag-orange', { hasText: '即将到期' }).count()).toBeGreaterThan(0);
-    expect(await alerts.locator('.ant-tag-orange').count()).toBe(onPage.filter((c) => c.state === 'expiring').length);
+    await expect.poll(() => alerts.getByTestId('cert-state').filter({ hasText: '即将到期' }).count()).toBeGreaterThan(0);
+    const expiring = alerts.getByTestId('cert-state').filter({ hasText: '即将到期' });
+    expect(await expiring.evaluateAll((els) => els.map((e) => e.getAttribute('data-urgency')))).toEqual(onPage.filter((c) => c.state === 'expiring').map(urgencyOf));
 
     // Opens an expiring certificate that has a scan (most have), and the scan.
     const scans = (await api<Attachment[]>('/api/tender/attachment/list', { ownerKind: 'certificate', ownerIds: onPage.map((c) => c.id) }, token)).r;

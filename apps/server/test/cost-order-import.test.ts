@@ -90,6 +90,14 @@ describe('import', () => {
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['成本单导入', '填写说明']);
     expect((wb.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).toEqual(['月份', '部门', '项目编码', '成本项编码', '规格', '单位', '数量', '备注']);
+    expect(wb.worksheets[0]!.rowCount).toBe(1);
+    // 填写说明 ends with example rows under the import's headers (issue 31).
+    const help: string[][] = [];
+    wb.worksheets[1]!.eachRow((row) => help.push((row.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+    const at = help.findIndex((t) => t.join('|') === '月份|部门|项目编码|成本项编码|规格|单位|数量|备注');
+    expect(at).toBeGreaterThan(0);
+    expect(help.slice(at + 1).length).toBeGreaterThanOrEqual(1);
+    for (const e of help.slice(at + 1)) expect(e[0]).toMatch(/^\d{4}-\d{2}$/);
     // Filled in, the template imports.
     wb.worksheets[0]!.addRow(['2026-11', '成本测试二部', 'CT-006', 'ZT-RG01', '高级', '工日', '1', '']);
     const a = await s.call('/api/cost-order/import', { file: Buffer.from(await wb.xlsx.writeBuffer()).toString('base64') }, tok.demo16);

@@ -196,6 +196,29 @@ describe('contracts', () => {
     for (const reader of ['demo5', 'demo9', 'demo15', 'demo23']) await refused('contract/users', {}, reader, 403);
   });
 
+  it('the manager picker lists today\'s 注册建造师 first and marked, the built-in 系统管理员 last (issue 31)', async () => {
+    const all: { loginName: string; registered: boolean }[] = await ok('contract/users', {}, 'demo4');
+    const admin = await ok('contract/users', { keyword: 'admin' }, 'demo4');
+    expect(admin.map((u: { loginName: string }) => u.loginName)).toContain('admin');
+    expect(all[0]!.loginName).not.toBe('admin');
+    const flags = all.map((u) => u.registered);
+    expect(flags.some(Boolean)).toBe(true);
+    // Every registered one before every other one.
+    expect(flags.indexOf(false)).toBeGreaterThan(flags.lastIndexOf(true));
+    const day = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const holders = await db()
+      .selectFrom('tender_certificates as c')
+      .innerJoin('tender_cert_kinds as k', 'k.id', 'c.kind_id')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select('u.login_name')
+      .where('k.name', 'in', [...CONSTRUCTOR_KINDS])
+      .where('c.valid_from', '<=', day)
+      .where((eb) => eb.or([eb('c.valid_to', 'is', null), eb('c.valid_to', '>=', day)]))
+      .execute();
+    const registered = new Set(holders.map((h) => h.login_name));
+    for (const u of all) expect(u.registered, u.loginName).toBe(registered.has(u.loginName));
+  });
+
   it('框架合同开票统计: orders against the invoices in force on them; invoices on the frame itself apart', async () => {
     const invoices = await db().selectFrom('invoices').select(['id', 'status', 'issue_date']).execute();
     const inForce = invoices.find((i) => i.status === InvoiceStatus.created)!;
@@ -216,6 +239,14 @@ describe('contracts', () => {
     expect(res.statusCode).toBe(200);
     expect([7, 8, 9, 10].map((c) => ws!.getRow(1).getCell(c).value)).toEqual(['订单已开票（元）', '框架合同直接开票（元）', '订单未开票（元）', '订单开票比例']);
     expect([7, 8, 9, 10].map((c) => ws!.getRow(2).getCell(c).value)).toEqual([30_000, 6_000, 90_000, '25.00%']);
+    // The page's 合计 row is the file's last row, with the same figures (issue 31 item 17).
+    const page = await ok('contract/frame-statistic', { keyword: 'T-HT-' }, 'demo1');
+    const last = ws!.getRow(ws!.rowCount);
+    expect(ws!.rowCount).toBe(page.total + 2);
+    expect(last.getCell(1).value).toBe(`合计（${page.total} 个）`);
+    expect([4, 5, 6, 7, 8, 9, 10].map((c) => last.getCell(c).value)).toEqual([
+      page.totals.frameAmount / 100, page.totals.orderCount, page.totals.orderAmount / 100, page.totals.invoiced / 100, page.totals.frameInvoiced / 100, page.totals.remaining / 100, '25.00%',
+    ]);
   });
 
   it('框架合同开票统计: a frame invoiced beyond its orders never makes 未开票 negative; red invoices net', async () => {

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { PDFDocument, PDFDict, PDFName, PDFRef } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { assemblePdf, footText, tocPageCount } from '../src/modules/tender/export/pdf/assemble.js';
+import { exportFileName } from '../src/modules/tender/export/jobs.js';
 import type { ExportSection } from '../src/modules/tender/export/types.js';
 import { fileOf, makeBrokenPdf, makeEncryptedPdf, makeJpeg, makePdf, makePng } from './tender-export-fixtures.js';
 
@@ -98,6 +99,38 @@ describe('tender export PDF', () => {
     expect(read.pages[1]).toContain('alpha p1');
     expect(read.pages[3]).toContain('alpha p3');
     expect(read.pages[7]).toContain('beta p2');
+  });
+
+  it('sets the contents as a typesetter would: contract numbers in plain figures, the leader clear of the title (issue 31)', async () => {
+    const pdf = await makePdf('gamma', 1);
+    const titles = ['TB-DD-2024-001-06 南京江北新区道路工程第6批', 'HT-2024-007 某某桥梁养护框架合同', '第10批 2025年度市政养护（三标段）'];
+    const { bytes } = await build(titles.map((title, i) => ({ title, files: [fileOf(`${i}.pdf`, 'application/pdf', pdf)] })));
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 }).promise;
+    const items = ((await (await doc.getPage(1)).getTextContent()).items as { str: string; transform: number[]; width: number }[]).filter((it) => it.str.trim());
+    await doc.destroy();
+    titles.forEach((t, i) => {
+      // The title reads back exactly as written (no letter-spaced or substituted figures).
+      const label = items.find((it) => it.str === `${i + 1}. ${t}`);
+      expect(label, t).toBeDefined();
+      const y = label!.transform[5];
+      const line = items.filter((it) => it.transform[5] === y).sort((a, b) => a.transform[4]! - b.transform[4]!);
+      const leader = line.find((it) => /^\.( \.)*$/.test(it.str))!;
+      const number = line.at(-1)!;
+      expect(number.str).toBe(String(i + 2));
+      // At least half a quad (5.5 pt) clear of the title on the left and of the page number on the right.
+      expect(leader.transform[4]!).toBeGreaterThanOrEqual(label!.transform[4]! + label!.width + 5.5);
+      expect(leader.transform[4]! + leader.width).toBeLessThanOrEqual(number.transform[4]! - 5.5 + 0.01);
+    });
+    // The leaders end on one line down the page.
+    const ends = items.filter((it) => /^\.( \.)*$/.test(it.str)).map((it) => Math.round((it.transform[4]! + it.width) * 10) / 10);
+    expect(new Set(ends).size).toBe(1);
+  });
+
+  it('dates the file in Asia/Shanghai: made at 02:23 on 11-28 Beijing time, it is named …_20261128 (issue 31)', () => {
+    expect(exportFileName('某某项目投标业绩文件', 'pdf', new Date('2026-11-27T18:23:00Z'))).toBe('某某项目投标业绩文件_20261128.pdf');
+    expect(exportFileName('某某项目投标业绩文件', 'zip', new Date('2026-11-28T15:59:59Z'))).toBe('某某项目投标业绩文件_20261128.zip');
+    expect(exportFileName('某某项目投标业绩文件', 'zip', new Date('2026-11-28T16:00:00Z'))).toBe('某某项目投标业绩文件_20261129.zip');
   });
 
   it('leaves the watermark out when none is asked, and continues the contents over pages', async () => {

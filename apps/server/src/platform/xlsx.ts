@@ -23,6 +23,11 @@ export interface XlsxSpec<T> {
   columns: XlsxColumn<T>[];
   /** Batches of rows, read from the database page by page. */
   rows: AsyncIterable<T[]>;
+  /**
+   * The 合计 row the page shows under its table, written after the last row through the same columns (the
+   * first column carries its label, e.g. 合计（12 个）): every export of a list with totals has them in the file.
+   */
+  totals?: () => Promise<T>;
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -136,6 +141,10 @@ export function sendXlsx<T>(reply: FastifyReply, spec: XlsxSpec<T>): FastifyRepl
         await writer.rows(batch.map((row) => spec.columns.map((c) => neutralise(c.value(row)))));
         // Back-pressure: hold the next batch back while the client is not reading.
         while (out.writableNeedDrain && !out.destroyed) await firstOf([out, 'drain'], [out, 'close']);
+      }
+      if (spec.totals && !out.destroyed) {
+        const totals = await spec.totals();
+        await writer.rows([spec.columns.map((c) => neutralise(c.value(totals)))]);
       }
       await writer.end();
       out.end();

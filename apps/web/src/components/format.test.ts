@@ -20,11 +20,11 @@ describe('one format everywhere', () => {
     expect(capitalAmount(10_900_000)).toBe('壹拾万玖仟圆整');
   });
 
-  it('money chart axes are in 万 throughout, not full figures below 10,000 and 万 above', () => {
-    expect([0, 5000, 10000, 25000, 1_234_567].map(axisWan)).toEqual(['0', '0.5万', '1万', '2.5万', '123.4567万']);
+  it('money chart axes are in 万 throughout, not full figures below 10,000 and 万 above; the unit only in the axis name', () => {
+    expect([0, 5000, 10000, 25000, 1_234_567, 50_000_000].map(axisWan)).toEqual(['0', '0.5', '1', '2.5', '123.4567', '5,000']);
     const option = barOption([{ name: '项目A', value: 500_000 }], '价税合计') as { yAxis: { axisLabel: { formatter: (v: number) => string } }; tooltip: { valueFormatter: (v: number) => string } };
-    expect(option.yAxis.axisLabel.formatter(5000)).toBe('0.5万');
-    expect(option.yAxis.axisLabel.formatter(20000)).toBe('2万');
+    expect(option.yAxis.axisLabel.formatter(5000)).toBe('0.5');
+    expect(option.yAxis.axisLabel.formatter(20000)).toBe('2');
     expect(option.tooltip.valueFormatter(12345.6)).toBe('12,345.60 元');
     expect(moneyAxis().name).toBe('万元');
     expect(tooltipYuan(0.1)).toBe('0.10 元');

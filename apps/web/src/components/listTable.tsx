@@ -1,8 +1,8 @@
 /**
  * The plumbing every server-paginated, sortable list table repeats (ListPage, the ledgers, the income pool and
  * ticking screens): the pagination with its sizes and 共 n 条/张 text, antd's sorter mapped to the request's
- * `{ field, order }`, the empty and error texts, the label cell of a 合计 summary row, and the filter form's
- * 查询 / 重置 buttons.
+ * `{ field, order }`, the empty and error texts, the label cell of a 合计 summary row, a name cell that wraps
+ * onto two lines instead of cutting the name, and the filter form's 查询 / 重置 buttons.
  */
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Empty, Form, Space, Table, Typography, type TablePaginationConfig, type TableProps } from 'antd';
@@ -54,6 +54,21 @@ export function SummaryLabel({ colSpan, index = 0, secondary, children }: { colS
         <Typography.Text strong style={{ whiteSpace: 'nowrap' }}>{children}</Typography.Text>
       )}
     </Table.Summary.Cell>
+  );
+}
+
+/**
+ * A code and a name (a project) in a cell: the code in grey, the name after it wrapping onto a second line
+ * rather than cut at the column's edge (issue 31); only a name longer than two lines ends in "…", and the
+ * whole text is the cell's tooltip. Use it in a column without `ellipsis` (which keeps a cell on one line).
+ */
+export function NameCell({ code, name }: { code?: string | null; name: string }) {
+  const whole = code ? `${code} ${name}` : name;
+  return (
+    <span className="cell-wrap2" title={whole} data-testid="name-cell">
+      {code ? <Typography.Text type="secondary">{code} </Typography.Text> : null}
+      {name}
+    </span>
   );
 }
 

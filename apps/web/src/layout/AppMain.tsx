@@ -1,11 +1,16 @@
-import { Activity, Suspense, useLayoutEffect, useRef } from 'react';
+import { Activity, lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import { Spin } from 'antd';
 import { Outlet, useLocation } from 'react-router';
 import { matchRoute } from '@zhyy/shared';
+import { isOpenTo } from '../router/guard';
 import { pageFor } from '../router/pages';
 import { ViewContext, type ViewInfo } from '../router/view';
+import { useSession } from '../stores/session';
 import { useTagsView } from '../stores/tagsView';
 import { ViewErrorBoundary } from './ViewErrorBoundary';
+
+// antd's Result (with its illustrations) is downloaded only when a page is refused.
+const Forbidden = lazy(() => import('./Forbidden'));
 
 interface Slot {
   path: string;
@@ -51,7 +56,11 @@ export function AppMain() {
   const location = useLocation();
   const visited = useTagsView((s) => s.visitedViews);
   const refreshKeys = useTagsView((s) => s.refreshKeys);
-  const match = matchRoute(location.pathname);
+  const roles = useSession((s) => s.roles);
+  const matched = matchRoute(location.pathname);
+  // A page the roles may not open is never mounted: 无权访问 takes its place inside the layout.
+  const forbidden = matched && !isOpenTo(roles, matched) ? matched.route : null;
+  const match = forbidden ? null : matched;
   const current: Slot | null = match ? { path: location.pathname, fullPath: location.pathname + location.search, noCache: match.route.noCache } : null;
   const slots = slotsToRender(visited, current);
 
@@ -83,7 +92,11 @@ export function AppMain() {
           </Activity>
         );
       })}
-      {current ? null : <Outlet />}
+      {forbidden ? (
+        <Suspense fallback={<Spin className="view-loading" />}>
+          <Forbidden title={forbidden.title} />
+        </Suspense>
+      ) :  current ? null : <Outlet />}
     </main>
   );
 }

@@ -1,7 +1,7 @@
 /** Adds the current page to the tag bar, and the affix pages the user may open at start. */
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { accessibleRoutes, matchRoute, type FlatRoute } from '@zhyy/shared';
+import { accessibleRoutes, canAccess, matchRoute, type FlatRoute } from '@zhyy/shared';
 import { useSession } from '../stores/session';
 import { useTagsView, type VisitedView } from '../stores/tagsView';
 
@@ -30,6 +30,7 @@ export function useTrackView(): void {
 
   useEffect(() => {
     const m = matchRoute(pathname);
-    if (m) addView(viewFor(m.route, pathname, search));
-  }, [pathname, search, addView]);
+    // A page the roles may not open (shown as 无权访问) gets no tag.
+    if (m && canAccess(roles, m.route.requirement)) addView(viewFor(m.route, pathname, search));
+  }, [pathname, search, addView, roles]);
 }

@@ -48,11 +48,13 @@ describe('route guard (SPEC sections 2 and 4)', () => {
     expect(ok.type === 'allow' && ok.match?.params).toEqual({ id: '123' });
   });
 
-  it('a page the roles do not open goes to /404', () => {
-    expect(go('/system/userlist', 'tok', ['5'])).toEqual({ type: 'redirect', to: '/404' });
+  it('a page the roles do not open is allowed as forbidden (the layout shows 无权访问 in its place)', () => {
+    expect(go('/system/userlist', 'tok', ['5'])).toMatchObject({ type: 'allow', forbidden: true });
+    expect(go('/tender/project', 'tok', ['6'])).toMatchObject({ type: 'allow', forbidden: true });
     expect(go('/invoice/invoiceaccount/invoice-list', 'tok', ['5'])).toMatchObject({ type: 'allow' });
     // Role 11 reads ledgers but may not upload.
-    expect(go('/invoice/invoiceaccount/invoice-upload/1', 'tok', ['11'])).toEqual({ type: 'redirect', to: '/404' });
+    expect(go('/invoice/invoiceaccount/invoice-upload/1', 'tok', ['11'])).toMatchObject({ type: 'allow', forbidden: true });
+    expect(go('/invoice/invoiceaccount/invoice-list', 'tok', ['5'])).not.toHaveProperty('forbidden');
     // Reimbursement pages without roles are open to all.
     expect(go('/reimbursement/my-reimbursement-list', 'tok', ['23'])).toMatchObject({ type: 'allow' });
   });

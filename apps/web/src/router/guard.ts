@@ -10,7 +10,8 @@ export const DASHBOARD_PATH = '/dashboard';
 export const REDIRECT_PREFIX = '/redirect/';
 
 export type GuardDecision =
-  | { type: 'allow'; match: RouteMatch | null }
+  /** `forbidden`: a page of the table that these roles may not open; the layout says so in place of the page. */
+  | { type: 'allow'; match: RouteMatch | null; forbidden?: true }
   | { type: 'redirect'; to: string }
   | { type: 'loadUserInfo' };
 
@@ -52,7 +53,14 @@ export function decide({ pathname, search, token, roles }: GuardInput): GuardDec
   if (pathname === '/' || pathname === '') return { type: 'redirect', to: homeFor(roles) };
   if (pathname.startsWith(REDIRECT_PREFIX)) return { type: 'allow', match: null };
   const match = matchRoute(pathname);
-  // Unknown paths, digit-only parameters with other characters, and pages the roles do not open.
-  if (!match || !canAccess(roles, match.route.requirement)) return { type: 'redirect', to: NOT_FOUND_PATH };
+  // Unknown paths, and digit-only parameters with other characters, are not pages.
+  if (!match) return { type: 'redirect', to: NOT_FOUND_PATH };
+  // A page the roles do not open is shown inside the layout (menus and all) as 无权访问 (issue 31).
+  if (!isOpenTo(roles, match)) return { type: 'allow', match, forbidden: true };
   return { type: 'allow', match };
+}
+
+/** Whether these roles may open the matched page (the layout shows 无权访问 in its place otherwise). */
+export function isOpenTo(roles: readonly string[], match: RouteMatch): boolean {
+  return canAccess(roles, match.route.requirement);
 }

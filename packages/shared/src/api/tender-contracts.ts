@@ -201,6 +201,8 @@ export interface TenderUserOption {
   name: string;
   loginName: string;
   deptName: string;
+  /** 注册建造师 today: holds a valid 一级/二级建造师 certificate (the pickers list these first and mark them). */
+  registered: boolean;
 }
 export const TenderUserOptionsQuery = z.object({ keyword: optText('关键字', 50) });
 

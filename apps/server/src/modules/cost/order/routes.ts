@@ -25,7 +25,13 @@ const P = '/api/cost-order';
 const S = '/api/cost-setting';
 const IMPORT_BODY_LIMIT = 7_500_000;
 
-/** The import template: the columns on the first sheet, how to fill them on the second. */
+/** The template's example rows: two lines of one order (one month, department and project). */
+export const ORDER_EXAMPLES: string[][] = [
+  ['2026-10', '工程一部', 'XM2026-001', 'RG001', '一般普工', '工日', '12.5', '10月上旬'],
+  ['2026-10', '工程一部', 'XM2026-001', 'JX001', '', '台班', '3', ''],
+];
+
+/** The import template: the columns on the first sheet, how to fill them (with example rows) on the second. */
 async function importTemplate(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('成本单导入');
@@ -49,6 +55,12 @@ async function importTemplate(): Promise<Buffer> {
     { c: '', d: '该部门该项目该月已有成本单（未作废）或该部门该月已结账时，该组不导入。单价、税率按价格表取，无需填写。' },
     { c: '', d: `一次最多导入${IMPORT_MAX_ROWS}行。` },
   ]);
+  // Example rows under the import's own headers (issue 31), here and not on the imported sheet, where
+  // rows left in would be imported.
+  help.addRow([]);
+  help.addRow(['示例（按此格式填写在「成本单导入」工作表第2行起；本工作表不导入）']).font = { bold: true };
+  help.addRow([...IMPORT_COLUMNS]).font = { bold: true };
+  for (const r of ORDER_EXAMPLES) help.addRow(r);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 

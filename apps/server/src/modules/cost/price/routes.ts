@@ -5,16 +5,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CostCategory, CostFileBody, CostIdBody, CostPriceBody, CostPriceKey, CostPriceOptionsQuery, CostPriceQuery, type CostPriceRow } from '@zhyy/shared';
+import { CostCategory, CostFileBody, CostIdBody, CostPriceBody, CostPriceKey, CostPriceOptionsQuery, CostPriceQuery } from '@zhyy/shared';
 import { ok, refuse, refuseWhenNoRowSaved } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
-import { sendXlsx } from '../../../platform/xlsx.js';
+import { contentDisposition } from '../../../platform/userFiles.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from '../paths.js';
 import { importPrices } from './import.js';
 import { priceBatches, priceCount, priceOptions, pricePage, priceTimeline, type CostPriceFilter } from './queries.js';
 import { CostPriceService } from './service.js';
-import { EXPORT_COLUMNS, TEMPLATE_COLUMNS } from './sheet.js';
+import { EXPORT_COLUMNS, priceTemplate } from './sheet.js';
 
 /** The import file as base64: 5 MB of .xlsx. */
 const IMPORT_BODY_LIMIT = 7_500_000;
@@ -28,8 +28,6 @@ function describeFilter(f: CostPriceFilter): string {
   if (f.on) parts.push(`${f.on} 有效`);
   return parts.length ? parts.join('，') : '全部';
 }
-
-async function* none(): AsyncIterable<CostPriceRow[]> {}
 
 export async function priceRoutes(app: FastifyInstance): Promise<void> {
   const s = new CostPriceService(app);
@@ -71,7 +69,11 @@ export async function priceRoutes(app: FastifyInstance): Promise<void> {
     refuseWhenNoRowSaved(result);
     return ok(result, `导入完成：成功 ${result.succeeded} 行，失败 ${result.failed} 行`);
   });
-  r.post(`${P}/template`, { schema: { body: z.object({}), summary: '下载价格导入模板（Excel，表头即导出的前九列）', tags }, config: access.setting }, async (_req, reply) =>
-    sendXlsx(reply, { fileName: '成本价格导入模板', sheetName: '价格表', columns: TEMPLATE_COLUMNS, rows: none() }),
+  r.post(`${P}/template`, { schema: { body: z.object({}), summary: '下载价格导入模板（Excel，表头即导出的前九列；填写说明工作表有各列说明与示例行）', tags }, config: access.setting }, async (_req, reply) =>
+    reply
+      .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('Content-Disposition', contentDisposition('attachment', '成本价格导入模板.xlsx'))
+      .header('Cache-Control', 'no-store')
+      .send(await priceTemplate()),
   );
 }

@@ -24,6 +24,48 @@ export const TEMPLATE_COLUMNS: XlsxColumn<CostPriceRow>[] = [
   { header: '失效日期', width: 12, value: (r) => r.validTo ?? '' },
 ];
 
+/**
+ * The import template: the header row on the first sheet (the one read), and on 填写说明 how to fill each
+ * column with example rows under the same headers (issue 31): examples on the imported sheet would be
+ * imported with the user's rows whenever they were left in.
+ */
+export async function priceTemplate(): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('价格表');
+  ws.columns = TEMPLATE_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
+  ws.getRow(1).font = { bold: true };
+  // Codes, prices and days as text: Excel keeps 0.12345678 and 2026-01-01 as typed.
+  for (const c of [1, 4, 6, 8, 9]) ws.getColumn(c).numFmt = '@';
+  const help = wb.addWorksheet('填写说明');
+  help.columns = [{ width: 16 }, { width: 22 }, { width: 12 }, { width: 16 }, { width: 8 }, { width: 18 }, { width: 8 }, { width: 12 }, { width: 12 }];
+  const line = (...cells: string[]) => help.addRow(cells);
+  line('列', '说明').font = { bold: true };
+  for (const [c, d] of PRICE_COLUMN_HELP) help.addRow([c, d]);
+  line('');
+  line('示例（按此格式填写在「价格表」工作表第2行起；本工作表不导入）').font = { bold: true };
+  line(...TEMPLATE_COLUMNS.map((c) => c.header)).font = { bold: true };
+  for (const r of PRICE_EXAMPLES) line(...r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+const PRICE_COLUMN_HELP: [string, string][] = [
+  ['成本项编码', '必填，同一成本项的各期价格用同一编码'],
+  ['成本项名称', '必填'],
+  ['费用类别', `必填，填写：${CostCategory.options.map((o) => o.label).join('、')}`],
+  ['规格', '选填，没有规格的留空'],
+  ['单位', '必填，如 工日、台班、m³'],
+  ['不含税单价（元）', '必填，大于0，最多8位小数'],
+  ['税率', `必填，可填 ${TAX_RATE_LIST_TEXT}`],
+  ['生效日期', '必填，格式 YYYY-MM-DD'],
+  ['失效日期', '选填，格式 YYYY-MM-DD；留空为长期有效。同一成本项、规格、单位的各期价格不能重叠'],
+];
+
+/** The example rows: an open-ended labour price and a machine price with an end. */
+export const PRICE_EXAMPLES: string[][] = [
+  ['RG001', '普工', CostCategory.label('labour'), '一般普工', '工日', '198.71', '3%', '2026-07-01', ''],
+  ['JX001', '挖掘机台班', CostCategory.label('equipment'), '1.0m³', '台班', '1250.00', '13%', '2026-01-01', '2026-12-31'],
+];
+
 /** The export: the template's columns, then what the import ignores. */
 export const EXPORT_COLUMNS: XlsxColumn<CostPriceRow>[] = [
   ...TEMPLATE_COLUMNS,

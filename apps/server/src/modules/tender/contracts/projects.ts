@@ -123,12 +123,31 @@ export async function projectOptions(db: Db, keyword?: string): Promise<TenderOp
   return s.orderBy('p.code').limit(50).execute();
 }
 
-/** Active staff (the manager pickers): up to 50 by name or login name. */
-export async function userOptions(db: Db, keyword?: string): Promise<TenderUserOption[]> {
-  let s = db.selectFrom('users as u').leftJoin('departments as d', 'd.id', 'u.dept_id').select(['u.id', 'u.name', 'u.login_name', 'd.name as dept_name']).where('u.status', '=', 1);
+/**
+ * Active staff (the manager pickers): up to 50 by name or login name. The 注册建造师 of today (a valid
+ * 一级/二级建造师 certificate, as isRegisteredConstructor) come first and are marked; the built-in
+ * 系统管理员 (admin), who manages no project, comes last.
+ */
+export async function userOptions(db: Db, keyword?: string, day = shanghaiDay()): Promise<TenderUserOption[]> {
+  const registered = sql<number>`case when exists (
+    select 1 from tender_certificates c inner join tender_cert_kinds k on k.id = c.kind_id
+    where c.user_id = u.id and k.name in (${sql.join([...CONSTRUCTOR_KINDS])})
+      and c.valid_from <= ${day} and (c.valid_to is null or c.valid_to >= ${day})
+  ) then 1 else 0 end`;
+  let s = db
+    .selectFrom('users as u')
+    .leftJoin('departments as d', 'd.id', 'u.dept_id')
+    .select(['u.id', 'u.name', 'u.login_name', 'd.name as dept_name', registered.as('registered')])
+    .where('u.status', '=', 1);
   const kw = keyword?.trim();
   if (kw) s = s.where((eb) => eb.or([contains(eb.ref('u.name'), kw), contains(eb.ref('u.login_name'), kw)]));
-  return (await s.orderBy('u.login_name').limit(50).execute()).map((u) => ({ id: u.id, name: u.name, loginName: u.login_name, deptName: u.dept_name ?? '' }));
+  const rows = await s
+    .orderBy(registered, 'desc')
+    .orderBy(sql`case when u.login_name = 'admin' then 1 else 0 end`)
+    .orderBy('u.login_name')
+    .limit(50)
+    .execute();
+  return rows.map((u) => ({ id: u.id, name: u.name, loginName: u.login_name, deptName: u.dept_name ?? '', registered: Number(u.registered) === 1 }));
 }
 
 const describe = (p: TenderProjectRow) =>

@@ -17,7 +17,7 @@ import { TenderProjectService, projectBatches, projectCount, projectDetail, proj
 import { contractBatches, contractById, contractCount, contractOptions, contractPage, contractsWhere, historyOf, invoicedOn } from './queries.js';
 import { TenderContractService } from './service.js';
 import { CONTRACT_COLUMNS, FRAME_COLUMNS, PROJECT_COLUMNS } from './sheet.js';
-import { frameBatches, frameCount, frameStatistic } from './statistic.js';
+import { frameBatches, frameCount, frameStatistic, frameTotalsRow } from './statistic.js';
 
 export const EXPORT_MAX_ROWS = 200_000;
 
@@ -85,6 +85,7 @@ export async function tenderContractRoutes(app: FastifyInstance): Promise<void> 
     return exportXlsx(app, req, reply, {
       fileName: '框架合同开票统计', sheetName: '框架合同开票统计', category: '框架合同开票统计', rowCount: n, description: `导出框架合同开票统计 ${n} 条`, columns: FRAME_COLUMNS,
       rows: frameBatches(db(), req.body),
+      totals: () => frameTotalsRow(db(), req.body),
     });
   });
 

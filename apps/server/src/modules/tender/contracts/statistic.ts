@@ -79,6 +79,19 @@ export async function frameStatistic(db: Db, q: FrameStatisticQuery): Promise<Fr
   };
 }
 
+/** The 合计 row of the page (its label in the code column, e.g. 合计（12 个）) as a row of the export. */
+export async function frameTotalsRow(db: Db, f: FrameStatisticFilter): Promise<FrameStatisticRow> {
+  const t = await frames(db, f)
+    .select([sql<number>`count(*)`.as('rows'), sql<number>`coalesce(sum(f.amount), 0)`.as('frame'), sql<number>`coalesce(sum(o.amount), 0)`.as('orders'), sql<number>`coalesce(sum(o.n), 0)`.as('n'), sql<number>`coalesce(sum(v.invoiced), 0)`.as('inv'), sql<number>`coalesce(sum(w.invoiced), 0)`.as('direct')])
+    .executeTakeFirstOrThrow();
+  const orders = Number(t.orders);
+  const inv = Number(t.inv);
+  return {
+    id: '', code: `合计（${Number(t.rows)} 个）`, name: '', customer: '', frameAmount: Number(t.frame), orderCount: Number(t.n), orderAmount: orders, invoiced: inv,
+    frameInvoiced: Number(t.direct), remaining: orders - inv, percentBp: percentBp(inv, orders),
+  };
+}
+
 export async function frameCount(db: Db, f: FrameStatisticFilter): Promise<number> {
   return Number((await frames(db, f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 }

@@ -22,6 +22,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
 import { newId } from '../../../platform/ids.js';
+import { shanghaiDay } from '../../../platform/listing.js';
 import { Leases, newHolderId } from '../../../platform/leases.js';
 import type { OperationLogService } from '../../../platform/oplog.js';
 import { nowIso } from '../../../platform/time.js';
@@ -53,10 +54,13 @@ export interface NewTenderExport {
   items: { kind: TenderExportItemKind; id: string; label: string }[];
 }
 
-/** A file name from the title: characters Windows refuses replaced, the date and the extension added. */
+/**
+ * A file name from the title: characters Windows refuses replaced, the date and the extension added. The date
+ * is the day in Asia/Shanghai (made at 02:23 on 11-28 Beijing time: _20261128), as the users read it.
+ */
 export function exportFileName(title: string, format: TenderExportFormat, at = new Date()): string {
   const base = [...title.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim()].slice(0, 80).join('') || '投标文件';
-  const day = at.toISOString().slice(0, 10).replaceAll('-', '');
+  const day = shanghaiDay(at).replaceAll('-', '');
   return `${base}_${day}.${format}`;
 }
 

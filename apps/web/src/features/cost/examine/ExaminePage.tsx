@@ -13,7 +13,7 @@ import { costOrderApi } from '../../../api/cost';
 import { ApiError } from '../../../api/errors';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
-import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
+import { FilterButtons, NameCell, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { feedback } from '../../../ui/feedback';
 import { Money } from '../../common/Money';
@@ -78,9 +78,14 @@ export default function ExaminePage() {
     setFilters(toOrderFilter(v));
     setPage((p) => ({ ...p, pageIndex: 1 }));
   };
-  /** After any answer: the queue (and every cost list) reloads; the selection is cleared. */
-  const finish = (o: Outcome) => {
-    setOutcome(o);
+  /**
+   * After any answer: the queue (and every cost list) reloads; the selection is cleared. One order done is
+   * told in a toast; a batch (or any order refused) opens the summary to read and close.
+   */
+  const finish = (o: Outcome, rows?: Picked[]) => {
+    if (o.asked === 1 && o.result.done === 1 && !o.result.refused.length) {
+      void feedback().message.success(`成本单 ${rows?.[0]?.orderNo ?? ''} 已${o.action === 'audit' ? '审核通过' : '作废'}`);
+    } else setOutcome(o);
     setSelected([]);
     setOpenId(null);
     void qc.invalidateQueries({ queryKey: COST_KEY });
@@ -96,7 +101,7 @@ export default function ExaminePage() {
   const runAudit = async (rows: Picked[]) => {
     try {
       const a = await costOrderApi.audit({ ids: rows.map((r) => r.id) });
-      if (a.r) finish({ action: 'audit', asked: rows.length, result: a.r });
+      if (a.r) finish({ action: 'audit', asked: rows.length, result: a.r }, rows);
     } catch (e) {
       // The API client has shown the refusal.
       refusedBatch(e, 'audit', rows.length);
@@ -124,7 +129,7 @@ export default function ExaminePage() {
     try {
       const a = await costOrderApi.invalidate({ ids: invalidFor.map((r) => r.id), reason: reason.trim() });
       setInvalidFor(null);
-      if (a.r) finish({ action: 'invalid', asked: invalidFor.length, result: a.r });
+      if (a.r) finish({ action: 'invalid', asked: invalidFor.length, result: a.r }, invalidFor);
     } catch (e) {
       // The API client has shown the refusal; the window stays open (a refused batch also lists why per order).
       refusedBatch(e, 'invalid', invalidFor.length);
@@ -135,14 +140,15 @@ export default function ExaminePage() {
 
   const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<CostOrderRow> = [
-    { title: '成本单号', key: 'orderNo', width: 150, fixed: 'left', sorter: true, sortOrder: sorted('orderNo'), render: (_, r) => <Typography.Link onClick={() => setOpenId(r.id)} data-testid="examine-open">{r.orderNo}</Typography.Link> },
+    // At 1366 px every column up to 来源 shows whole beside the fixed 操作 (issue 31); the project wraps.
+    { title: '成本单号', key: 'orderNo', width: 120, fixed: 'left', sorter: true, sortOrder: sorted('orderNo'), render: (_, r) => <Typography.Link onClick={() => setOpenId(r.id)} data-testid="examine-open">{r.orderNo}</Typography.Link> },
     { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month'), render: (_, r) => monthLabel(r.month) },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true },
-    { title: '项目', key: 'project', width: 160, ellipsis: true, render: (_, r) => `${r.projectCode} ${r.projectName}` },
-    { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
-    { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
-    { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
-    { title: '来源', key: 'source', width: 100, render: (_, r) => costSourceLabel(r.source) },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 96, ellipsis: true },
+    { title: '项目', key: 'project', width: 212, render: (_, r) => <NameCell code={r.projectCode} name={r.projectName} /> },
+    { title: '不含税金额', key: 'amount', width: 116, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
+    { title: '税额', key: 'tax', width: 100, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
+    { title: '价税合计', key: 'total', width: 116, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
+    { title: '来源', key: 'source', width: 90, render: (_, r) => costSourceLabel(r.source) },
     { title: '明细行', dataIndex: 'lineCount', key: 'lineCount', width: 70, align: 'right' },
     { title: '录入人', dataIndex: 'createdBy', key: 'createdBy', width: 90 },
     { title: '录入时间', key: 'createdAt', width: 170, sorter: true, sortOrder: sorted('createdAt'), render: (_, r) => formatDateTime(r.createdAt) },

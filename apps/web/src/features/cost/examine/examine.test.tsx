@@ -15,7 +15,8 @@ const api = vi.hoisted(() => ({ toAuditList: vi.fn(), detail: vi.fn(), audit: vi
 vi.mock('../../../api/cost', () => ({ costOrderApi: api }));
 vi.mock('../../../api/system', () => ({ systemApi: { orgTree: api.orgTree } }));
 const confirm = vi.hoisted(() => vi.fn());
-vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }) }));
+const success = vi.hoisted(() => vi.fn());
+vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success, error: vi.fn() } }) }));
 
 const { default: ExaminePage } = await import('./ExaminePage');
 const { ApiError } = await import('../../../api/errors');
@@ -163,7 +164,22 @@ describe('待审核成本单', { timeout: 60_000 }, () => {
     fireEvent.change(within(dialog).getByPlaceholderText('请说明作废原因'), { target: { value: ' 项目重复推送 ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /确认作废/ }));
     await waitFor(() => expect(api.invalidate).toHaveBeenCalledWith({ ids: [ID1], reason: '项目重复推送' }));
-    expect((await screen.findByTestId('batch-outcome')).textContent).toContain('作废1张');
+    // One order: a toast, no summary to close (issue 31).
+    await waitFor(() => expect(success).toHaveBeenCalledWith('成本单 CB2031030001 已作废'));
+    expect(screen.queryByTestId('batch-outcome')).toBeNull();
+  });
+
+  it('审核 of one order is told in a toast, with no summary to close (issue 31)', async () => {
+    show();
+    await screen.findByText('CB2031030001');
+    fireEvent.click(screen.getByTestId('audit-CB2031030001'));
+    const asked = confirm.mock.calls.at(-1)![0] as { title: string; onOk: () => Promise<void> };
+    expect(asked.title).toBe('确认审核通过成本单 CB2031030001？');
+    api.audit.mockResolvedValue({ code: 20000, message: '操作成功', r: { done: 1, refused: [] } });
+    await asked.onOk();
+    expect(api.audit).toHaveBeenCalledWith({ ids: [ID1] });
+    await waitFor(() => expect(success).toHaveBeenCalledWith('成本单 CB2031030001 已审核通过'));
+    expect(screen.queryByTestId('batch-outcome')).toBeNull();
   });
 
   it('an order opens beside its previous month: each item’s difference, the changed rows marked, audit from there', async () => {

@@ -16,7 +16,7 @@ import { CostOrderState, type CostOrderRow, type CostOrderSaved } from '@zhyy/sh
 import { COST_EXPORT_PATHS, costOrderApi } from '../../../api/cost';
 import { AmountRangeItem } from '../../../components/AmountRangeItem';
 import { formatDateTime } from '../../../components/format';
-import { FilterButtons, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
+import { FilterButtons, NameCell, pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { ViewContext } from '../../../router/view';
 import { feedback } from '../../../ui/feedback';
@@ -137,7 +137,8 @@ export default function LedgerPage() {
     },
     { title: '月份', key: 'month', width: 100, sorter: true, sortOrder: sorted('month') ?? (sort ? null : 'descend'), render: (_, r) => formatMonth(r.month) },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true, sorter: true, sortOrder: sorted('deptName') },
-    { title: '项目', key: 'projectCode', width: 170, sorter: true, sortOrder: sorted('projectCode'), ellipsis: true, render: (_, r) => `${r.projectCode ? `${r.projectCode} ` : ''}${r.projectName}` },
+    // The project wraps onto two lines rather than being cut (issue 31).
+    { title: '项目', key: 'projectCode', width: 220, sorter: true, sortOrder: sorted('projectCode'), render: (_, r) => <NameCell code={r.projectCode} name={r.projectName} /> },
     { title: '不含税金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
     { title: '价税合计', key: 'total', width: 130, align: 'right', sorter: true, sortOrder: sorted('total'), render: (_, r) => <Money fen={r.total} strong /> },
@@ -152,7 +153,7 @@ export default function LedgerPage() {
         </Space>
       ),
     },
-    { title: '来源', key: 'source', width: 110, render: (_, r) => costSourceLabel(r.source) },
+    { title: '来源', key: 'source', width: 90, render: (_, r) => costSourceLabel(r.source) },
     { title: '明细行数', dataIndex: 'lineCount', key: 'lineCount', width: 100, align: 'right', sorter: true, sortOrder: sorted('lineCount') },
     { title: '创建人', dataIndex: 'createdBy', key: 'createdBy', width: 90, ellipsis: true },
     { title: '创建时间', key: 'createdAt', width: 170, sorter: true, sortOrder: sorted('createdAt'), render: (_, r) => formatDateTime(r.createdAt) },

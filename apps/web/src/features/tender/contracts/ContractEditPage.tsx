@@ -3,6 +3,7 @@
  * 2|3/:id) — :id is EMPTY_ID for a blank form or a contract whose fields are copied (its number left
  * blank) — and 编辑合同 (/tender/contract/edit/:contractType/:id). The amount is typed in 元 and sent in 分;
  * an order must name its frame contract. The pages (scans) are uploaded on the edit page (ContractPages).
+ * A long form (components/longForm): Enter never submits it, and a refusal shows under the field it names.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, DatePicker, Form, Input, Row, Select, Space, Spin } from 'antd';
@@ -11,9 +12,16 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ContractType, EMPTY_ID, formatFen, readAmountInput, type TenderContractBody, type TenderContractDetail } from '@zhyy/shared';
 import { tenderContractApi } from '../../../api/tender-contracts';
+import { noEnterSubmit, placeServerError, plainMessage } from '../../../components/longForm';
 import { RecordNotFound } from '../../../components/RecordNotFound';
 import { CONTRACT_LIST, CONTRACT_TYPE_OPTIONS, FrameSelect, ProjectSelect, TENDER_CONTRACT_KEY, UserSelect, contractDetailPath, dayOf, dayjsOf } from './common';
 import { ContractPages } from './ContractPages';
+
+/** Each field's label, as the form shows it: a refusal naming one is placed under that field. */
+export const CONTRACT_LABELS: Record<string, string> = {
+  contractType: '合同类型', code: '合同编号', name: '合同名称', customer: '客户', amountYuan: '合同金额', managerId: '合同负责人', projectId: '项目',
+  frameId: '所属框架合同', signedOn: '签订日期', workFrom: '工期开始日期', workTo: '工期结束日期', acceptedOn: '竣工验收日期', remark: '备注',
+};
 
 interface FormValues {
   contractType: number;
@@ -78,14 +86,18 @@ export default function ContractEditPage() {
   const submit = async (v: FormValues) => {
     setError('');
     const made = contractBody(v, editing ? (d?.id ?? undefined) : undefined);
-    if ('error' in made) return setError(made.error);
+    if ('error' in made) {
+      if (!placeServerError(form, made.error, CONTRACT_LABELS)) setError(made.error);
+      return;
+    }
     setSaving(true);
     try {
       const done = editing ? await tenderContractApi.edit(made.body, { silent: true }) : await tenderContractApi.add(made.body, { silent: true });
       await client.invalidateQueries({ queryKey: TENDER_CONTRACT_KEY });
       navigate(contractDetailPath(done.r.contractType, done.r.id));
     } catch (e) {
-      setError(e instanceof Error ? e.message : '保存失败');
+      const message = e instanceof Error ? e.message : '保存失败';
+      if (!placeServerError(form, message, CONTRACT_LABELS)) setError(plainMessage(message));
     } finally {
       setSaving(false);
     }
@@ -99,7 +111,7 @@ export default function ContractEditPage() {
     <Space orientation="vertical" style={{ width: '100%' }} size={12} data-testid="tender-contract-editor">
       <Card title={title} size="small" extra={<Button onClick={() => navigate(-1)}>返回</Button>}>
         {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} data-testid="editor-error" /> : null}
-        <Form<FormValues> form={form} layout="vertical" initialValues={{ contractType: initialType, amountYuan: '', remark: '' }} onFinish={submit}>
+        <Form<FormValues> form={form} layout="vertical" initialValues={{ contractType: initialType, amountYuan: '', remark: '' }} onFinish={submit} onKeyDown={noEnterSubmit}>
           <Row gutter={16}>
             <Col span={6}>
               <Form.Item name="contractType" label="合同类型" rules={[{ required: true, message: '请选择合同类型' }]}>
@@ -154,7 +166,10 @@ export default function ContractEditPage() {
               </Form.Item>
             </Col>
             <Col span={6}>
-              <Form.Item name="workTo" label="工期结束日期">
+              <Form.Item name="workTo" label="工期结束日期" dependencies={['workFrom']} rules={[({ getFieldValue }) => ({ validator: async (_r, v: Dayjs | null) => {
+                const from = getFieldValue('workFrom') as Dayjs | null;
+                if (v && from && v.isBefore(from, 'day')) throw new Error('工期结束日期不能早于开始日期');
+              } })]}>
                 <DatePicker style={{ width: '100%' }} />
               </Form.Item>
             </Col>

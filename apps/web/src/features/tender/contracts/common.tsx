@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ContractType, canAccess, formatFen, pageRoute } from '@zhyy/shared';
 import { tenderContractApi, tenderProjectApi } from '../../../api/tender-contracts';
 import { useSession } from '../../../stores/session';
@@ -67,11 +67,11 @@ function useTyped(): [string, (v: string) => void] {
   return [keyword, setTyped];
 }
 
-function SearchSelect(props: PickerProps & { what: string; load: (keyword: string) => Promise<{ id: string; label: string }[]>; queryKey: string }) {
+function SearchSelect(props: PickerProps & { what: string; load: (keyword: string) => Promise<{ id: string; label: ReactNode }[]>; queryKey: string }) {
   const [keyword, setTyped] = useTyped();
   const q = useQuery({ queryKey: [...TENDER_CONTRACT_KEY, props.queryKey, keyword], queryFn: () => props.load(keyword), staleTime: 60_000 });
   const options = useMemo(() => {
-    const list = [...(q.data ?? [])];
+    const list: { id: string; label: ReactNode }[] = [...(q.data ?? [])];
     if (props.value && props.known?.id === props.value && !list.some((o) => o.id === props.value)) list.unshift(props.known);
     return list.map((o) => ({ value: o.id, label: o.label }));
   }, [q.data, props.value, props.known]);
@@ -87,6 +87,8 @@ function SearchSelect(props: PickerProps & { what: string; load: (keyword: strin
       placeholder={props.placeholder ?? `选择${props.what}`}
       notFoundContent={q.isFetching ? '加载中…' : q.isError ? `${props.what}列表暂不可用` : `没有匹配的${props.what}`}
       style={{ width: props.width ?? 240 }}
+      // An option (a name, its login and department, a tag) is shown whole, however narrow the field.
+      popupMatchSelectWidth={false}
       aria-label={props['aria-label']}
     />
   );
@@ -100,6 +102,22 @@ export const ProjectSelect = (p: PickerProps) => (
 export const FrameSelect = (p: PickerProps) => (
   <SearchSelect {...p} what="框架合同" queryKey="frame-options" load={async (k) => (await tenderContractApi.options(k || undefined, ContractType.frame)).map((o) => ({ id: o.id, label: label(o) }))} />
 );
+/** Staff: the server lists today's 注册建造师 first (tagged here) and the built-in 系统管理员 last. */
 export const UserSelect = (p: PickerProps) => (
-  <SearchSelect {...p} what="人员" queryKey="user-options" load={async (k) => (await tenderContractApi.users(k || undefined)).map((u) => ({ id: u.id, label: `${u.name}（${u.loginName}${u.deptName ? `，${u.deptName}` : ''}）` }))} />
+  <SearchSelect
+    {...p}
+    what="人员"
+    queryKey="user-options"
+    load={async (k) =>
+      (await tenderContractApi.users(k || undefined)).map((u) => ({
+        id: u.id,
+        label: (
+          <span data-testid="user-option">
+            {u.registered ? <Tag color="blue" style={{ marginInlineEnd: 6 }}>注册建造师</Tag> : null}
+            {`${u.name}（${u.loginName}${u.deptName ? `，${u.deptName}` : ''}）`}
+          </span>
+        ),
+      }))
+    }
+  />
 );

@@ -118,17 +118,48 @@ describe('the contract editor', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('elsewhere')).toBeTruthy();
   });
 
-  it('shows the server refusal above the form', async () => {
-    useSession.setState({ roles: ['6'] } as never);
-    api.add.mockRejectedValue(new Error('合同编号HT-1已被「旧合同」使用'));
-    show(`/tender/contract/addc/2/${EMPTY_ID}`, '/tender/contract/addc/:contractType/:id', <ContractEditPage />);
-    await screen.findByTestId('tender-contract-editor');
+  const fillRequired = () => {
     fireEvent.change(screen.getByLabelText('合同编号'), { target: { value: 'HT-1' } });
     fireEvent.change(screen.getByLabelText('合同名称'), { target: { value: '合同' } });
     fireEvent.change(screen.getByLabelText('客户'), { target: { value: '客户' } });
     fireEvent.change(screen.getByLabelText('合同金额（元）'), { target: { value: '5' } });
+  };
+  const itemOf = (label: string) => screen.getByLabelText(label).closest('.ant-form-item') as HTMLElement;
+
+  it('places a server refusal under the field it names, as a plain sentence (issue 31)', async () => {
+    useSession.setState({ roles: ['6'] } as never);
+    api.add.mockRejectedValueOnce(new Error('合同编号HT-1已被「旧合同」使用')).mockRejectedValueOnce(new Error('参数错误：客户不能包含控制字符'));
+    show(`/tender/contract/addc/2/${EMPTY_ID}`, '/tender/contract/addc/:contractType/:id', <ContractEditPage />);
+    await screen.findByTestId('tender-contract-editor');
+    fillRequired();
     fireEvent.click(screen.getByText('保 存'));
-    expect((await screen.findByTestId('editor-error')).textContent).toContain('合同编号HT-1已被「旧合同」使用');
+    await waitFor(() => expect(itemOf('合同编号').textContent).toContain('合同编号HT-1已被「旧合同」使用'));
+    expect(screen.queryByTestId('editor-error')).toBeNull();
+    fireEvent.click(screen.getByText('保 存'));
+    await waitFor(() => expect(itemOf('客户').textContent).toContain('客户不能包含控制字符'));
+    expect(screen.getByTestId('tender-contract-editor').textContent).not.toContain('参数错误');
+  });
+
+  it('shows a refusal that names no field above the form', async () => {
+    useSession.setState({ roles: ['6'] } as never);
+    api.add.mockRejectedValue(new Error('网络异常，请稍后重试'));
+    show(`/tender/contract/addc/2/${EMPTY_ID}`, '/tender/contract/addc/:contractType/:id', <ContractEditPage />);
+    await screen.findByTestId('tender-contract-editor');
+    fillRequired();
+    fireEvent.click(screen.getByText('保 存'));
+    expect((await screen.findByTestId('editor-error')).textContent).toContain('网络异常，请稍后重试');
+  });
+
+  it('Enter never submits the form from a date field or a text box; a text area keeps it (issue 31)', async () => {
+    useSession.setState({ roles: ['6'] } as never);
+    show(`/tender/contract/addc/2/${EMPTY_ID}`, '/tender/contract/addc/:contractType/:id', <ContractEditPage />);
+    await screen.findByTestId('tender-contract-editor');
+    fillRequired();
+    // fireEvent answers false when the default (the form's implicit submission) was prevented.
+    expect(fireEvent.keyDown(screen.getByLabelText('签订日期'), { key: 'Enter' })).toBe(false);
+    expect(fireEvent.keyDown(screen.getByLabelText('合同名称'), { key: 'Enter' })).toBe(false);
+    expect(fireEvent.keyDown(screen.getByLabelText('备注'), { key: 'Enter' })).toBe(true);
+    expect(api.add).not.toHaveBeenCalled();
   });
 });
 

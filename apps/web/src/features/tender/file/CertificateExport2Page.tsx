@@ -48,7 +48,7 @@ export default function CertificateExport2Page() {
             { title: '级别', dataIndex: 'level', width: 80 },
             { title: '证书编号', dataIndex: 'certNo', width: 160 },
             { title: '有效期至', dataIndex: 'validTo', width: 110, render: (v: string | null) => v ?? '长期' },
-            { title: '今日状态', dataIndex: 'state', width: 100, render: (s: CertificateRow['state']) => <CertStateTag state={s} /> },
+            { title: '今日状态', dataIndex: 'state', width: 100, render: (s: CertificateRow['state'], r: CertificateRow) => <CertStateTag state={s} daysLeft={r.daysLeft} /> },
           ]}
         />
       </Card>

@@ -1,7 +1,7 @@
 /**
  * 导出日志 (/tender/file/file-export-log, roles 1 and 6): the tender file exports, newest first, with
- * who, when, title and file name, kind, format, items, size, SHA-256, state and how often the file was
- * downloaded; filters (time, person, kind, state, keyword); the detail drawer lists the export's
+ * who, when, title and file name, kind, format, items, size, state and how often the file was
+ * downloaded (the SHA-256, of no use to a clerk in the list, only in the detail); filters (time, person, kind, state, keyword); the detail drawer lists the export's
  * contracts, certificates and people and every download (who, when); Excel export of the filter.
  */
 import { useQuery } from '@tanstack/react-query';
@@ -55,7 +55,6 @@ export function exportColumns(open: (id: string) => void): TableColumnsType<Tend
     },
     { title: '项数', key: 'itemCount', width: 70, align: 'right', render: (_, r) => <Button type="link" size="small" onClick={() => open(r.id)} data-testid={`items-${r.id}`}>{r.itemCount}</Button> },
     { title: '大小', key: 'size', width: 90, align: 'right', render: (_, r) => sizeText(r.size) },
-    { title: 'SHA-256', dataIndex: 'sha256', key: 'sha256', width: 130, render: (v: string | null) => (v ? <Typography.Text copyable={{ text: v, tooltips: ['复制', '已复制'] }} code>{v.slice(0, 10)}…</Typography.Text> : '') },
     { title: '状态', key: 'state', width: 80, render: (_, r) => <StateTag row={r} /> },
     { title: '下载', key: 'downloads', width: 70, align: 'right', render: (_, r) => (r.downloads ? <Button type="link" size="small" onClick={() => open(r.id)}>{r.downloads} 次</Button> : <Typography.Text type="secondary">0 次</Typography.Text>) },
   ];
@@ -79,7 +78,7 @@ export function ExportDetailDrawer({ id, onClose }: { id: string | null; onClose
             <Descriptions.Item label="大小">{sizeText(d.export.size)}</Descriptions.Item>
             <Descriptions.Item label="页数">{d.export.pageCount ?? '—'}</Descriptions.Item>
             <Descriptions.Item label="状态" span={2}><StateTag row={d.export} />{d.export.state === 'failed' && d.export.error ? d.export.error : null}</Descriptions.Item>
-            <Descriptions.Item label="SHA-256" span={2}><Typography.Text code style={{ wordBreak: 'break-all' }}>{d.export.sha256 ?? '—'}</Typography.Text></Descriptions.Item>
+            <Descriptions.Item label="SHA-256" span={2}>{d.export.sha256 ? <Typography.Text code copyable={{ text: d.export.sha256, tooltips: ['复制', '已复制'] }} style={{ wordBreak: 'break-all' }} data-testid="export-sha256">{d.export.sha256}</Typography.Text> : '—'}</Descriptions.Item>
           </Descriptions>
           <Table
             size="small"

@@ -95,8 +95,11 @@ describe('导出日志', { timeout: 60_000 }, () => {
     expect(screen.getByText('失败')).toBeTruthy();
     expect(screen.getByText('2 次')).toBeTruthy();
     expect(screen.getByText('5.0 MB')).toBeTruthy();
+    // The SHA-256 is of no use to a clerk in the list (issue 31): only the detail shows it.
+    expect(screen.queryByText('SHA-256')).toBeNull();
     fireEvent.click(screen.getByTestId('items-e1'));
     const drawer = await screen.findByTestId('export-detail');
+    expect(within(drawer).getByText('SHA-256')).toBeTruthy();
     expect(api.detail).toHaveBeenCalledWith('e1');
     expect(within(drawer).getByText('HT-001 城南道路合同')).toBeTruthy();
     expect(within(drawer).getByText('资格证书')).toBeTruthy();

@@ -6,13 +6,13 @@
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, Typography, type TableColumnsType } from 'antd';
+import { Button, Checkbox, Form, Input, InputNumber, Popconfirm, Select, Space, type TableColumnsType } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { CertificateRow, CertStateFilter } from '@zhyy/shared';
 import { certificateApi } from '../../../api/tender-people';
 import { ListPage } from '../../../components/ListPage';
 import { feedback } from '../../../ui/feedback';
-import { CERT_STATE_OPTIONS, CertStateCell, compact, daysLeftText, kindOptions, PEOPLE_KEY, PEOPLE_PATHS, useCertKinds } from './common';
+import { CERT_STATE_OPTIONS, CertStateCell, compact, DaysLeft, kindOptions, PEOPLE_KEY, PEOPLE_PATHS, useCertKinds } from './common';
 
 interface FilterValues {
   keyword?: string;
@@ -51,13 +51,13 @@ export default function CertificateListPage() {
   };
   const columns: TableColumnsType<CertificateRow> = [
     { title: '持证人', key: 'holder', width: 90, fixed: 'left', render: (_, r) => <a onClick={() => navigate(PEOPLE_PATHS.personnelDetail(r.userId))}>{r.holderName}</a> },
-    { title: '证书种类', dataIndex: 'kindName', key: 'kindName', width: 150, ellipsis: true },
+    { title: '证书种类', dataIndex: 'kindName', key: 'kindName', width: 172, ellipsis: true },
     { title: '级别', dataIndex: 'level', key: 'level', width: 60 },
-    { title: '专业', dataIndex: 'speciality', key: 'speciality', width: 110, ellipsis: true },
-    { title: '证书编号', dataIndex: 'certNo', key: 'certNo', width: 160, ellipsis: true },
+    { title: '专业', dataIndex: 'speciality', key: 'speciality', width: 132, ellipsis: true },
+    { title: '证书编号', dataIndex: 'certNo', key: 'certNo', width: 180, ellipsis: true },
     { title: '有效期至', key: 'validTo', width: 100, render: (_, r) => r.validTo ?? '长期' },
     { title: '状态', key: 'state', width: 170, render: (_, r) => <CertStateCell cert={r} /> },
-    { title: '剩余', key: 'daysLeft', width: 100, render: (_, r) => <Typography.Text type={r.state === 'expired' ? 'danger' : r.state === 'expiring' ? 'warning' : undefined}>{daysLeftText(r.daysLeft)}</Typography.Text> },
+    { title: '剩余', key: 'daysLeft', width: 100, render: (_, r) => <DaysLeft cert={r} /> },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 110, ellipsis: true },
     { title: '有效期起', dataIndex: 'validFrom', key: 'validFrom', width: 100 },
     { title: '发证机关', dataIndex: 'issuer', key: 'issuer', width: 120, ellipsis: true },

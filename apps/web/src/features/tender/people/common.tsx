@@ -1,10 +1,11 @@
 /**
  * What the people and certificate pages share: their paths, the query key, the certificate state tag
- * (expired red, within 90 days orange) and the 可办理延期 tag, days left, the option lists, the holder picker
+ * (its colour escalating with the reminder marks: gold within 90 days, orange within 60, red within 30,
+ * solid red once expired) and the 可办理延期 tag, days left, the option lists, the holder picker
  * (searching the active staff) and the certificate kinds.
  */
 import { useQuery } from '@tanstack/react-query';
-import { Select, Tag } from 'antd';
+import { Select, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { CERT_STATE_LABEL, Education, Gender, TitleLevel, type CertificateRow, type CertKind, type CertState, type CertStateFilter } from '@zhyy/shared';
 import { certKindApi, personnelApi } from '../../../api/tender-people';
@@ -13,10 +14,30 @@ import { PEOPLE_KEY, PEOPLE_PATHS } from '../../common/tenderPeoplePaths';
 
 export { PEOPLE_KEY, PEOPLE_PATHS };
 
-const STATE_COLOURS: Record<CertState, string> = { expired: 'red', expiring: 'orange', valid: 'green', permanent: 'blue' };
+const STATE_COLOURS: Record<CertState, string> = { expired: 'red', expiring: 'gold', valid: 'green', permanent: 'blue' };
 
-export function CertStateTag({ state }: { state: CertState }) {
-  return <Tag color={STATE_COLOURS[state]} data-testid="cert-state">{CERT_STATE_LABEL[state]}</Tag>;
+/**
+ * How urgent a certificate is, by the reminder marks of 投标设置 (90, 60, 30, 7 days): the colour of its
+ * state escalates as the marks pass, so one with 20 days left never looks like one with 89 (issue 31).
+ */
+export function certUrgency(state: CertState, daysLeft: number | null | undefined): 'expired' | 'red' | 'orange' | 'gold' | null {
+  if (state === 'expired') return 'expired';
+  if (state !== 'expiring' || daysLeft === null || daysLeft === undefined) return state === 'expiring' ? 'gold' : null;
+  return daysLeft <= 30 ? 'red' : daysLeft <= 60 ? 'orange' : 'gold';
+}
+
+export function CertStateTag({ state, daysLeft }: { state: CertState; daysLeft?: number | null }) {
+  const u = certUrgency(state, daysLeft);
+  const colour = u && u !== 'expired' ? u : STATE_COLOURS[state];
+  // Expired: solid red, a step beyond the light red of the last 30 days.
+  return <Tag color={colour} variant={u === 'expired' ? 'solid' : undefined} data-testid="cert-state" data-urgency={u ?? undefined}>{CERT_STATE_LABEL[state]}</Tag>;
+}
+
+/** 剩余: the days left, in the colour of the state tag's urgency (danger within 30 days or expired). */
+export function DaysLeft({ cert }: { cert: Pick<CertificateRow, 'state' | 'daysLeft'> }) {
+  const u = certUrgency(cert.state, cert.daysLeft);
+  const type = u === 'expired' || u === 'red' ? 'danger' : u ? 'warning' : undefined;
+  return <Typography.Text type={type} data-testid="cert-days-left">{daysLeftText(cert.daysLeft)}</Typography.Text>;
 }
 
 /** 可办理延期: today in the renewal window of the certificate's kind (not expired), with the window's start. */
@@ -26,10 +47,10 @@ export function RenewableTag({ cert }: { cert: Pick<CertificateRow, 'renewable' 
 }
 
 /** The 状态 column: the state, and under it 可办理延期 when it is. */
-export function CertStateCell({ cert }: { cert: Pick<CertificateRow, 'state' | 'renewable' | 'renewFrom'> }) {
+export function CertStateCell({ cert }: { cert: Pick<CertificateRow, 'state' | 'daysLeft' | 'renewable' | 'renewFrom'> }) {
   return (
     <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 4 }}>
-      <CertStateTag state={cert.state} />
+      <CertStateTag state={cert.state} daysLeft={cert.daysLeft} />
       <RenewableTag cert={cert} />
     </span>
   );

@@ -132,6 +132,23 @@ describe('资格证书', { timeout: 120_000 }, () => {
     expect(within(row('持证人2')).queryByTestId('cert-renewable')).toBeNull();
     expect(certs.list).toHaveBeenCalledWith({ state: 'renewable', pageIndex: 1, pageSize: 20 });
   });
+  it('the state colour escalates with the reminder marks: 20 days left is red, 89 gold, expired solid (issue 31)', async () => {
+    certs.list.mockResolvedValue({
+      total: 4,
+      items: [cert(1, { state: 'expiring', daysLeft: 89 }), cert(2, { state: 'expiring', daysLeft: 45 }), cert(3, { state: 'expiring', daysLeft: 20 }), cert(4, { state: 'expired', daysLeft: -3 })],
+    });
+    show('/l', '/l', <CertificateListPage />);
+    await screen.findByText('持证人4');
+    const row = (name: string) => screen.getAllByRole('row').find((r) => r.textContent?.includes(name))! as HTMLElement;
+    const urgency = (name: string) => within(row(name)).getByTestId('cert-state').getAttribute('data-urgency');
+    expect(['持证人1', '持证人2', '持证人3', '持证人4'].map(urgency)).toEqual(['gold', 'orange', 'red', 'expired']);
+    const tag = (name: string) => within(row(name)).getByTestId('cert-state');
+    expect(tag('持证人3').className).toContain('ant-tag-red');
+    expect(tag('持证人1').className).not.toContain('ant-tag-orange');
+    // 剩余 in danger within 30 days, as a warning before.
+    expect(within(row('持证人3')).getByTestId('cert-days-left').className).toContain('danger');
+    expect(within(row('持证人1')).getByTestId('cert-days-left').className).toContain('warning');
+  });
   it('the editor: 可于 YYYY-MM-DD 起办理延期 for a kind with a renewal window, from the given or the derived end', async () => {
     expect(renewalText(AQ, dayjs('2024-03-01'), dayjs('2027-05-31'), false)).toBe('可于 2027-02-28 起办理延期（安全生产考核合格证书到期前3个月内）');
     expect(renewalText(AQ, dayjs('2024-03-01'), null, false)).toBe('可于 2026-11-28 起办理延期（安全生产考核合格证书到期前3个月内）');

@@ -12,7 +12,7 @@ import { formatDateTime } from '../../../components/format';
 import { RecordNotFound } from '../../../components/RecordNotFound';
 import { Money, PROJECT_LIST, PagesTag, TENDER_PROJECT_KEY, contractDetailPath, projectModifyPath } from '../contracts/common';
 import { ProjectStateTag } from './ProjectListPage';
-import { CertStateTag, daysLeftText } from '../people/common';
+import { CertStateTag, DaysLeft } from '../people/common';
 
 export default function ProjectDetailPage() {
   const { id = '' } = useParams();
@@ -77,8 +77,8 @@ export default function ProjectDetailPage() {
             { title: '专业', key: 'speciality', width: 130, ellipsis: true, render: (_, r) => r.speciality || '—' },
             { title: '证书编号', dataIndex: 'certNo', key: 'certNo', width: 170, ellipsis: true },
             { title: '有效期至', key: 'validTo', width: 110, render: (_, r) => r.validTo ?? '长期' },
-            { title: '状态', key: 'state', width: 90, render: (_, r) => <CertStateTag state={r.state} /> },
-            { title: '剩余天数', key: 'daysLeft', width: 120, render: (_, r) => daysLeftText(r.daysLeft) },
+            { title: '状态', key: 'state', width: 90, render: (_, r) => <CertStateTag state={r.state} daysLeft={r.daysLeft} /> },
+            { title: '剩余天数', key: 'daysLeft', width: 120, render: (_, r) => <DaysLeft cert={r} /> },
           ]}
         />
       </Card>

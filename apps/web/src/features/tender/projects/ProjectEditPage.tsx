@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ProjectState, formatFen, readAmountInput, type TenderProjectBody, type TenderProjectDetail } from '@zhyy/shared';
 import { tenderProjectApi } from '../../../api/tender-contracts';
+import { noEnterSubmit } from '../../../components/longForm';
 import { RecordNotFound } from '../../../components/RecordNotFound';
 import { PROJECT_LIST, TENDER_PROJECT_KEY, UserSelect, dayOf, dayjsOf, projectDetailPath } from '../contracts/common';
 import { PROJECT_STATE_OPTIONS } from './ProjectListPage';
@@ -76,7 +77,7 @@ export default function ProjectEditPage() {
   return (
     <Card size="small" title={id ? `修改项目 ${q.data?.code ?? ''}` : '新增项目'} extra={<Button onClick={() => navigate(-1)}>返回</Button>} data-testid="tender-project-editor">
       {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 12 }} data-testid="editor-error" /> : null}
-      <Form<FormValues> form={form} layout="vertical" initialValues={{ state: ProjectState.building }} onFinish={submit}>
+      <Form<FormValues> form={form} layout="vertical" initialValues={{ state: ProjectState.building }} onFinish={submit} onKeyDown={noEnterSubmit}>
         <Row gutter={16}>
           <Col span={6}>
             <Form.Item name="code" label="项目编号" rules={[{ required: true, whitespace: true, message: '请填写项目编号' }, { max: 50, message: '项目编号不能超过50个字符' }]}>

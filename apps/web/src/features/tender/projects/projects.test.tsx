@@ -78,7 +78,7 @@ describe('项目管理', { timeout: 60_000 }, () => {
     expect((await screen.findByTestId('editor-error')).textContent).toContain('「XM-1 江北管廊」');
   });
 
-  it('the detail lists the certificates in use: the manager’s, expired in red, expiring in orange', async () => {
+  it('the detail lists the certificates in use: the manager’s, expired in solid red, 30 days left in red (issue 31)', async () => {
     const cert = (id: string, kindName: string, state: string, validTo: string, daysLeft: number) => ({
       id, userId: 'u1', holderName: '张伟', deptName: '工程部', kindId: 'k', kindName, level: '', speciality: '市政公用工程', certNo: `NO-${id}`, issuer: '', validFrom: '2023-01-01', validTo,
       company: '', remark: '', state, daysLeft, updatedBy: '', updatedAt: '',
@@ -92,6 +92,6 @@ describe('项目管理', { timeout: 60_000 }, () => {
     expect(box.textContent).toContain('在用证书（项目经理 张伟，2）');
     expect(box.textContent).toContain('NO-c1');
     const tags = [...box.querySelectorAll('[data-testid="cert-state"]')];
-    expect(tags.map((t) => [t.textContent, t.className.includes('ant-tag-red'), t.className.includes('ant-tag-orange')])).toEqual([['已过期', true, false], ['即将到期', false, true]]);
+    expect(tags.map((t) => [t.textContent, t.getAttribute('data-urgency'), t.className.includes('ant-tag-red'), t.className.includes('ant-tag-solid')])).toEqual([['已过期', 'expired', true, true], ['即将到期', 'red', true, false]]);
   });
 });

@@ -55,6 +55,14 @@ const LINE = 22;
 const FOOT_SIZE = 9;
 const GREY = rgb(0.35, 0.35, 0.35);
 
+/**
+ * fontkit shapes a line that mixes Latin and Chinese as a Latin run and applies the font's 'locl' lookups,
+ * which swap the digits of a contract number for other figure glyphs: printed as if letter-spaced
+ * (TB-DD-2 0 2 4) and read back as other characters (those glyphs have no ToUnicode entry). Figures are set
+ * with the font's plain glyphs, as a digits-only run gets them (issue 31).
+ */
+const PLAIN_FIGURES = { locl: false } as const;
+
 /** How many pages the contents takes for n sections. */
 export const tocPageCount = (n: number) => (n <= FIRST_TOC_LINES ? 1 : 1 + Math.ceil((n - FIRST_TOC_LINES) / NEXT_TOC_LINES));
 
@@ -100,8 +108,8 @@ export async function assemblePdf(sections: ExportSection[], options: PdfOptions
   const infoRef = ctx.trailerInfo.Info as PDFRef;
   const writer = new StreamingPdfWriter(out, ctx);
   writer.keepUntilEnd(ctx.trailerInfo.Root as PDFRef, pagesRef, infoRef);
-  const chars = [options.title, options.watermark ?? '', ...sections.map((s) => s.title), '目录（续）第页共/0123456789.…'].join('');
-  const font = await doc.embedFont(await subsetFor(chars), { subset: false });
+  const chars = [options.title, options.watermark ?? '', ...sections.map((s) => s.title), '目录（续）第页共/0123456789. …'].join('');
+  const font = await doc.embedFont(await subsetFor(chars), { subset: false, features: PLAIN_FIGURES });
   const kids: PDFRef[] = [];
   const starts: PDFRef[] = [];
   const stamp = (page: PDFPage) => {
@@ -274,15 +282,21 @@ function drawContents(page: PDFPage, font: PDFFont, title: string | null, lines:
     page.drawText('目录（续）', { x: MARGIN, y, size: 12, font, color: GREY });
     y -= 35;
   }
+  // As a typesetter sets contents: the title from the left margin, the page number flush right, and between
+  // them a dot leader that keeps at least a quad clear of both; the dots stand on one grid counted from the
+  // right margin, so the leaders of all lines line up.
+  const pitch = font.widthOfTextAtSize('. ', 11);
+  const quad = 11;
+  const widest = Math.max(0, ...lines.map((s) => font.widthOfTextAtSize(String(s.startPage), 11)));
+  const leaderEnd = right - widest - quad / 2;
   lines.forEach((s, i) => {
     const num = String(s.startPage);
     const nw = font.widthOfTextAtSize(num, 11);
     const label = fit(font, `${from + i + 1}. ${s.title}`, 11, right - MARGIN - 60);
     const lw = font.widthOfTextAtSize(label, 11);
     page.drawText(label, { x: MARGIN, y, size: 11, font });
-    const dot = font.widthOfTextAtSize('.', 11);
-    const dots = Math.max(0, Math.floor((right - nw - 6 - (MARGIN + lw + 6)) / dot));
-    if (dots) page.drawText('.'.repeat(dots), { x: right - nw - 6 - dots * dot, y, size: 11, font, color: GREY });
+    const count = Math.max(0, Math.floor((leaderEnd - (MARGIN + lw + quad / 2)) / pitch));
+    if (count) page.drawText('. '.repeat(count).trimEnd(), { x: leaderEnd - count * pitch + (pitch - font.widthOfTextAtSize('.', 11)), y, size: 11, font, color: GREY });
     page.drawText(num, { x: right - nw, y, size: 11, font });
     y -= LINE;
   });
