@@ -6,3 +6,26 @@
 import { configure } from '@testing-library/react';
 
 configure({ asyncUtilTimeout: 5000 });
+
+// antd writes its styles (CSS-in-JS) into <style> elements in the document head; jsdom parses each and
+// walks every rule of them on each getComputedStyle, which testing-library calls for every element it
+// considers (getByRole, toBeVisible). Kept out of the document, the styles cost nothing to those calls.
+const insertBefore = Node.prototype.insertBefore;
+const appendChild = Node.prototype.appendChild;
+const detached = document.createElement('div');
+function isAntdStyle(node: Node): boolean {
+  return node instanceof HTMLStyleElement && (node.hasAttribute('data-css-hash') || node.hasAttribute('data-rc-order'));
+}
+Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null): T {
+  if (this === document.head && isAntdStyle(node)) return appendChild.call(detached, node) as T;
+  return insertBefore.call(this, node, child) as T;
+};
+Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T {
+  if (this === document.head && isAntdStyle(node)) return appendChild.call(detached, node) as T;
+  return appendChild.call(this, node) as T;
+};
+const removeChild = Node.prototype.removeChild;
+Node.prototype.removeChild = function <T extends Node>(this: Node, node: T): T {
+  if (this === document.head && node.parentNode === detached) return removeChild.call(detached, node) as T;
+  return removeChild.call(this, node) as T;
+};
