@@ -14,6 +14,7 @@ import { z } from 'zod';
 /** The Chinese name of every field the API takes (the last key of an issue's path). */
 export const FIELD_LABELS: Record<string, string> = {
   account: '账号', address: '地址', allocationId: '分摊记录', amountExcl: '不含税金额', amountIncl: '含税金额',
+  fare: '票价', fuelSurcharge: '燃油附加费', developmentFund: '民航发展基金',
   amountMax: '最大金额', amountMin: '最小金额', appKey: 'AppKey', appSecret: 'AppSecret', bank: '开户行',
   blueInvoiceId: '蓝字发票', buyerAccount: '购买方账号', buyerAddress: '购买方地址', buyerBank: '购买方开户行',
   buyerEmail: '交付邮箱', buyerId: '购买方', buyerMobile: '交付手机', buyerName: '购买方名称', buyerPhone: '购买方电话',
