@@ -12,6 +12,9 @@ const CALLS: Record<EntryScope, { list: string; sign: string }> = {
   dept: { list: `${P}/dept/list`, sign: `${P}/dept/sign` },
 };
 
+/** The streamed Excel exports (ExportProgress): the waiting invoices (进项发票登记, 签收归档 待签收) and the signing records. */
+export const ENTRY_EXPORTS = { waiting: `${P}/export`, signings: `${P}/signings-export` } as const;
+
 export const incomeEntryApi = {
   waiting: (scope: EntryScope, p: ListParams) => api.post<PoolPage>(CALLS[scope].list, p),
   /** Silent: the dialog shows a refusal itself, in the server's words. */

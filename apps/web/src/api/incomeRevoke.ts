@@ -19,6 +19,8 @@ import { api } from './clients';
 import type { ListParams } from './system';
 
 const P = '/income/entry';
+/** 签收撤销's streamed Excel export (ExportProgress). */
+export const REVOKE_EXPORT = `${P}/revoke/export`;
 
 export interface EntryDept {
   id: string;

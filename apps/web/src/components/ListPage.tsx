@@ -34,6 +34,8 @@ export interface ListPageProps<T> {
   /** Buttons at the right of the filter bar (新增 …). */
   actions?: ReactNode;
   export?: { fileName: string; run: (filters: Filters) => Promise<Blob> };
+  /** A streamed export with progress (the page renders ExportProgress): the current filters and sort as the body, the list's total. */
+  exportWith?: (body: Filters, total: number) => ReactNode;
   /** Shown between the filter bar and the table, with the page's data. */
   header?: (data: PageResult<T> | undefined) => ReactNode;
   rowClassName?: TableProps<T>['rowClassName'];
@@ -81,6 +83,7 @@ export function ListPage<T extends object>(props: ListPageProps<T>) {
           <div className="list-page-actions">
             <Space wrap>
               {props.actions}
+              {props.exportWith?.({ ...filters, ...(sort ? { sort } : {}) }, query.data?.total ?? 0)}
               {props.export ? <ExportButton fileName={props.export.fileName} run={() => props.export!.run(filters)} disabled={!query.data?.total} /> : null}
             </Space>
           </div>

@@ -74,6 +74,30 @@ export async function candidateIds(db: Db, f: CandidateFilter, scope: TickScope,
   return rows.map((r) => r.id);
 }
 
+/** The filter's candidates in the list's order, in keyset batches (the export). */
+export async function* candidateBatches(db: Db, f: CandidateFilter, scope: TickScope, w: Window, size = 1000): AsyncIterable<CandidateRow[]> {
+  const s = poolSort(f);
+  const col = s.column.slice(2) as keyof IncomeInvoiceTable;
+  let after: { v: string | number; id: string } | null = null;
+  for (;;) {
+    let q = applyCandidates(base(db), f, scope, w).selectAll('p');
+    if (after) {
+      const a = after;
+      q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, p.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, p.id) > (${a.v}, ${a.id})`);
+    }
+    const rows = await q.orderBy(s.column, s.order).orderBy('p.id', s.order).limit(size).execute();
+    if (rows.length) yield rows.map((r) => toCandidate(r as IncomeInvoiceTable));
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1] as IncomeInvoiceTable;
+    after = { v: last[col] as string | number, id: last.id };
+  }
+}
+
+/** The number of a filter's candidates (the export's count). */
+export async function candidateCount(db: Db, f: CandidateFilter, scope: TickScope, w: Window): Promise<number> {
+  return Number((await applyCandidates(base(db), f, scope, w).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+}
+
 /** Every candidate of the scope (ticked or not): count and tax. (What is ticked: figures.ts tickedFigures.) */
 export async function candidateSums(db: Db, scope: TickScope, w: Window) {
   const c = await applyCandidates(base(db), {} as CandidateFilter, scope, w).select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(p.tax), 0)`.as('tax')]).executeTakeFirstOrThrow();

@@ -1,14 +1,14 @@
 /**
  * Ticking (issue 14): /api/income/deduction/… — the period, the candidates of 抵扣勾选 and 退税勾选,
- * tick / untick (ids or the filter), import from Excel, the tick log and its export, the setting
+ * their Excel exports (issue 31 #11), tick / untick (ids or the filter), import from Excel, the tick log and its export, the setting
  * 先入账后勾选. Access from the route table's 发票抵扣 pages (roles 1, 13).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import {
-  CandidateQuery, NonDeductReason, OperationLogType, ResponseCode, TICK_CONFIRM_MESSAGE, TickAction, TickBody, TickImportBody, TickLogExportQuery, TickLogQuery, TickResult, TickSettingBody, TickUsage, UntickBody,
-  tickAnswerMessage, type TickAnswer, type TickLogRow,
+  CandidateFilter, CandidateQuery, IncomeInvoiceState, IncomeKind, NonDeductReason, TickState, OperationLogType, ResponseCode, TICK_CONFIRM_MESSAGE, TickAction, TickBody, TickImportBody, TickLogExportQuery, TickLogQuery, TickResult, TickSettingBody, TickUsage, UntickBody,
+  tickAnswerMessage, type CandidateRow, type TickAnswer, type TickLogRow,
 } from '@zhyy/shared';
 import { ok, refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
@@ -17,7 +17,7 @@ import { nowIso } from '../../../platform/time.js';
 import { InvoiceSettings, SETTINGS_ID } from '../../invoice/settings/service.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from './access.js';
-import { candidatePage, logBatches, logCount, logPage } from './queries.js';
+import { candidateBatches, candidateCount, candidatePage, logBatches, logCount, logPage } from './queries.js';
 import type { TickScope } from './rules.js';
 import { Ticking } from './service.js';
 
@@ -41,6 +41,27 @@ const LOG_COLUMNS = [
   { header: '结果', width: 8, value: (r: TickLogRow) => TickResult.label(r.result) },
   { header: '说明', width: 40, value: (r: TickLogRow) => r.message },
   { header: '批次', width: 38, value: (r: TickLogRow) => r.batchId },
+];
+
+export const CANDIDATE_EXPORT_MAX_ROWS = 200_000;
+const usageText = (r: CandidateRow) => (r.vatUsage ? TickUsage.label(r.vatUsage) : '');
+/** The columns 抵扣勾选 / 退税勾选 show, money in 元. */
+export const CANDIDATE_COLUMNS = [
+  { header: '开票日期', width: 12, value: (r: CandidateRow) => r.issueDate },
+  { header: '发票代码', width: 14, value: (r: CandidateRow) => r.invoiceCode },
+  { header: '发票号码', width: 24, value: (r: CandidateRow) => r.digitalNo || r.invoiceNo },
+  { header: '金额（元）', width: 14, value: (r: CandidateRow) => r.amountExcl / 100 },
+  { header: '税额（元）', width: 12, value: (r: CandidateRow) => r.tax / 100 },
+  { header: '价税合计（元）', width: 14, value: (r: CandidateRow) => r.amountIncl / 100 },
+  { header: '种类', width: 26, value: (r: CandidateRow) => IncomeKind.label(r.kind) },
+  { header: '状态', width: 10, value: (r: CandidateRow) => IncomeInvoiceState.label(r.invoiceState) },
+  { header: '销方名称', width: 30, value: (r: CandidateRow) => r.sellerName },
+  { header: '勾选状态', width: 10, value: (r: CandidateRow) => TickState.label(r.tickState) },
+  { header: '用途', width: 10, value: usageText },
+  { header: '不抵扣原因', width: 16, value: (r: CandidateRow) => (r.deductReason ? NonDeductReason.label(r.deductReason) : '') },
+  { header: '有效税额（元）', width: 14, value: (r: CandidateRow) => (r.effectiveTax === null ? '' : r.effectiveTax / 100) },
+  { header: '所属期', width: 10, value: (r: CandidateRow) => r.tickPeriod },
+  { header: '疑点', width: 8, value: (r: CandidateRow) => (r.needsConfirm ? '是' : '') },
 ];
 
 /**
@@ -72,6 +93,12 @@ async function deductionModule(app: FastifyInstance): Promise<void> {
     r.post(`${P}/${prefix}list`, { schema: { body: CandidateQuery, summary: `${name}：可勾选的发票（专票、数电专票，本期开票日期范围内、已查验、未用于其他用途），按票池各字段筛选，含合计`, tags }, config: cfg }, async (req) =>
       ok(await candidatePage(db(), req.body, scope, await ticking.windowForList(req))),
     );
+    r.post(`${P}/${prefix}export`, { schema: { body: CandidateFilter, summary: `导出${name}的发票（筛选结果全部，流式Excel）`, tags }, config: cfg }, async (req, reply) => {
+      const w = await ticking.windowForList(req);
+      const count = await candidateCount(db(), req.body, scope, w);
+      if (count > CANDIDATE_EXPORT_MAX_ROWS) throw refuse(`筛选结果 ${count} 条，超过导出上限 ${CANDIDATE_EXPORT_MAX_ROWS} 条，请缩小筛选范围`);
+      return exportXlsx(app, req, reply, { fileName: name, sheetName: name, category: name, rowCount: count, description: `导出${name}发票 ${count} 条`, columns: CANDIDATE_COLUMNS, rows: candidateBatches(db(), req.body, scope, w) });
+    });
     r.post(`${P}/${prefix}tick`, { schema: { body: TickBody, summary: `${name}：勾选（所选发票或筛选结果全部；全部成功才记录，任何一张被拒绝则全部不勾选，以30000答复并逐张说明）`, tags }, config: cfg }, async (req, reply) =>
       answer(reply, await ticking.tick(req, scope, req.body), 'tick'),
     );

@@ -28,7 +28,7 @@ export const waiting = (eb: EB) =>
     eb('p.buyer_mismatch', '=', 0),
   ]);
 
-function waitingBase(db: Db, deptId: string | null | undefined) {
+export function waitingBase(db: Db, deptId: string | null | undefined) {
   let q = db.selectFrom('income_invoices as p').where(waiting);
   if (deptId !== undefined) q = q.where('p.id', 'in', db.selectFrom('income_invoice_depts').select('invoice_id').where('dept_id', '=', deptId ?? '\u0000'));
   return q;
@@ -55,19 +55,20 @@ export async function signCount(db: Db): Promise<number> {
   return Number((await signCountQuery(db).executeTakeFirstOrThrow()).n);
 }
 
-const signingSelect = (db: Db) =>
+export const signingSelect = (db: Db) =>
   db
     .selectFrom('income_signings as s')
     .innerJoin('income_invoices as p', 'p.id', 's.invoice_id')
     .select(['s.id', 's.invoice_id', 's.doc_type', 's.doc_no', 's.note', 's.state', 's.archive_no', 's.voucher_id', 's.fail_reason', 's.user_name', 's.created_at', 's.finished_at', 'p.digital_no', 'p.invoice_no', 'p.seller_name', 'p.issue_date', 'p.amount_incl']);
 type SigningRec = Awaited<ReturnType<ReturnType<typeof signingSelect>['execute']>>[number];
-const toSigning = (r: SigningRec): SigningRow => ({
+export const toSigning = (r: SigningRec): SigningRow => ({
   id: r.id, invoiceId: r.invoice_id, invoiceNo: r.digital_no || r.invoice_no, sellerName: r.seller_name, issueDate: r.issue_date, amountIncl: Number(r.amount_incl),
   docType: r.doc_type, docNo: r.doc_no, note: r.note, state: r.state, archiveNo: r.archive_no, voucherId: r.voucher_id, failReason: r.fail_reason,
   userName: r.user_name, createdAt: r.created_at, finishedAt: r.finished_at,
 });
 
-export async function signingPage(db: Db, q: SigningQuery): Promise<{ items: SigningRow[]; total: number }> {
+/** The signings of a filter (joined to their invoices), for the page, its count and the export. */
+export function signingFiltered(db: Db, q: Omit<SigningQuery, 'pageIndex' | 'pageSize'>) {
   let b = db.selectFrom('income_signings as s').innerJoin('income_invoices as p', 'p.id', 's.invoice_id');
   if (q.state) b = b.where('s.state', '=', String(q.state));
   if (q.docType) b = b.where('s.doc_type', '=', String(q.docType));
@@ -77,6 +78,11 @@ export async function signingPage(db: Db, q: SigningQuery): Promise<{ items: Sig
   if (q.number) b = b.where((eb) => eb.or([eb('p.invoice_no', '=', q.number!), eb('p.digital_no', '=', q.number!)]));
   if (q.from) b = b.where('s.created_at', '>=', shanghaiDayStartIso(q.from));
   if (q.to) b = b.where('s.created_at', '<', shanghaiDayStartIso(q.to, 1));
+  return b;
+}
+
+export async function signingPage(db: Db, q: SigningQuery): Promise<{ items: SigningRow[]; total: number }> {
+  const b = signingFiltered(db, q);
   const ids = b.select('s.id');
   const [rows, n] = await Promise.all([
     signingSelect(db).where('s.id', 'in', ids).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
@@ -92,17 +98,23 @@ const revokeSelect = (db: Db) =>
     .innerJoin('income_invoices as p', 'p.id', 'r.invoice_id')
     .select(['r.id', 'r.invoice_id', 'r.archive_no', 'r.reason', 'r.user_name', 'r.created_at', 's.doc_type', 's.doc_no', 'p.digital_no', 'p.invoice_no', 'p.seller_name', 'p.amount_incl']);
 type RevokeRec = Awaited<ReturnType<ReturnType<typeof revokeSelect>['execute']>>[number];
-const toRevoke = (r: RevokeRec): RevokeRow => ({
+export const toRevoke = (r: RevokeRec): RevokeRow => ({
   id: r.id, invoiceId: r.invoice_id, invoiceNo: r.digital_no || r.invoice_no, sellerName: r.seller_name, amountIncl: Number(r.amount_incl),
   archiveNo: r.archive_no, docType: r.doc_type, docNo: r.doc_no, reason: r.reason, userName: r.user_name, createdAt: r.created_at,
 });
 
-export async function revokePage(db: Db, q: RevokeQuery): Promise<{ items: RevokeRow[]; total: number }> {
+/** The revocations of a filter, for the page, its count and the export. */
+export function revokeFiltered(db: Db, q: Omit<RevokeQuery, 'pageIndex' | 'pageSize'>) {
   let b = revokeSelect(db);
   if (q.archiveNo) b = b.where('r.archive_no', '=', q.archiveNo);
   if (q.number) b = b.where((eb) => eb.or([eb('p.invoice_no', '=', q.number!), eb('p.digital_no', '=', q.number!)]));
   if (q.from) b = b.where('r.created_at', '>=', shanghaiDayStartIso(q.from));
   if (q.to) b = b.where('r.created_at', '<', shanghaiDayStartIso(q.to, 1));
+  return b;
+}
+
+export async function revokePage(db: Db, q: RevokeQuery): Promise<{ items: RevokeRow[]; total: number }> {
+  const b = revokeFiltered(db, q);
   const [rows, n] = await Promise.all([
     b.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc').limit(q.pageSize).offset(offsetOf(q)).execute(),
     b.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),

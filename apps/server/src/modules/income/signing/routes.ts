@@ -6,12 +6,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { IncomeSignState, type SignAnswer, EntryQuery, IncomeAllocationMoveBody, IncomeAllocationSetBody, IncomeChangeQuery, PoolIdBody, RevokeBody, RevokeQuery, SignBody, SigningQuery, TargetLookup } from '@zhyy/shared';
+import { IncomeSignState, type SignAnswer, EntryQuery, IncomeAllocationMoveBody, IncomeAllocationSetBody, IncomeChangeQuery, PoolExportQuery, PoolIdBody, RevokeBody, RevokeQuery, SignBody, SigningQuery, TargetLookup } from '@zhyy/shared';
 import { currentUser } from '../../../platform/context.js';
 import { ok, refuse } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { access, assertWriter, ENTRY, tags } from './access.js';
 import { changePage, moveAllocation, setAllocations, allocationRows } from './apportion.js';
+import { exportRevokes, exportSignings, exportWaiting } from './exports.js';
 import { entryDetail, revokePage, signCount, signingPage, waitingPage } from './queries.js';
 import { archiveConfigFromEnv } from '../../../integrations/archive/index.js';
 import { archiveGatewayOf, refuseWhenNoneSigned, revokeSigning, signInvoices, signSummary } from './service.js';
@@ -38,6 +39,7 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => job.stop());
 
   r.post(`${P}/list`, { schema: { body: EntryQuery, summary: '进项发票登记：待签收的发票（未签收或签收失败、未被占用、未作废红冲、购方为本公司），筛选同票池', tags }, config: access.list }, async (req) => ok(await waitingPage(db(), req.body)));
+  r.post(`${P}/export`, { schema: { body: PoolExportQuery, summary: '导出待签收发票（进项发票登记、签收归档待签收的筛选结果全部，流式Excel）', tags }, config: access.list }, async (req, reply) => exportWaiting(app, req, reply, req.body));
   r.post(`${P}/sign-count`, { schema: { body: z.object({}), summary: '待签收发票数（invoiceEntrySignCount）', tags }, config: access.sign }, async () => ok({ invoiceEntrySignCount: await signCount(db()) }));
   r.post(`${P}/detail`, { schema: { body: PoolIdBody, summary: '进项发票详情：票面、签收与撤销记录、所属部门、项目分摊与变更', tags }, config: access.detail }, async (req) => ok(await entryDetail(db(), req.body.id)));
   r.post(`${P}/sign`, { schema: { body: SignBody, summary: '签收归档：一张或多张发票按报销单、合同、项目或其他单据签收，成功者取得档案号GD{yyyyMM}{序号}', tags }, config: access.sign }, async (req) => {
@@ -48,7 +50,9 @@ async function incomeSignModule(app: FastifyInstance): Promise<void> {
     return ok(a, signSummary(a));
   });
   r.post(`${P}/signings`, { schema: { body: SigningQuery, summary: '签收记录：签收中、已签收、签收失败（原因）、已撤销', tags }, config: access.sign }, async (req) => ok(await signingPage(db(), req.body)));
+  r.post(`${P}/signings-export`, { schema: { body: SigningQuery, summary: '导出签收记录（筛选结果全部，流式Excel）', tags }, config: access.sign }, async (req, reply) => exportSignings(app, req, reply, req.body));
   r.post(`${P}/revoke/list`, { schema: { body: RevokeQuery, summary: '签收撤销记录（档案号、原因、撤销人、时间）', tags }, config: access.revokeList }, async (req) => ok(await revokePage(db(), req.body)));
+  r.post(`${P}/revoke/export`, { schema: { body: RevokeQuery, summary: '导出签收撤销记录（筛选结果全部，流式Excel）', tags }, config: access.revokeList }, async (req, reply) => exportRevokes(app, req, reply, req.body));
   r.post(`${P}/revoke/signed`, { schema: { body: SigningQuery, summary: '可撤销的签收（已签收的记录）', tags }, config: access.revokeAdd }, async (req) => ok(await signingPage(db(), { ...req.body, state: 'signed' })));
   r.post(`${P}/revoke/add`, { schema: { body: RevokeBody, summary: '撤销签收（需填写原因；已入账的发票不能撤销；档案号不再使用）', tags }, config: access.revokeAdd }, async (req) => {
     assertWriter(req);

@@ -20,6 +20,10 @@ vi.mock('./api', async (orig) => ({
   tickApi: new Proxy({}, { get: (_t, k: string) => (...a: unknown[]) => (calls as Record<string, (...x: unknown[]) => unknown>)[k]!(...a) }),
 }));
 
+const download = vi.fn();
+vi.mock('../../../api/invoiceLedger', () => ({ downloadWithProgress: (path: string, body: Record<string, unknown>) => download(path, body) }));
+vi.mock('../../../components/download', async (orig) => ({ ...(await orig<typeof import('../../../components/download')>()), saveBlob: () => undefined }));
+
 configure({ asyncUtilTimeout: 15_000 });
 
 const ID1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01';
@@ -197,6 +201,31 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
     expect(calls.untick).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: /撤\s*销$/ }));
     await waitFor(() => expect(calls.untick).toHaveBeenCalledWith('rebate', { ids: [ID2] }));
+  });
+
+  it('导出Excel sends the filters of the list to the page export (issue 31 #11); an empty list disables it', async () => {
+    download.mockReset();
+    download.mockResolvedValue(new Blob(['x']));
+    renderPage(<DeductionTick />);
+    await screen.findByText('26322000000012345678');
+    fireEvent.change(screen.getByPlaceholderText('销方名称，包含即可'), { target: { value: '恒达' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.page).toHaveBeenLastCalledWith('deduction', { sellerName: '恒达', pageIndex: 1, pageSize: 20 }));
+    fireEvent.click(screen.getByTestId('export-button'));
+    await waitFor(() => expect(download).toHaveBeenCalledWith('/income/deduction/export', { sellerName: '恒达' }));
+    calls.page.mockResolvedValue({ items: [], total: 0, totals: { count: 0, amountExcl: 0, tax: 0, amountIncl: 0, effectiveTax: 0 } });
+    fireEvent.change(screen.getByPlaceholderText('销方名称，包含即可'), { target: { value: '无此销方' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect((screen.getByTestId('export-button') as HTMLButtonElement).disabled).toBe(true));
+  });
+
+  it('退税勾选 exports its own list', async () => {
+    download.mockReset();
+    download.mockResolvedValue(new Blob(['x']));
+    renderPage(<RebateTick />);
+    await screen.findByText('26322000000012345678');
+    fireEvent.click(screen.getByTestId('export-button'));
+    await waitFor(() => expect(download).toHaveBeenCalledWith('/income/deduction/rebate-export', {}));
   });
 
   it('after the deadline or once confirmed the actions are disabled with the reason shown', async () => {

@@ -14,11 +14,12 @@ import { effectiveTaxProblem, formatFen, NonDeductReason, readAmountInput, TickS
 import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { feedback } from '../../../ui/feedback';
+import { ExportProgress } from '../../common/ExportProgress';
 import { Money } from '../../common/Money';
 import { PoolFilters } from '../pool/PoolFilters';
 import { poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from '../pool/request';
 import { AbnormalFlags, IncomeKindTag, InvoiceStateTag } from '../pool/widgets';
-import { TICK_KEY, tickApi, type Said, type TickScope } from './api';
+import { TICK_CALLS, TICK_KEY, tickApi, type Said, type TickScope } from './api';
 import { ConfirmDialog, RefusalDialog } from './TickDialogs';
 import { TickImport } from './TickImport';
 import { closedReasonOf, PeriodHeader, serviceSkew, useNow } from './PeriodHeader';
@@ -245,6 +246,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
                 <Button icon={<UndoOutlined />} disabled={closed || nothing} loading={busy} onClick={() => setUndoOpen(true)} data-testid="tick-undo">撤销勾选</Button>
               </Tooltip>
               <TickImport scope={scope} disabledReason={closed ? closedReason || '税款所属期尚未获取' : ''} onDone={refresh} />
+              <ExportProgress path={TICK_CALLS[scope].export} body={filterBody()} rows={q.data?.total ?? 0} fileName={scope === 'deduction' ? '抵扣勾选' : '退税勾选'} disabled={!q.data?.total} />
             </Space>
           </div>
         </Form>

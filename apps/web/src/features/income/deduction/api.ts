@@ -8,9 +8,9 @@ export type TickScope = 'deduction' | 'rebate';
 
 const P = '/income/deduction';
 /** Each page's calls: 抵扣勾选 without a prefix, 退税勾选 with rebate-. */
-export const TICK_CALLS: Record<TickScope, { list: string; tick: string; untick: string; import: string }> = {
-  deduction: { list: `${P}/list`, tick: `${P}/tick`, untick: `${P}/untick`, import: `${P}/import` },
-  rebate: { list: `${P}/rebate-list`, tick: `${P}/rebate-tick`, untick: `${P}/rebate-untick`, import: `${P}/rebate-import` },
+export const TICK_CALLS: Record<TickScope, { list: string; export: string; tick: string; untick: string; import: string }> = {
+  deduction: { list: `${P}/list`, export: `${P}/export`, tick: `${P}/tick`, untick: `${P}/untick`, import: `${P}/import` },
+  rebate: { list: `${P}/rebate-list`, export: `${P}/rebate-export`, tick: `${P}/rebate-tick`, untick: `${P}/rebate-untick`, import: `${P}/rebate-import` },
 };
 export const TICK_LOG_EXPORT = `${P}/log-export`;
 export const TICK_KEY = ['income', 'deduction'] as const;

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { canWriteIncomeEntry, type PoolRow } from '@zhyy/shared';
-import { incomeEntryApi, type EntryScope } from '../../../api/incomeEntry';
+import { ENTRY_EXPORTS, incomeEntryApi, type EntryScope } from '../../../api/incomeEntry';
 import { useSession } from '../../../stores/session';
 import { PoolTable } from '../pool/PoolTable';
 import { SignDialog } from './SignDialog';
@@ -32,9 +32,9 @@ export function EntryWaiting({ scope, testId, emptyText, header, extra }: EntryW
   return (
     <>
       <PoolTable
-        scope="all" testId={testId} fileName="" emptyText={emptyText} header={header}
+        scope="all" testId={testId} fileName="待签收发票" emptyText={emptyText} header={header}
         list={{ key: [...ENTRY_KEY, 'waiting', scope], fetch: (p) => incomeEntryApi.waiting(scope, p) }}
-        exportPath={null} detailPath={entryDetailPath} formName={`income-entry-${scope}`}
+        exportPath={scope === 'all' ? ENTRY_EXPORTS.waiting : null} detailPath={entryDetailPath} formName={`income-entry-${scope}`}
         selection={canSign ? { keys, onChange: (_k, rows) => setChosen(rows) } : undefined}
         actions={<>
           {extra}

@@ -3,9 +3,10 @@ import { DatePicker, Form, Input, Select, Tag, Typography, type TableColumnsType
 import type { Dayjs } from 'dayjs';
 import { Link } from 'react-router';
 import { IncomeSignDocType, IncomeSigningState, type SigningRow } from '@zhyy/shared';
-import { incomeEntryApi } from '../../../api/incomeEntry';
+import { ENTRY_EXPORTS, incomeEntryApi } from '../../../api/incomeEntry';
 import { formatTime } from '../../../components/download';
 import { ListPage } from '../../../components/ListPage';
+import { ExportProgress } from '../../common/ExportProgress';
 import { Money } from '../../common/Money';
 import { ENTRY_KEY, entryDetailPath } from './request';
 
@@ -61,6 +62,7 @@ export function SigningList() {
       toRequest={toSigningRequest}
       emptyText="没有签收记录"
       testId="entry-signings"
+      exportWith={(body, total) => <ExportProgress path={ENTRY_EXPORTS.signings} body={body} rows={total} fileName="签收记录" disabled={!total} />}
       filters={
         <>
           <Form.Item name="state" label="状态">

@@ -17,10 +17,10 @@ import RevokeList from './RevokeList';
 import { REVOKE_ADD, REVOKE_LIST } from './common';
 
 const api = vi.hoisted(() => ({ signed: vi.fn(), revoke: vi.fn(), revokes: vi.fn() }));
-vi.mock('../../../../api/incomeRevoke', () => ({ incomeRevokeApi: api }));
+vi.mock('../../../../api/incomeRevoke', async (orig) => ({ ...(await orig<typeof import('../../../../api/incomeRevoke')>()), incomeRevokeApi: api }));
 const confirm = vi.hoisted(() => vi.fn());
 const success = vi.hoisted(() => vi.fn());
-vi.mock('../../../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { success, error: vi.fn() } }) }));
+vi.mock('../../../../ui/feedback', async (orig) => ({ ...(await orig<typeof import('../../../../ui/feedback')>()), feedback: () => ({ modal: { confirm }, message: { success, error: vi.fn() } }) }));
 
 configure({ asyncUtilTimeout: 15_000 });
 

@@ -2,15 +2,16 @@
  * 签收撤销 (/invoice-entry/revoke/list): every revocation — archive number (void, never given
  * again), invoice, seller, amount, the document it was signed against, the reason, who and when —
  * filtered by archive number, invoice number and day. 新增撤销 for the roles that may change (not 16).
- * The server has no export of this list, so the page has none.
+ * 导出Excel streams the filtered list (revoke/export).
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form, Input, Typography, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { IncomeSignDocType, type RevokeRow } from '@zhyy/shared';
-import { incomeRevokeApi } from '../../../../api/incomeRevoke';
+import { incomeRevokeApi, REVOKE_EXPORT } from '../../../../api/incomeRevoke';
 import { ListPage } from '../../../../components/ListPage';
 import { formatDateTime } from '../../../../components/format';
+import { ExportProgress } from '../../../common/ExportProgress';
 import { Money } from '../../../common/Money';
 import { dayRangeRequest, REVOKE_ADD, REVOKE_KEY, useCanWriteEntry } from './common';
 
@@ -39,6 +40,7 @@ export default function RevokeList() {
       columns={columns}
       toRequest={dayRangeRequest}
       emptyText="暂无签收撤销记录"
+      exportWith={(body, total) => <ExportProgress path={REVOKE_EXPORT} body={body} rows={total} fileName="签收撤销记录" disabled={!total} />}
       actions={canWrite ? <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(REVOKE_ADD)} data-testid="revoke-add">新增撤销</Button> : null}
       filters={
         <>
