@@ -4,28 +4,49 @@
  * wait only matters when the expected text never comes, so it guards against a hang, never asserts speed.
  */
 import { configure } from '@testing-library/react';
+import { afterAll } from 'vitest';
 
 configure({ asyncUtilTimeout: 5000 });
 
 // antd writes its styles (CSS-in-JS) into <style> elements in the document head; jsdom parses each and
 // walks every rule of them on each getComputedStyle, which testing-library calls for every element it
 // considers (getByRole, toBeVisible). Kept out of the document, the styles cost nothing to those calls.
-const insertBefore = Node.prototype.insertBefore;
-const appendChild = Node.prototype.appendChild;
-const detached = document.createElement('div');
-function isAntdStyle(node: Node): boolean {
-  return node instanceof HTMLStyleElement && (node.hasAttribute('data-css-hash') || node.hasAttribute('data-rc-order'));
+if (typeof document !== 'undefined') keepAntdStylesOutOfTheDocument();
+
+function keepAntdStylesOutOfTheDocument(): void {
+  const insertBefore = Node.prototype.insertBefore;
+  const appendChild = Node.prototype.appendChild;
+  const detached = document.createElement('div');
+  function isAntdStyle(node: Node): boolean {
+    return node instanceof HTMLStyleElement && (node.hasAttribute('data-css-hash') || node.hasAttribute('data-rc-order'));
+  }
+  Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null): T {
+    if (this === document.head && isAntdStyle(node)) return appendChild.call(detached, node) as T;
+    return insertBefore.call(this, node, child) as T;
+  };
+  Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T {
+    if (this === document.head && isAntdStyle(node)) return appendChild.call(detached, node) as T;
+    return appendChild.call(this, node) as T;
+  };
+  const removeChild = Node.prototype.removeChild;
+  Node.prototype.removeChild = function <T extends Node>(this: Node, node: T): T {
+    if (this === document.head && node.parentNode === detached) return removeChild.call(detached, node) as T;
+    return removeChild.call(this, node) as T;
+  };
 }
-Node.prototype.insertBefore = function <T extends Node>(this: Node, node: T, child: Node | null): T {
-  if (this === document.head && isAntdStyle(node)) return appendChild.call(detached, node) as T;
-  return insertBefore.call(this, node, child) as T;
-};
-Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T {
-  if (this === document.head && isAntdStyle(node)) return appendChild.call(detached, node) as T;
-  return appendChild.call(this, node) as T;
-};
-const removeChild = Node.prototype.removeChild;
-Node.prototype.removeChild = function <T extends Node>(this: Node, node: T): T {
-  if (this === document.head && node.parentNode === detached) return removeChild.call(detached, node) as T;
-  return removeChild.call(this, node) as T;
-};
+
+// A file's last toast (antd's static message, notification or modal: feedback() outside the App) renders in
+// a root of its own that testing-library does not unmount, and React runs that work in a later macrotask
+// (setImmediate). Run after the environment is gone, it threw "window is not defined" as an unhandled error
+// of whichever file came next (stop 34's run, StatPage.test and CaseList.test). Close them and let React
+// finish while the document is still there.
+afterAll(async () => {
+  if (typeof document === 'undefined') return;
+  if (document.querySelector('.ant-message, .ant-notification, .ant-modal-root')) {
+    const { message, notification, Modal } = await import('antd');
+    message.destroy();
+    notification.destroy();
+    Modal.destroyAll();
+  }
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+});
