@@ -48,5 +48,9 @@ afterAll(async () => {
     notification.destroy();
     Modal.destroyAll();
   }
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  // Closing motions end on timers of their own (rc-motion, a few hundred ms at most): wait them out too.
+  for (let i = 0; i < 12; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 });
