@@ -19,8 +19,26 @@ const resolve = { alias: { '@zhyy/shared': path.join(here, 'packages/shared/src/
 // into the next file. docs/testing.md has the figures.
 const api = { isolate: false, restoreMocks: true, globalSetup: ['apps/server/test/global-setup.ts'] };
 
+/**
+ * A web file runs in a child process of its own, which lives on for a moment after the file's jsdom
+ * environment is gone. React work queued before (a setImmediate of its scheduler) that runs in that moment
+ * meets no `window` and throws "window is not defined": an unhandled error that fails the run although every
+ * test passed (stops 33 and 34, about one run in three). testSetup.ts lets the file's pending work finish
+ * first; this drops only what is left of that one kind (a ReferenceError for window or document thrown
+ * inside react-dom, which in a browser cannot happen) and prints it, so it stays visible. Any other
+ * unhandled error still fails the run. docs/testing.md "Errors after a web file".
+ */
+function afterTeardownOnly(error: { name?: string; message?: string; stack?: string }): boolean | void {
+  const afterTeardown =
+    error.name === 'ReferenceError' && /^(window|document) is not defined$/.test(error.message ?? '') && /react-dom/.test(error.stack ?? '');
+  if (!afterTeardown) return;
+  console.warn(`[web] React work after a file's environment was closed, not counted as a failure: ${error.message}`);
+  return false;
+}
+
 export default defineConfig({
   test: {
+    onUnhandledError: afterTeardownOnly,
     // Two workers on the 2-core machine: a file waiting on PostgreSQL or a worker thread leaves the
     // other core to the next file (docs/testing.md).
     maxWorkers: 2,

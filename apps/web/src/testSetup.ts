@@ -36,12 +36,15 @@ function keepAntdStylesOutOfTheDocument(): void {
 }
 
 // A file's last toast (antd's static message, notification or modal: feedback() outside the App) renders in
-// a root of its own that testing-library does not unmount, and React runs that work in a later macrotask
-// (setImmediate). Run after the environment is gone, it threw "window is not defined" as an unhandled error
-// of whichever file came next (stop 34's run, StatPage.test and CaseList.test). Close them and let React
-// finish while the document is still there.
+// a root of its own that testing-library does not unmount, once antd's static API has loaded (a dynamic
+// import, slow on a loaded machine: it could finish after the file's last test). React runs that work in a
+// later macrotask (setImmediate); run after the environment was gone, it threw "window is not defined" as
+// an unhandled error (stops 33 and 34's runs, after StatPage.test, CaseList.test and contracts.test). So
+// each file waits for those calls, closes what they show and lets React finish while the document is there.
 afterAll(async () => {
   if (typeof document === 'undefined') return;
+  const feedback: { closeStaticFeedback?: () => Promise<void> } = await import('./ui/feedback');
+  await feedback.closeStaticFeedback?.();
   if (document.querySelector('.ant-message, .ant-notification, .ant-modal-root')) {
     const { message, notification, Modal } = await import('antd');
     message.destroy();

@@ -9,17 +9,37 @@ import type { Feedback } from './feedbackTypes';
 export type { Feedback } from './feedbackTypes';
 
 
+let staticModule: Promise<typeof import('./staticFeedback')> | undefined;
+/** The calls made through the static feedback whose antd module is still loading. */
+const loadingCalls = new Set<Promise<void>>();
+
 /** One part of the static feedback, each method loading antd's static API before it runs. */
 function lazyPart<K extends keyof Feedback>(part: K): Feedback[K] {
   return new Proxy({} as Feedback[K], {
     get: (_target, method: string) =>
       (...args: unknown[]) => {
-        void import('./staticFeedback').then(({ staticFeedback }) => {
+        const call = (staticModule ??= import('./staticFeedback')).then(({ staticFeedback }) => {
           (staticFeedback[part] as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...args);
         });
+        loadingCalls.add(call);
+        void call.finally(() => loadingCalls.delete(call));
         return undefined;
       },
   });
+}
+
+/**
+ * Lets every static call still loading antd run, then closes what the static feedback shows. The web
+ * tests call it after each file (testSetup.ts): a toast shown late renders in a root of its own, and
+ * React's work for it must not outlive the file's document.
+ */
+export async function closeStaticFeedback(): Promise<void> {
+  while (loadingCalls.size) await Promise.allSettled([...loadingCalls]);
+  if (!staticModule) return;
+  const { staticFeedback } = await staticModule;
+  staticFeedback.message.destroy();
+  staticFeedback.notification.destroy();
+  (staticFeedback.modal as unknown as { destroyAll?: () => void }).destroyAll?.();
 }
 
 const lazyStatic: Feedback = { message: lazyPart('message'), notification: lazyPart('notification'), modal: lazyPart('modal') };
