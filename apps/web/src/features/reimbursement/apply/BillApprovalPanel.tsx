@@ -23,6 +23,7 @@ function ApproveLine({ line, onDone }: { line: ReimbLineView; onDone: () => void
   const [busy, setBusy] = useState(false);
   const save = async () => {
     if (amount === undefined) return void feedback().message.error('请输入核定金额');
+    if (amount < 0) return void feedback().message.error('核定金额不能小于0');
     if (amount > line.amount) return void feedback().message.error(`核定金额不能高于报销金额 ${formatFen(line.amount)} 元`);
     if (!note.trim()) return void feedback().message.error('请填写核定意见');
     setBusy(true);

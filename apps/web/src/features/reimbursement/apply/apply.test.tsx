@@ -171,8 +171,13 @@ describe('the approval panel in 我的待办', { timeout: 60_000 }, () => {
     expect(sum.textContent).toContain('1,430.00');
     fireEvent.click(screen.getByTestId('approve-line-1'));
     const input = await screen.findByPlaceholderText('核定金额（元）');
-    fireEvent.change(input, { target: { value: '1000' } });
     fireEvent.change(screen.getByPlaceholderText('核定意见（必填）'), { target: { value: '一等座超标' } });
+    // A negative amount is refused with the schema's message, not clamped to 0 (issue 31).
+    fireEvent.change(input, { target: { value: '-5' } });
+    fireEvent.click(screen.getByRole('button', { name: /保存核定/ }));
+    expect(await screen.findByText('核定金额不能小于0')).toBeTruthy();
+    expect(calls.approveLine).not.toHaveBeenCalled();
+    fireEvent.change(input, { target: { value: '1000' } });
     fireEvent.click(screen.getByRole('button', { name: /保存核定/ }));
     await waitFor(() => expect(calls.approveLine).toHaveBeenCalledWith(detail.lines[0]!.id, 100_000, '一等座超标'));
   });
