@@ -18,7 +18,7 @@ import { OperationLogService } from './platform/oplog.js';
 import { installRateLimits } from './platform/rate-limit.js';
 import { SessionService } from './platform/sessions.js';
 import { SyncLogService } from './platform/synclog.js';
-import { createStorage } from './platform/storage/index.js';
+import { createStorage, sweepStorageParts } from './platform/storage/index.js';
 import { UserRecords } from './platform/user-records.js';
 import { accountRoutes } from './modules/account/routes.js';
 import { onlineRoutes } from './modules/online/routes.js';
@@ -74,6 +74,7 @@ export async function buildApp(config: Config, db: Db, opts: { extraModules?: Ro
   app.decorate('synclog', new SyncLogService(db));
   app.decorate('userRecords', new UserRecords());
   app.decorate('storage', createStorage(config));
+  sweepStorageParts(app);
 
   // First of all hooks, so that refusals by the guard carry the security headers too.
   installSecurityHeaders(app, config);

@@ -8,7 +8,9 @@
  * Bodies are streamed both ways: no driver holds a whole file in memory. Keys are relative paths of
  * letters, digits, '.', '_' and '-' segments joined by '/' (checkKey); anything else is refused.
  */
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { SWEEP_INTERVAL_MS } from '../tempFiles.js';
 import { LocalStorage } from './local.js';
 import { S3Storage } from './s3.js';
 import type { FileStorage } from './common.js';
@@ -25,3 +27,21 @@ export function createStorage(config: Pick<Config, 'dataDir' | 'storage'>): File
 export * from './common.js';
 export { LocalStorage } from './local.js';
 export { S3Storage } from './s3.js';
+
+/**
+ * The local driver's leftovers of a crash (`.part` files) are swept at start and hourly while the server
+ * runs (issue 30); an object store keeps no parts of ours.
+ */
+export function sweepStorageParts(app: FastifyInstance): void {
+  const storage = app.storage;
+  if (!(storage instanceof LocalStorage)) return;
+  const sweep = () =>
+    void storage
+      .sweepParts()
+      .then((gone) => gone.length && app.log.info({ removed: gone.length }, 'storage: removed unfinished parts left by a crash'))
+      .catch((err: unknown) => app.log.warn({ err }, 'storage: could not sweep unfinished parts'));
+  sweep();
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

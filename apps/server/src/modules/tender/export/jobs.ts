@@ -25,6 +25,7 @@ import { newId } from '../../../platform/ids.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { Leases, newHolderId } from '../../../platform/leases.js';
 import type { OperationLogService } from '../../../platform/oplog.js';
+import { sweepFiles, SWEEP_INTERVAL_MS } from '../../../platform/tempFiles.js';
 import { nowIso } from '../../../platform/time.js';
 import { fileExportActorOf, recordFileExportAs, type FileExportActor } from '../../syslog/fileExports.js';
 import { assemblePdf } from './pdf/assemble.js';
@@ -160,6 +161,9 @@ export interface RunnerOptions {
 }
 
 export const EXPORT_MAX_ATTEMPTS = 3;
+/** The file of an assembly in the temporary folder: tender-export-<job id>-<attempt>-<random>.<pdf|zip>. */
+export const TEMP_FILE_IDLE_MS = 60 * 60 * 1000;
+const TEMP_FILE = /^tender-export-([0-9a-f-]{36})-(\d+)-[0-9a-f]{8}\.(?:pdf|zip)$/;
 export const EXPORT_GAVE_UP = '导出多次中断未能完成，请重新生成';
 
 class JobLost extends Error {
@@ -191,8 +195,13 @@ export class TenderExportRunner {
 
   start(): void {
     if (this.timer || this.stopped) return;
+    let lastSweep = 0;
     const loop = () => {
       this.timer = setTimeout(() => {
+        if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {
+          lastSweep = Date.now();
+          void this.sweepTemp().catch((err: unknown) => this.opts.log.warn({ err }, 'tender export: could not sweep its temporary files'));
+        }
         void this.tick().finally(() => {
           if (this.timer) loop();
         });
@@ -212,6 +221,26 @@ export class TenderExportRunner {
     this.timer = null;
     const grace = new Promise<void>((resolve) => setTimeout(resolve, this.opts.stopGraceMs ?? 10_000).unref());
     await Promise.race([this.running?.catch(() => 0), grace]);
+  }
+
+  /**
+   * Removes the files of assemblies that no runner is doing any more (a server killed mid-export leaves
+   * its file behind): at the first loop after start, then hourly. A file is kept while its job is running
+   * under the same attempt, on whichever server, and while it was written in the last hour (an assembly
+   * writes as it goes; the folder may be shared with servers of another database); the names removed.
+   */
+  async sweepTemp(now = Date.now()): Promise<string[]> {
+    const db = this.opts.db.kysely;
+    return sweepFiles(this.tmpDir(), {
+      match: TEMP_FILE,
+      olderThanMs: TEMP_FILE_IDLE_MS,
+      now,
+      keep: async (m) => !!(await db.selectFrom('tender_exports').select('id').where('id', '=', m[1]!).where('attempt', '=', Number(m[2])).where('state', '=', 'running').executeTakeFirst()),
+    });
+  }
+
+  private tmpDir(): string {
+    return this.opts.tmpDir ?? os.tmpdir();
   }
 
   /** Runs queued (or abandoned) jobs until there is none this runner may take; how many it finished. Ticks never overlap. */
@@ -315,7 +344,7 @@ export class TenderExportRunner {
       const res = await fenced().set({ progress: pct, step: step.slice(0, 200) }).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw new JobLost();
     };
-    const tmp = path.join(this.opts.tmpDir ?? os.tmpdir(), `tender-export-${job.id}-${attempt}-${crypto.randomBytes(4).toString('hex')}.${job.format}`);
+    const tmp = path.join(this.tmpDir(), `tender-export-${job.id}-${attempt}-${crypto.randomBytes(4).toString('hex')}.${job.format}`);
     try {
       const resolve = this.resolvers[job.kind];
       if (!resolve) throw new ExportInputError('该类导出暂不可用');
