@@ -55,26 +55,40 @@ async function evidenceCounts(db: Db, ids: readonly string[]): Promise<Map<strin
   return new Map(rows.map((r) => [r.owner_id, Number(r.n)]));
 }
 
-const factsOf = (r: Rec): ExceptionFacts => ({
-  ground: Number(r.ground), managerId: r.manager_id, managerName: r.manager_name ?? '', validFrom: r.valid_from, validTo: r.valid_to, stopDate: r.stop_date,
-  project: { id: r.project_id, code: r.p_code, name: r.p_name, customer: r.p_customer, state: Number(r.p_state), managerId: r.p_manager },
-  other: { id: r.other_project_id, code: r.o_code, name: r.o_name, customer: r.o_customer, state: Number(r.o_state), managerId: r.o_manager },
-});
+/** A project's facts as about to be saved (the project save checks its exceptions against them, not the stored ones). */
+export interface ProjectOverride {
+  id: string;
+  code: string;
+  name: string;
+  customer: string;
+  state: number;
+  managerId: string | null;
+}
 
-function toRow(r: Rec, evidence: number, today: string): ManagerExceptionRow {
+const factsOf = (r: Rec, over?: ProjectOverride): ExceptionFacts => {
+  const project = { id: r.project_id, code: r.p_code, name: r.p_name, customer: r.p_customer, state: Number(r.p_state), managerId: r.p_manager };
+  const other = { id: r.other_project_id, code: r.o_code, name: r.o_name, customer: r.o_customer, state: Number(r.o_state), managerId: r.o_manager };
+  return {
+    ground: Number(r.ground), managerId: r.manager_id, managerName: r.manager_name ?? '', validFrom: r.valid_from, validTo: r.valid_to, stopDate: r.stop_date,
+    project: over?.id === project.id ? { ...over } : project,
+    other: over?.id === other.id ? { ...over } : other,
+  };
+};
+
+function toRow(r: Rec, evidence: number, today: string, over?: ProjectOverride): ManagerExceptionRow {
   const ground = Number(r.ground);
   return {
     id: r.id, managerId: r.manager_id, managerName: r.manager_name ?? '', projectId: r.project_id, projectCode: r.p_code, projectName: r.p_name,
     otherProjectId: r.other_project_id, otherCode: r.o_code, otherName: r.o_name, ground, validFrom: r.valid_from, validTo: r.valid_to, stopDate: r.stop_date,
     stopDays: ground === ManagerExceptionGround.suspended && r.stop_date ? daysBetween(r.stop_date, today) : null,
-    remark: r.remark, evidenceCount: evidence, problem: exceptionInForceProblem({ ...factsOf(r), evidenceCount: evidence }, today),
+    remark: r.remark, evidenceCount: evidence, problem: exceptionInForceProblem({ ...factsOf(r, over), evidenceCount: evidence }, today),
     createdBy: r.created_by, createdAt: r.created_at, updatedBy: r.updated_by, updatedAt: r.updated_at,
   };
 }
 
-async function rowsOf(db: Db, recs: Rec[], today: string): Promise<ManagerExceptionRow[]> {
+async function rowsOf(db: Db, recs: Rec[], today: string, over?: ProjectOverride): Promise<ManagerExceptionRow[]> {
   const counts = await evidenceCounts(db, recs.map((r) => r.id));
-  return recs.map((r) => toRow(r, counts.get(r.id) ?? 0, today));
+  return recs.map((r) => toRow(r, counts.get(r.id) ?? 0, today, over));
 }
 
 /** The exceptions the projects are part of (either side), oldest first. */
@@ -88,9 +102,9 @@ export async function exceptionsOfProjects(db: Db, projectIds: readonly string[]
   return rowsOf(db, recs, today);
 }
 
-/** The exceptions of one manager, as of `today` (the project save's check). */
-export async function exceptionsOfManager(db: Db, managerId: string, today = shanghaiDay()): Promise<ManagerExceptionRow[]> {
-  return rowsOf(db, await base(db).where('e.manager_id', '=', managerId).orderBy('e.created_at').orderBy('e.id').execute(), today);
+/** The exceptions of one manager, as of `today`, with the project being saved taken as `over` (the project save's check). */
+export async function exceptionsOfManager(db: Db, managerId: string, over?: ProjectOverride, today = shanghaiDay()): Promise<ManagerExceptionRow[]> {
+  return rowsOf(db, await base(db).where('e.manager_id', '=', managerId).orderBy('e.created_at').orderBy('e.id').execute(), today, over);
 }
 
 /** The exceptions of a manager between two projects, either way round (in force first). */

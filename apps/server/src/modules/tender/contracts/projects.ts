@@ -214,7 +214,7 @@ export class TenderProjectService {
     const others = (await db.selectFrom('projects').select(['id', 'code', 'name', 'state']).where('manager_id', '=', b.managerId).execute()).filter((o) => o.id !== selfId && isActiveProject(o.state));
     if (!others.length) return { refusal: null, allowed: [] };
     const who = (await db.selectFrom('users').select('name').where('id', '=', b.managerId).executeTakeFirst())?.name ?? '';
-    const exceptions = selfId ? await exceptionsOfManager(db, b.managerId) : [];
+    const exceptions = selfId ? await exceptionsOfManager(db, b.managerId, { id: selfId, code: b.code, name: b.name, customer: b.customer, state: b.state, managerId: b.managerId }) : [];
     const allowed: string[] = [];
     for (const o of others) {
       const recorded = exceptionsBetween(exceptions, b.managerId, selfId ?? '', o.id);
