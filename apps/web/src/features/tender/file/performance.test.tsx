@@ -19,7 +19,7 @@ const saved = vi.hoisted(() => vi.fn());
 vi.mock('../../../api/tender-contracts', () => ({ tenderContractApi: contracts, tenderProjectApi: {} }));
 vi.mock('../../../api/tender-export', () => ({ tenderExportApi: exp }));
 vi.mock('../../../api/tender-files', () => ({ tenderSettingApi: settings }));
-vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }), showError: vi.fn() }));
+vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }), showError: vi.fn() }));
 vi.mock('../../../components/download', () => ({ saveBlob: saved, formatTime: (v: string | null) => v ?? '' }));
 
 const { pollInterval, watermarkOf, performanceExportUrl, readPerformanceSearch, POLL_MS } = await import('./exportLogic');
