@@ -19,9 +19,12 @@ const exceptions = vi.hoisted(() => ({ list: vi.fn(), save: vi.fn(), remove: vi.
 vi.mock('../../../api/tender-contracts', () => ({ tenderContractApi: contracts, tenderProjectApi: projects, tenderExceptionApi: exceptions }));
 const files = vi.hoisted(() => ({ list: vi.fn(), upload: vi.fn(), remove: vi.fn(), fileLink: vi.fn() }));
 vi.mock('../../../api/tender-files', () => ({ tenderFilesApi: files }));
+const success = vi.hoisted(() => vi.fn());
+vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm: vi.fn() }, message: { success, error: vi.fn() } }) }));
 
 const { exceptionBody, exceptionSummary } = await import('./ManagerExceptions');
 const { default: ProjectDetailPage } = await import('./ProjectDetailPage');
+const { default: ProjectEditPage } = await import('./ProjectEditPage');
 const { PerformanceResults } = await import('../file/PerformanceResults');
 
 configure({ asyncUtilTimeout: 15_000 });
@@ -37,7 +40,7 @@ const D: TenderProjectDetail = {
 };
 
 beforeEach(() => {
-  for (const f of [...Object.values(projects), ...Object.values(contracts), ...Object.values(exceptions), ...Object.values(files)]) f.mockReset();
+  for (const f of [...Object.values(projects), ...Object.values(contracts), ...Object.values(exceptions), ...Object.values(files), success]) f.mockReset();
   useSession.setState({ roles: ['4'] } as never);
   contracts.users.mockResolvedValue([]);
   projects.options.mockResolvedValue([{ id: 'p1', code: 'XM-1', name: '江北管廊一期' }]);
@@ -51,6 +54,7 @@ function show(node: React.ReactNode, path = '/tender/project/detail/p2') {
       <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path="/tender/project/detail/:id" element={node} />
+          <Route path="/tender/project/modify/:id" element={node} />
           <Route path="*" element={node} />
         </Routes>
       </MemoryRouter>
@@ -126,5 +130,16 @@ describe('项目经理例外', { timeout: 60_000 }, () => {
     expect(cells).toHaveLength(1);
     expect(cells[0]!.textContent).toBe('可用张伟同时担任「XM-1 江北管廊一期」的项目经理：停工120天以上（含）且经建设单位同意，2026-01-01停工，至今150天；有效期 2026-05-01 至 长期');
     expect(screen.getByText('未关联项目')).toBeTruthy();
+  });
+
+  it('a project save let through by an exception says which rule allowed it', async () => {
+    const said = '保存成功（张伟同时担任「XM-1 江北管廊一期」的项目经理，依据注册建造师执业管理办法（试行）第九条（三）：停工120天以上（含）且经建设单位同意）';
+    projects.detail.mockResolvedValue(D);
+    projects.save.mockResolvedValue({ code: 20000, message: said, r: { ...D } });
+    show(<ProjectEditPage />, '/tender/project/modify/p2');
+    await screen.findByTestId('tender-project-editor');
+    await waitFor(() => expect((screen.getByLabelText('项目编号') as HTMLInputElement).value).toBe('XM-2'));
+    fireEvent.click(screen.getByText('保 存'));
+    await waitFor(() => expect(success).toHaveBeenCalledWith(said, 8));
   });
 });
