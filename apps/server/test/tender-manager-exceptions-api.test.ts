@@ -73,6 +73,10 @@ describe('停工 120 days (含), with the client\'s consent as evidence', () => 
     const b = await project('LE-B', '江北管廊二期');
     const taken = `${m.name}是注册建造师，已担任在建项目「${a.code} 江北管廊一期」的项目经理，不能同时负责两个在建项目`;
     expect(await answer('project/save', { ...b, id: b.id, managerId: m.id }, 'demo4')).toEqual([409, `${taken}（如属注册建造师执业管理办法（试行）第九条的例外情形，请在项目详情中登记例外并上传证明材料）`]);
+    expect(await answer('project/save', { code: `LE-NEW-${tag}`, name: '新项目', customer: CLIENT, state: ProjectState.building, managerId: m.id }, 'demo4')).toEqual([
+      409,
+      `${taken}（如属注册建造师执业管理办法（试行）第九条的例外情形，请先不填项目经理保存项目，再在项目详情中登记例外并上传证明材料）`,
+    ]);
 
     const body = { projectId: b.id, managerId: m.id, otherProjectId: a.id, ground: ManagerExceptionGround.suspended, stopDate: addDays(today, -120), validFrom: today, remark: '建设单位征地未完成' };
     expect(await answer('project/exception/save', body, 'demo4')).toEqual([400, `「${a.code} 江北管廊一期」不是停工状态，不能按停工情形登记例外`]);

@@ -224,7 +224,11 @@ export class TenderProjectService {
         continue;
       }
       const why = recorded[0]?.problem;
-      const hint = why ? `；已登记的例外不能使用：${why}` : '（如属注册建造师执业管理办法（试行）第九条的例外情形，请在项目详情中登记例外并上传证明材料）';
+      const hint = why
+        ? `；已登记的例外不能使用：${why}`
+        : selfId
+          ? '（如属注册建造师执业管理办法（试行）第九条的例外情形，请在项目详情中登记例外并上传证明材料）'
+          : '（如属注册建造师执业管理办法（试行）第九条的例外情形，请先不填项目经理保存项目，再在项目详情中登记例外并上传证明材料）';
       return { refusal: conflict(`${managerConflictMessage(who, o)}${hint}`), allowed: [] };
     }
     return { refusal: null, allowed };
