@@ -22,6 +22,7 @@ export * from './travel-classes.js';
 export * from './cost-rules.js';
 export * from './tender-rules.js';
 export * from './tender-contract-rules.js';
+export * from './tender-manager-exceptions.js';
 export * from './tender-people.js';
 export * from './amount-input.js';
 export * from './contact-rules.js';

@@ -10,6 +10,8 @@ import type {
   FrameStatisticFilter,
   FrameStatisticPage,
   FrameStatisticQuery,
+  ManagerExceptionBody,
+  ManagerExceptionRow,
   PageResult,
   TenderContractBody,
   TenderContractDetail,
@@ -53,4 +55,11 @@ export const tenderProjectApi = {
   save: (body: TenderProjectBody, options?: RequestOptions) => change<TenderProjectRow>(`${P}/save`, body, options),
   export: (f: In<typeof TenderProjectFilter>) => api.blob(`${P}/export`, f),
   options: (keyword?: string) => api.post<TenderOption[]>(`${P}/options`, keyword ? { keyword } : {}, { silent: true }),
+};
+
+/** 项目经理例外 (注册建造师执业管理办法（试行）第九条, issue 29): a project's exceptions; record, modify, delete. */
+export const tenderExceptionApi = {
+  list: (projectId: string) => api.post<ManagerExceptionRow[]>(`${P}/exception/list`, { id: projectId }),
+  save: (body: ManagerExceptionBody, options?: RequestOptions) => change<ManagerExceptionRow>(`${P}/exception/save`, body, options),
+  remove: (id: string) => change<null>(`${P}/exception/delete`, { id }),
 };

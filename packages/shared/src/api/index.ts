@@ -29,3 +29,4 @@ export * from './tender-contracts.js';
 export * from './tender-people.js';
 export * from './tender-export-stat.js';
 export * from './tender-export.js';
+export * from './tender-manager-exceptions.js';

@@ -8,6 +8,7 @@ import { ContractType } from '../enums.js';
 import { ProjectState } from '../tender-contract-rules.js';
 import { isoDay, PageQuery, text } from './common.js';
 import type { CertificateRow } from './tender-people.js';
+import type { ManagerExceptionRow } from './tender-manager-exceptions.js';
 
 const reqText = (label: string, max: number) => text({ error: `请填写${label}` }).trim().min(1, `请填写${label}`).max(max, `${label}不能超过${max}个字符`);
 const optText = (label: string, max: number) => text().trim().max(max, `${label}不能超过${max}个字符`).optional();
@@ -193,6 +194,8 @@ export interface TenderProjectDetail extends TenderProjectRow {
    * manager (all of them, with their state today).
    */
   certificates: CertificateRow[];
+  /** The manager exceptions (注册建造师执业管理办法（试行）第九条) this project is part of, either side. */
+  managerExceptions: ManagerExceptionRow[];
   history: TenderHistoryRow[];
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from '../zod-locale.js';
 import { isoDay, text } from './common.js';
+import type { ManagerExceptionRow } from './tender-manager-exceptions.js';
 
 export const TENDER_EXPORT_MAX_ITEMS = 200;
 
@@ -95,6 +96,10 @@ export interface PerformanceCheckRow {
   fileCount: number;
   /** Empty: it counts as a performance record. */
   problems: string[];
+  /** The contract's project and its manager's exceptions there (注册建造师执业管理办法（试行）第九条); none without a project. */
+  projectCode: string | null;
+  managerName: string;
+  managerExceptions: ManagerExceptionRow[];
 }
 
 // ---- 证书 ----

@@ -35,6 +35,32 @@ export interface ProjectTable extends ReferenceRow {
   /** 0036: 1 when the manager is a registered constructor (注册建造师): one active project each. */
   manager_registered: Defaulted<number>;
   updated_by: Defaulted<string>;
+  /** 0043: the manager exception this project's hold of its manager rests on (left out of the partial unique index). */
+  manager_exception_id: Defaulted<string | null>;
+}
+
+/** 0043: a lawful exception to the registered-manager rule (注册建造师执业管理办法（试行）第九条). */
+export interface TenderManagerExceptionTable {
+  id: string;
+  manager_id: string;
+  project_id: string;
+  other_project_id: string;
+  /** ManagerExceptionGround. */
+  ground: number;
+  valid_from: string;
+  valid_to: string | null;
+  stop_date: string | null;
+  remark: Defaulted<string>;
+  created_by: Defaulted<string>;
+  created_at: string;
+  updated_by: Defaulted<string>;
+  updated_at: string;
+}
+
+declare module '../../db/schema.js' {
+  interface Database {
+    tender_manager_exceptions: TenderManagerExceptionTable;
+  }
 }
 
 export interface ContractTable extends ReferenceRow {

@@ -11,6 +11,7 @@ import { listAttachments, openAttachment } from '../attachment/attachments.js';
 import type { TenderAttachment } from '@zhyy/shared';
 import { ExportInputError, type ExportMime, type ExportSection } from '../export/types.js';
 import { CONTRACT_OWNER } from './pages.js';
+import { exceptionsOfProjects } from './exceptions.js';
 import '../tables.js';
 
 type Db = FastifyInstance['db']['kysely'];
@@ -23,13 +24,14 @@ interface ContractFacts {
   customer: string;
   amount: number | string;
   accepted_on: string | null;
+  project_id: string | null;
 }
 
 async function contractsOf(db: Db, ids: readonly string[]): Promise<Map<string, ContractFacts>> {
   if (!ids.length) return new Map();
   const rows = await db
     .selectFrom('contracts')
-    .select(['id', 'contract_type', 'code', 'name', 'customer', 'amount', 'accepted_on'])
+    .select(['id', 'contract_type', 'code', 'name', 'customer', 'amount', 'accepted_on', 'project_id'])
     .where('id', 'in', [...ids])
     .where('is_temp', '=', 0)
     .execute();
@@ -51,6 +53,12 @@ export function pagesInOrder(contractType: number, files: readonly TenderAttachm
 export async function performanceCheck(db: Db, body: PerformanceCheckBody): Promise<PerformanceCheckRow[]> {
   const found = await contractsOf(db, body.contractIds);
   const files = await listAttachments(db, CONTRACT_OWNER, body.contractIds);
+  // Each contract's project, its manager and the manager exceptions it is part of (issue 29 item 11).
+  const projectIds = [...new Set([...found.values()].map((c) => c.project_id).filter((p): p is string => !!p))];
+  const projects = projectIds.length
+    ? await db.selectFrom('projects as p').leftJoin('users as u', 'u.id', 'p.manager_id').select(['p.id', 'p.code', 'u.name as manager_name']).where('p.id', 'in', projectIds).execute()
+    : [];
+  const exceptions = await exceptionsOfProjects(db, projectIds);
   return body.contractIds.map((id) => {
     const c = found.get(id);
     if (!c) throw notFound('所选合同不存在或已删除，请重新选择');
@@ -68,6 +76,9 @@ export async function performanceCheck(db: Db, body: PerformanceCheckBody): Prom
       presentPages: present,
       missingPages: missingPages(c.contract_type, present),
       fileCount: mine.length,
+      projectCode: projects.find((p) => p.id === c.project_id)?.code ?? null,
+      managerName: projects.find((p) => p.id === c.project_id)?.manager_name ?? '',
+      managerExceptions: c.project_id ? exceptions.filter((e) => e.projectId === c.project_id || e.otherProjectId === c.project_id) : [],
       problems: performanceProblems({ contractType: c.contract_type, pages: present, acceptedOn: c.accepted_on, amount }, { onDay: body.deadline, years: body.years, thresholdFen: body.thresholdFen }),
     };
   });

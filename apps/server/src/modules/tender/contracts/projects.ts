@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import {
-  CONSTRUCTOR_KINDS, InvoiceStatus, OperationLogType, ProjectState, formatFen, isActiveProject, managerConflict, managerConflictMessage, type PageResult, type TenderOption, type TenderProjectDetail, type TenderProjectFilter,
+  CONSTRUCTOR_KINDS, InvoiceStatus, OperationLogType, ProjectState, exceptionAllowance, formatFen, isActiveProject, managerConflictMessage, type PageResult, type TenderOption, type TenderProjectDetail, type TenderProjectFilter,
   type TenderProjectInput, type TenderProjectInvoiceRow, type TenderProjectQuery, type TenderProjectRow, type TenderUserOption,
 } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
@@ -19,6 +19,7 @@ import { MANAGER_INDEX } from '../../../db/migrations/0036_tender_contracts.js';
 import { contractsWhere, historyOf } from './queries.js';
 import { isUniqueViolation } from './service.js';
 import { certsOfUser } from '../people/queries.js';
+import { exceptionMarkOf, exceptionsBetween, exceptionsOfManager, exceptionsOfProjects } from './exceptions.js';
 import '../tables.js';
 import '../../invoice/tables.js';
 import '../people/tables.js';
@@ -109,11 +110,11 @@ async function projectInvoices(db: Db, id: string): Promise<{ invoices: TenderPr
 export async function projectDetail(db: Db, id: string): Promise<TenderProjectDetail> {
   const p = await projectById(db, id);
   if (!p) throw notFound('项目不存在或已删除');
-  const [contracts, inv, history, certificates] = await Promise.all([
-    contractsWhere(db, 'c.project_id', id), projectInvoices(db, id), historyOf(db, 'project', id), p.managerId ? certsOfUser(db, p.managerId) : Promise.resolve([]),
+  const [contracts, inv, history, certificates, managerExceptions] = await Promise.all([
+    contractsWhere(db, 'c.project_id', id), projectInvoices(db, id), historyOf(db, 'project', id), p.managerId ? certsOfUser(db, p.managerId) : Promise.resolve([]), exceptionsOfProjects(db, [id]),
   ]);
   // Certificates in use: no link of people to projects exists yet, so the manager's.
-  return { ...p, contracts, ...inv, certificates, history };
+  return { ...p, contracts, ...inv, certificates, managerExceptions, history };
 }
 
 export async function projectOptions(db: Db, keyword?: string): Promise<TenderOption[]> {
@@ -179,12 +180,13 @@ export async function isRegisteredConstructor(db: Db, userId: string, day = shan
  * taken before the certificate existed, stay unmarked. Answers the projects whose flag changed, for the log.
  */
 export async function refreshRegisteredFlags(db: Db, userId: string, day = shanghaiDay()): Promise<Array<{ code: string; name: string; registered: boolean }>> {
-  const projects = await db.selectFrom('projects').select(['id', 'code', 'name', 'state', 'manager_registered']).where('manager_id', '=', userId).orderBy('code').orderBy('id').execute();
+  const projects = await db.selectFrom('projects').select(['id', 'code', 'name', 'state', 'manager_registered', 'manager_exception_id']).where('manager_id', '=', userId).orderBy('code').orderBy('id').execute();
   if (!projects.length) return [];
   const registered = await isRegisteredConstructor(db, userId, day);
-  const active = projects.filter((p) => isActiveProject(p.state));
+  // The projects resting on a manager exception (issue 29) are left out of the one-active rule and stay marked.
+  const active = projects.filter((p) => isActiveProject(p.state) && !p.manager_exception_id);
   const keep = registered ? (active.find((p) => p.manager_registered === 1) ?? active[0]) : undefined;
-  const want = (p: (typeof projects)[number]) => registered && (!isActiveProject(p.state) || p === keep);
+  const want = (p: (typeof projects)[number]) => registered && (!isActiveProject(p.state) || !!p.manager_exception_id || p === keep);
   const changed = projects.filter((p) => (p.manager_registered === 1) !== want(p));
   // Unmarked first, so no moment has two active projects of the manager marked (the partial unique index).
   const off = changed.filter((p) => !want(p)).map((p) => p.id);
@@ -201,21 +203,40 @@ export class TenderProjectService {
     return this.app.db.kysely;
   }
 
-  /** The refusal naming the active project that already has this registered manager (or null). */
-  private async managerRefusal(db: Db, b: TenderProjectInput, selfId: string | undefined) {
-    if (!b.managerId || !b.managerRegistered) return null;
-    const others = await db.selectFrom('projects').select(['id', 'code', 'name', 'manager_id', 'manager_registered', 'state']).where('manager_id', '=', b.managerId).execute();
-    const hit = managerConflict(
-      { id: selfId ?? '', code: b.code, name: b.name, managerId: b.managerId, managerRegistered: b.managerRegistered, state: b.state },
-      // Registration is the person's, as of now: another project's stored flag may predate the certificate.
-      others.map((o) => ({ id: o.id, code: o.code, name: o.name, managerId: o.manager_id, managerRegistered: true, state: o.state })),
-    );
-    if (!hit) return null;
-    const who = await db.selectFrom('users').select('name').where('id', '=', b.managerId).executeTakeFirst();
-    return conflict(managerConflictMessage(who?.name ?? '', hit));
+  /**
+   * The registered-manager rule for a project being saved: the refusal naming the first active project that
+   * already has this registered manager with no exception in force for the pair (the exception's problem
+   * added when one is recorded), or the sentences naming the rule that allowed each other active project.
+   */
+  private async managerRefusal(db: Db, b: TenderProjectInput, selfId: string | undefined): Promise<{ refusal: Error | null; allowed: string[] }> {
+    if (!b.managerId || !b.managerRegistered || !isActiveProject(b.state)) return { refusal: null, allowed: [] };
+    // Registration is the person's, as of now: another project's stored flag may predate the certificate.
+    const others = (await db.selectFrom('projects').select(['id', 'code', 'name', 'state']).where('manager_id', '=', b.managerId).execute()).filter((o) => o.id !== selfId && isActiveProject(o.state));
+    if (!others.length) return { refusal: null, allowed: [] };
+    const who = (await db.selectFrom('users').select('name').where('id', '=', b.managerId).executeTakeFirst())?.name ?? '';
+    const exceptions = selfId ? await exceptionsOfManager(db, b.managerId, { id: selfId, code: b.code, name: b.name, customer: b.customer, state: b.state, managerId: b.managerId }) : [];
+    const allowed: string[] = [];
+    for (const o of others) {
+      const recorded = exceptionsBetween(exceptions, b.managerId, selfId ?? '', o.id);
+      const inForce = recorded.find((e) => e.problem === null);
+      if (inForce) {
+        allowed.push(exceptionAllowance(who, o, inForce.ground));
+        continue;
+      }
+      const why = recorded[0]?.problem;
+      const hint = why
+        ? `；已登记的例外不能使用：${why}`
+        : selfId
+          ? '（如属注册建造师执业管理办法（试行）第九条的例外情形，请在项目详情中登记例外并上传证明材料）'
+          : '（如属注册建造师执业管理办法（试行）第九条的例外情形，请先不填项目经理保存项目，再在项目详情中登记例外并上传证明材料）';
+      return { refusal: conflict(`${managerConflictMessage(who, o)}${hint}`), allowed: [] };
+    }
+    return { refusal: null, allowed };
   }
 
-  async save(req: FastifyRequest, input: TenderProjectInput): Promise<TenderProjectRow> {
+  /** Saves a project; `allowed` names the exceptions that let its registered manager lead other active projects. */
+  async save(req: FastifyRequest, input: TenderProjectInput): Promise<{ row: TenderProjectRow; allowed: string[] }> {
+    let allowed: string[] = [];
     const id = input.id ?? newId();
     // 注册建造师 is derived from the manager's certificates; a flag sent by the client is not used.
     let b: TenderProjectInput = { ...input, managerRegistered: false };
@@ -225,34 +246,37 @@ export class TenderProjectService {
         b = { ...b, managerRegistered: b.managerId ? await isRegisteredConstructor(trx, b.managerId) : false };
         const dup = await trx.selectFrom('projects').select(['id', 'name']).where('code', '=', b.code).executeTakeFirst();
         if (dup && dup.id !== id) throw conflict(`项目编号${b.code}已被「${dup.name}」使用`);
-        const refusal = await this.managerRefusal(trx, b, id);
-        if (refusal) throw refusal;
+        const rule = await this.managerRefusal(trx, b, b.id ? id : undefined);
+        if (rule.refusal) throw rule.refusal;
+        allowed = rule.allowed;
+        const because = allowed.length ? `；${allowed.join('；')}` : '';
         // The manager's other projects take the flag as derived now (none of them is active when it is set).
         if (b.managerId) await trx.updateTable('projects').set({ manager_registered: b.managerRegistered ? 1 : 0 }).where('manager_id', '=', b.managerId).where('id', '!=', id).execute();
         const now = nowIso();
         const cols = {
           code: b.code, name: b.name, customer: b.customer, location: b.location, amount: b.amount, start_date: b.startDate ?? null, end_date: b.endDate ?? null, state: b.state,
           manager_id: b.managerId ?? null, manager_registered: b.managerRegistered ? 1 : 0, updated_by: req.user?.name ?? '', updated_at: now,
+          manager_exception_id: b.id ? await exceptionMarkOf(trx, id, b.managerId ?? null) : null,
         };
         if (!b.id) {
           await trx.insertInto('projects').values({ id, ...cols, source: 0, is_temp: 0, created_at: now }).execute();
-          await this.app.oplog.recordFor({ kind: 'project', id }, req, OperationLogType.add, `新增项目：${describe((await projectById(trx, id))!)}`, trx);
+          await this.app.oplog.recordFor({ kind: 'project', id }, req, OperationLogType.add, `新增项目：${describe((await projectById(trx, id))!)}${because}`, trx);
           return;
         }
         const before = await projectById(trx, id);
         if (!before) throw notFound('项目不存在或已删除');
         await trx.updateTable('projects').set({ ...cols, is_temp: 0 }).where('id', '=', id).execute();
-        await this.app.oplog.recordFor({ kind: 'project', id }, req, OperationLogType.edit, `修改项目：${describe(before)} → ${describe((await projectById(trx, id))!)}`, trx);
+        await this.app.oplog.recordFor({ kind: 'project', id }, req, OperationLogType.edit, `修改项目：${describe(before)} → ${describe((await projectById(trx, id))!)}${because}`, trx);
       });
     } catch (err) {
       // Another save took this manager at the same moment: the partial unique index refused ours.
       if (isUniqueViolation(err, MANAGER_INDEX) || isUniqueViolation(err, 'projects.manager_id')) {
-        const refusal = await this.managerRefusal(this.db, b, id);
-        throw refusal ?? conflict('该注册建造师已担任其他在建项目的项目经理');
+        const rule = await this.managerRefusal(this.db, b, b.id ? id : undefined);
+        throw rule.refusal ?? conflict('该注册建造师已担任其他在建项目的项目经理');
       }
       if (isUniqueViolation(err)) throw conflict(`项目编号${b.code}已被使用`);
       throw err;
     }
-    return (await projectById(this.db, id))!;
+    return { row: (await projectById(this.db, id))!, allowed };
   }
 }

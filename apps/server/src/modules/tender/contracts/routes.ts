@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import {
-  ContractType, FrameStatisticFilter, FrameStatisticQuery, ProjectState, TenderContractBody, TenderContractFilter, TenderContractOptionsQuery, TenderContractQuery, TenderIdBody,
+  ContractType, FrameStatisticFilter, ManagerExceptionBody, FrameStatisticQuery, ProjectState, TenderContractBody, TenderContractFilter, TenderContractOptionsQuery, TenderContractQuery, TenderIdBody,
   TenderProjectBody, TenderProjectFilter, TenderProjectOptionsQuery, TenderProjectQuery, TenderUserOptionsQuery, type TenderContractDetail,
 } from '@zhyy/shared';
 import { notFound, ok, refuse } from '../../../platform/envelope.js';
@@ -13,6 +13,7 @@ import { typed } from '../../../platform/route.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from '../paths.js';
 import { presentPagesOf, registerContractOwner } from './pages.js';
+import { ManagerExceptionService, exceptionsOfProjects, registerExceptionOwner } from './exceptions.js';
 import { TenderProjectService, projectBatches, projectCount, projectDetail, projectOptions, projectPage, userOptions } from './projects.js';
 import { contractBatches, contractById, contractCount, contractOptions, contractPage, contractsWhere, historyOf, invoicedOn } from './queries.js';
 import { TenderContractService } from './service.js';
@@ -34,6 +35,8 @@ function describeContracts(f: TenderContractFilter): string {
 
 export async function tenderContractRoutes(app: FastifyInstance): Promise<void> {
   registerContractOwner();
+  registerExceptionOwner();
+  const exceptions = new ManagerExceptionService(app);
   const contracts = new TenderContractService(app);
   const projects = new TenderProjectService(app);
   const r = typed(app);
@@ -95,9 +98,21 @@ export async function tenderContractRoutes(app: FastifyInstance): Promise<void> 
   r.post(`${P}/detail`, { schema: { body: TenderIdBody, summary: '项目详情：字段、合同、销项发票与已开票金额、修改记录', tags }, config: access.project }, async (req) =>
     ok(await projectDetail(db(), req.body.id)),
   );
-  r.post(`${P}/save`, { schema: { body: TenderProjectBody, summary: '新增或修改项目（项目编号唯一；注册建造师不能同时担任两个在建项目的项目经理）', tags }, config: access.project }, async (req) =>
-    ok(await projects.save(req, req.body), req.body.id ? '保存成功' : '已新增'),
+  r.post(`${P}/save`, { schema: { body: TenderProjectBody, summary: '新增或修改项目（项目编号唯一；注册建造师不能同时担任两个在建项目的项目经理，第九条的例外须已登记并在有效期内、有证明材料）', tags }, config: access.project }, async (req) => {
+    const { row, allowed } = await projects.save(req, req.body);
+    const done = req.body.id ? '保存成功' : '已新增';
+    return ok(row, allowed.length ? `${done}（${allowed.join('；')}）` : done);
+  });
+  r.post(`${P}/exception/list`, { schema: { body: TenderIdBody, summary: '项目经理例外：项目所涉的例外（注册建造师执业管理办法（试行）第九条），含今日是否可用', tags }, config: access.project }, async (req) =>
+    ok(await exceptionsOfProjects(db(), [req.body.id])),
   );
+  r.post(`${P}/exception/save`, { schema: { body: ManagerExceptionBody, summary: '登记或修改项目经理例外（情形、日期、所涉项目；停工须满120天、相邻分段与分期须同一发包人）', tags }, config: access.project }, async (req) =>
+    ok(await exceptions.save(req, req.body), req.body.id ? '保存成功' : '已登记'),
+  );
+  r.post(`${P}/exception/delete`, { schema: { body: TenderIdBody, summary: '删除项目经理例外（正在使用时不能删除），连同证明材料', tags }, config: access.project }, async (req) => {
+    await exceptions.remove(req, req.body.id);
+    return ok(null, '删除成功');
+  });
   r.post(`${P}/export`, { schema: { body: TenderProjectFilter, summary: '导出项目列表（流式Excel）', tags }, config: access.project }, async (req, reply) => {
     const n = await projectCount(db(), req.body);
     tooMany(n);

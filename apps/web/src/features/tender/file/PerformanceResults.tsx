@@ -3,6 +3,7 @@ import { Space, Table, Tag, Typography } from 'antd';
 import { AttachmentType, ContractType, requiredPages, type PerformanceCheckRow } from '@zhyy/shared';
 import { Money } from '../contracts/common';
 import { Verdict } from './pickParts';
+import { exceptionSummary } from '../projects/ManagerExceptions';
 
 export function PerformanceResults({ rows, loading }: { rows: PerformanceCheckRow[]; loading?: boolean }) {
   return (
@@ -12,7 +13,7 @@ export function PerformanceResults({ rows, loading }: { rows: PerformanceCheckRo
       loading={loading}
       pagination={false}
       dataSource={rows}
-      scroll={{ x: 1000 }}
+      scroll={{ x: 1280 }}
       locale={{ emptyText: '请先选择合同并核查' }}
       data-testid="performance-results"
       columns={[
@@ -35,6 +36,25 @@ export function PerformanceResults({ rows, loading }: { rows: PerformanceCheckRo
               ))}
             </Space>
           ),
+        },
+        {
+          title: '项目经理例外',
+          key: 'exceptions',
+          width: 280,
+          render: (_, r) =>
+            r.managerExceptions.length ? (
+              <Space orientation="vertical" size={2} data-testid="performance-exceptions">
+                {r.managerExceptions.map((e) => (
+                  <span key={e.id}>
+                    <Tag color={e.problem ? 'red' : 'green'}>{e.problem ? '不可用' : '可用'}</Tag>
+                    {exceptionSummary(e, r.projectCode === e.projectCode ? e.projectId : e.otherProjectId)}
+                    {e.problem ? <Typography.Text type="danger">（{e.problem}）</Typography.Text> : null}
+                  </span>
+                ))}
+              </Space>
+            ) : (
+              <Typography.Text type="secondary">{r.projectCode ? '无' : '未关联项目'}</Typography.Text>
+            ),
         },
         {
           title: '核查结果',

@@ -19,7 +19,7 @@ const saved = vi.hoisted(() => vi.fn());
 vi.mock('../../../api/tender-contracts', () => ({ tenderContractApi: contracts, tenderProjectApi: {} }));
 vi.mock('../../../api/tender-export', () => ({ tenderExportApi: exp }));
 vi.mock('../../../api/tender-files', () => ({ tenderSettingApi: settings }));
-vi.mock('../../../ui/feedback', () => ({ feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }), showError: vi.fn() }));
+vi.mock('../../../ui/feedback', async (orig) => ({ ...(await orig<object>()), feedback: () => ({ modal: { confirm }, message: { success: vi.fn(), error: vi.fn() } }), showError: vi.fn() }));
 vi.mock('../../../components/download', () => ({ saveBlob: saved, formatTime: (v: string | null) => v ?? '' }));
 
 const { pollInterval, watermarkOf, performanceExportUrl, readPerformanceSearch, POLL_MS } = await import('./exportLogic');
@@ -34,7 +34,7 @@ const contract = (over: Partial<TenderContractRow>): TenderContractRow => ({
   frameName: '', managerId: null, managerName: '', signedOn: '2022-01-02', workFrom: null, workTo: null, acceptedOn: '2024-05-01', remark: '', missingPages: 0, source: 0, updatedAt: '2026-01-01T00:00:00Z', ...over,
 });
 const checked = (over: Partial<PerformanceCheckRow>): PerformanceCheckRow => ({
-  id: 'c1', contractType: ContractType.single, code: 'HT-1', name: '管廊工程', customer: '南京城建', amount: 500_000_00, acceptedOn: '2024-05-01', presentPages: [2211, 2212, 2213, 2214, 2901], missingPages: [], fileCount: 5, problems: [], ...over,
+  id: 'c1', contractType: ContractType.single, code: 'HT-1', name: '管廊工程', customer: '南京城建', amount: 500_000_00, acceptedOn: '2024-05-01', presentPages: [2211, 2212, 2213, 2214, 2901], missingPages: [], fileCount: 5, problems: [], projectCode: null, managerName: '', managerExceptions: [], ...over,
 });
 const job = (over: Partial<TenderExportJob>): TenderExportJob => ({
   id: 'j1', kind: 'performance', format: 'pdf', title: '业绩证明材料', state: 'running', progress: 40, step: '合并第 3 / 8 页', error: null, fileName: '业绩证明材料_20261123.pdf', size: null, pageCount: null, itemCount: 1,

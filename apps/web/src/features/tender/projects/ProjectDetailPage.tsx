@@ -1,7 +1,8 @@
 /**
  * 项目详情 (/tender/project/detail/:id, roles 1 and 4): the project, its contracts, its outgoing invoices
  * (issued on it or on its contracts; 已开票 counts those in force), the certificates in use (its manager's:
- * no link of people to projects exists yet; expired in red, within 90 days in orange) and its history.
+ * no link of people to projects exists yet; expired in red, within 90 days in orange), its manager exceptions
+ * (注册建造师执业管理办法（试行）第九条, ManagerExceptions.tsx) and its history.
  */
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Space, Spin, Table, Tag, Timeline } from 'antd';
@@ -10,13 +11,16 @@ import { ContractType, InvoiceStatus, type CertificateRow, type TenderContractRo
 import { tenderProjectApi } from '../../../api/tender-contracts';
 import { formatDateTime } from '../../../components/format';
 import { RecordNotFound } from '../../../components/RecordNotFound';
-import { Money, PROJECT_LIST, PagesTag, TENDER_PROJECT_KEY, contractDetailPath, projectModifyPath } from '../contracts/common';
+import { Money, PROJECT_LIST, PagesTag, TENDER_PROJECT_KEY, contractDetailPath, projectModifyPath, useCanSeeProjects } from '../contracts/common';
+import { ManagerExceptions } from './ManagerExceptions';
 import { ProjectStateTag } from './ProjectListPage';
 import { CertStateTag, DaysLeft } from '../people/common';
 
 export default function ProjectDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  // Exceptions are recorded by whoever edits projects (项目管理, roles 1 and 4).
+  const canEdit = useCanSeeProjects();
   const q = useQuery({ queryKey: [...TENDER_PROJECT_KEY, 'detail', id], queryFn: () => tenderProjectApi.detail(id) });
   if (q.isLoading) return <Spin tip="加载中…" />;
   if (q.isError || !q.data) return <RecordNotFound what="项目" error={q.error} back={PROJECT_LIST} backLabel="返回项目列表" />;
@@ -44,6 +48,7 @@ export default function ProjectDetailPage() {
           <Descriptions.Item label="项目经理" span={3}>{d.managerName ? `${d.managerName}${d.managerRegistered ? '（注册建造师）' : ''}` : '—'}</Descriptions.Item>
         </Descriptions>
       </Card>
+      <ManagerExceptions project={d} editable={canEdit} />
       <Card size="small" title={`合同（${d.contracts.length}）`}>
         <Table<TenderContractRow>
           size="small" rowKey="id" dataSource={d.contracts} pagination={d.contracts.length > 10 ? { pageSize: 10 } : false} locale={{ emptyText: '该项目还没有合同' }} scroll={{ x: 800 }}

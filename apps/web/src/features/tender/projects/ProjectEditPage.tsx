@@ -11,6 +11,7 @@ import { useNavigate, useParams } from 'react-router';
 import { ProjectState, formatFen, readAmountInput, type TenderProjectBody, type TenderProjectDetail } from '@zhyy/shared';
 import { tenderProjectApi } from '../../../api/tender-contracts';
 import { noEnterSubmit } from '../../../components/longForm';
+import { feedback } from '../../../ui/feedback';
 import { RecordNotFound } from '../../../components/RecordNotFound';
 import { PROJECT_LIST, TENDER_PROJECT_KEY, UserSelect, dayOf, dayjsOf, projectDetailPath } from '../contracts/common';
 import { PROJECT_STATE_OPTIONS } from './ProjectListPage';
@@ -65,6 +66,8 @@ export default function ProjectEditPage() {
     setSaving(true);
     try {
       const done = await tenderProjectApi.save(made.body, { silent: true });
+      // A save let through by a manager exception (注册建造师执业管理办法（试行）第九条) says which rule allowed it.
+      if (done.message?.includes('依据')) void feedback().message.success(done.message, 8);
       await client.invalidateQueries({ queryKey: TENDER_PROJECT_KEY });
       navigate(projectDetailPath(done.r.id));
     } catch (e) {

@@ -84,7 +84,7 @@ describe('项目管理', { timeout: 60_000 }, () => {
       company: '', remark: '', state, daysLeft, updatedBy: '', updatedAt: '',
     });
     projects.detail.mockResolvedValue({
-      ...P, contracts: [], invoices: [], invoiced: 0, history: [],
+      ...P, contracts: [], invoices: [], invoiced: 0, history: [], managerExceptions: [],
       certificates: [cert('c1', '二级建造师', 'expired', '2026-01-01', -10), cert('c2', '安全生产考核合格证书', 'expiring', '2026-03-01', 30)],
     });
     show('/tender/project/detail/p1', '/tender/project/detail/:id', <ProjectDetailPage />);
