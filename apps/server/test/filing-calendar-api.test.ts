@@ -1,7 +1,7 @@
 /**
  * Issue 29 item 9, the filing calendar (申报日历) on the server: 系统管理 / 申报日历 (role 1 only; the
  * published years, the entered ones and the computed ones with their basis; an administrator enters or
- * replaces a year, checked, in the operation log; a published year cannot be replaced) and the deadline
+ * replaces a year, checked, in the operation log, and takes it back; a published year cannot be replaced) and the deadline
  * the ticking and statistics pages show (the simulated service's, from the calendar: 202505 → 2025-06-16,
  * an entered 2027 taking effect at once), and in Nuonuo mode the service's own deadline.
  */
@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 describe('permissions: role 1 only', () => {
-  it('roles 3 (系统管理) and 13 (进项) get 权限不足 on both calls', async () => {
+  it('roles 3 (系统管理) and 13 (进项) get 权限不足 on each call', async () => {
     for (const t of [t3, t13]) {
-      for (const [path, body] of [['list', {}], ['save', { year: 2027, deadlines: Y2027 }]] as const) {
+      for (const [path, body] of [['list', {}], ['save', { year: 2027, deadlines: Y2027 }], ['delete', { year: 2027 }]] as const) {
         const a = await s.call(`${C}/${path}`, body, t);
         expect([a.status, a.message]).toEqual([403, '权限不足']);
       }
@@ -120,9 +120,16 @@ describe('the deadline the ticking and statistics pages show (simulator)', () =>
     expect(p.r).toMatchObject({ period: '202612', deadlineText: '2027-01-18 23:59:59' });
     const v = await s.call('/api/income/statistics/deduction/view', {}, t13);
     expect([v.r.period, v.r.deadlineText]).toEqual(['202612', '2027-01-18 23:59:59']);
-    await s.db.kysely.deleteFrom('filing_calendars').execute();
+    // Taken back: computed again (2027-01-15, a Friday), at once; the operation log says so.
+    const d = await s.call(`${C}/delete`, { year: 2027 }, admin);
+    expect([d.code, d.message]).toEqual([20000, '删除成功']);
+    expect(d.r.years.find((x: any) => x.year === 2027)).toMatchObject({ source: 'computed', enteredDays: null });
     const computed = await s.call('/api/income/deduction/period', { scope: 'deduction' }, t13);
     expect(computed.r.deadlineText).toBe('2027-01-15 23:59:59');
+    const again = await s.call(`${C}/delete`, { year: 2027 }, admin);
+    expect([again.status, again.message]).toEqual([400, '2027年的申报日历未录入，无需删除']);
+    const log = await s.db.kysely.selectFrom('operation_logs').select(['type', 'description']).where('description', '=', '删除2027年申报日历（改为按规则推算）').execute();
+    expect(log.map((l) => Number(l.type))).toEqual([OperationLogType.delete]);
   });
 });
 

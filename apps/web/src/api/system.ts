@@ -37,6 +37,7 @@ type Body = Record<string, unknown>;
 export const systemApi = {
   filingCalendar: () => api.post<FilingCalendarView>('/system/filing-calendar/list', {}),
   saveFilingCalendar: (body: FilingCalendarSaveBody) => api.request<FilingCalendarView>('/system/filing-calendar/save', body),
+  deleteFilingCalendar: (year: number) => api.request<FilingCalendarView>('/system/filing-calendar/delete', { year }),
   users: (p: ListParams) => api.post<PageResult<UserRow>>('/user/list', p),
   userDetail: (id: string, options?: RequestOptions) => api.post<UserDetail>('/user/detail', { id }, options),
   saveUser: (body: UserSaveInput) => api.request<UserSaveResult>('/user/save', body),

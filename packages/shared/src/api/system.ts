@@ -298,6 +298,10 @@ export const FilingCalendarSaveBody = z
   });
 export type FilingCalendarSaveBody = z.infer<typeof FilingCalendarSaveBody>;
 
+/** An entered year taken back (the year is computed again). */
+export const FilingCalendarDeleteBody = z.object({ year: z.number().int('年度须为整数').min(2000, '年度不能早于2000年').max(2100, '年度不能晚于2100年') });
+export type FilingCalendarDeleteBody = z.infer<typeof FilingCalendarDeleteBody>;
+
 export interface FilingCalendarYearView {
   year: number;
   /** Which calendar the deadlines come from: published > entered > computed. */

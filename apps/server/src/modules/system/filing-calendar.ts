@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  FILING_SOURCE_LABELS, FilingCalendarSaveBody, OperationLogType, PUBLISHED_FILING_CALENDARS, filingCalendarYear, filingCalendarYears,
+  FILING_SOURCE_LABELS, FilingCalendarDeleteBody, FilingCalendarSaveBody, OperationLogType, PUBLISHED_FILING_CALENDARS, filingCalendarYear, filingCalendarYears,
   type FilingCalendarView, type FilingCalendarYearView,
 } from '@zhyy/shared';
 import { enteredCalendars } from '../../integrations/tax/calendar.js';
@@ -24,6 +24,7 @@ const monthDay = (d: string) => `${Number(d.slice(5, 7))}月${Number(d.slice(8, 
 
 export const FilingCalendarMessages = {
   published: (year: number) => `${year}年的申报日历已按税务总局公布的通知内置，不能修改`,
+  notEntered: (year: number) => `${year}年的申报日历未录入，无需删除`,
 } as const;
 
 async function view(app: FastifyInstance): Promise<FilingCalendarView> {
@@ -65,6 +66,15 @@ async function save(app: FastifyInstance, req: FastifyRequest, body: FilingCalen
   });
 }
 
+/** Takes an entered year back: the year is computed again (or published, should its notice be shipped since). */
+async function remove(app: FastifyInstance, req: FastifyRequest, year: number): Promise<void> {
+  await app.db.kysely.transaction().execute(async (trx) => {
+    const gone = await trx.deleteFrom('filing_calendars').where('year', '=', year).executeTakeFirst();
+    if (!Number(gone.numDeletedRows)) throw refuse(FilingCalendarMessages.notEntered(year));
+    await app.oplog.record(req, OperationLogType.delete, `删除${year}年申报日历（改为按规则推算）`, trx);
+  });
+}
+
 export async function filingCalendarRoutes(app: FastifyInstance): Promise<void> {
   const r = typed(app);
   const tags = ['申报日历'];
@@ -72,5 +82,9 @@ export async function filingCalendarRoutes(app: FastifyInstance): Promise<void> 
   r.post('/api/system/filing-calendar/save', { schema: { body: FilingCalendarSaveBody, summary: '录入或替换一个年度的申报日历（税务总局已公布的年度不能修改）', tags }, config: { access: PAGE } }, async (req) => {
     await save(app, req, req.body);
     return ok(await view(app), '保存成功');
+  });
+  r.post('/api/system/filing-calendar/delete', { schema: { body: FilingCalendarDeleteBody, summary: '删除管理员录入的一个年度（改为按规则推算）', tags }, config: { access: PAGE } }, async (req) => {
+    await remove(app, req, req.body.year);
+    return ok(await view(app), '删除成功');
   });
 }

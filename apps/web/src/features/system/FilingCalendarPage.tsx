@@ -6,7 +6,7 @@
  * (in Nuonuo mode the tax service's own).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, DatePicker, Form, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, DatePicker, Form, InputNumber, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { filingCalendarFault, filingCalendarYear, type FilingCalendarYearView, type FilingDeadlineSource } from '@zhyy/shared';
@@ -75,6 +75,11 @@ export default function FilingCalendarPage() {
   const calendar = useQuery({ queryKey: ['system', 'filing-calendar'], queryFn: systemApi.filingCalendar });
   const [editing, setEditing] = useState<Editing | null>(null);
   const years = calendar.data?.years ?? [];
+  const remove = async (year: number) => {
+    const res = await systemApi.deleteFilingCalendar(year);
+    void feedback().message.success(res.message ?? '删除成功');
+    void qc.invalidateQueries({ queryKey: ['system', 'filing-calendar'] });
+  };
   const nextYear = years.length ? Math.max(...years.map((y) => y.year)) + 1 : new Date().getFullYear() + 1;
 
   return (
@@ -112,13 +117,20 @@ export default function FilingCalendarPage() {
           {
             title: '操作',
             key: 'op',
-            width: 80,
+            width: 110,
             fixed: 'right' as const,
             render: (_: unknown, y: FilingCalendarYearView) =>
               y.editable ? (
-                <Button type="link" size="small" onClick={() => setEditing({ year: y.year, days: y.enteredDays ?? y.days })}>
-                  {y.enteredDays ? '修改' : '录入'}
-                </Button>
+                <Space size={0}>
+                  <Button type="link" size="small" onClick={() => setEditing({ year: y.year, days: y.enteredDays ?? y.days })}>
+                    {y.enteredDays ? '修改' : '录入'}
+                  </Button>
+                  {y.enteredDays ? (
+                    <Popconfirm title={`删除${y.year}年录入的申报日历，改为按规则推算？`} onConfirm={() => remove(y.year)}>
+                      <Button type="link" size="small" danger>删除</Button>
+                    </Popconfirm>
+                  ) : null}
+                </Space>
               ) : null,
           },
         ]}
