@@ -4,7 +4,7 @@
  * (The batches: income-deduction-tick.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SyncSystem } from '@zhyy/shared';
+import { SyncSystem, filingDeadline } from '@zhyy/shared';
 import { IncomeMethods } from '../src/integrations/tax/index.js';
 import { simDb } from '../src/integrations/tax/simulator/store.js';
 import type { TestServer } from './helpers.js';
@@ -24,7 +24,8 @@ describe('the period', () => {
     const a = await s.call(`${D}/period`, { scope: 'deduction' }, t13);
     expect(a.r.period).toMatch(/^\d{6}$/);
     expect(Date.parse(a.r.deadline)).toBeGreaterThan(Date.now());
-    expect(a.r.deadlineText).toMatch(/^\d{4}-\d{2}-15 23:59:59$/);
+    // The filing calendar's day (申报日历, issue 29 item 9), not always the 15th.
+    expect(a.r.deadlineText).toBe(`${filingDeadline(a.r.period).day} 23:59:59`);
     expect(a.r.windowFrom).toBe('2017-01-01');
     expect(a.r.windowTo.slice(0, 7).replace('-', '')).toBe(a.r.period);
     expect(a.r).toMatchObject({ statState: 0, open: true, closedReason: '', tickBookedOnly: false });

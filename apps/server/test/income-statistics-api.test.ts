@@ -10,6 +10,7 @@
  * last month (P), whose ticks the demo seed made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filingDeadline } from '@zhyy/shared';
 import { IncomeMethods, createTaxGateway } from '../src/integrations/tax/index.js';
 import { shiftPeriod } from '../src/integrations/tax/tick-rules.js';
 import { TickMessages } from '../src/integrations/tax/index.js';
@@ -26,6 +27,8 @@ const S = '/api/income/statistics';
 const shanghai = new Date(Date.now() + 8 * 3600_000).toISOString();
 const THIS = shanghai.slice(0, 7).replace('-', '');
 const P = shiftPeriod(THIS, -1);
+/** P's deadline by the filing calendar (申报日历, issue 29 item 9): the 15th moved past weekends and holidays. */
+const P_DEADLINE = filingDeadline(P).day;
 const day = (period: string, d: number) => `${period.slice(0, 4)}-${period.slice(4, 6)}-${String(d).padStart(2, '0')}T02:00:00Z`;
 /** The simulator's clock: a day of a month (Asia/Shanghai 10:00). */
 const clock = (period: string, d: number) => {
@@ -69,7 +72,8 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
     const v = a.r;
     expect(v).toMatchObject({ scope: 'deduction', period: P, tickPeriod: P, state: 0, actions: ['apply'], lastAction: null });
     expect(v.periods).toEqual([{ period: shiftPeriod(P, -1), state: 0 }, { period: P, state: 0 }]);
-    expect(v.deadlineText).toBe(`${THIS.slice(0, 4)}-${THIS.slice(4, 6)}-15 23:59:59`);
+    expect(v.deadlineText).toBe(`${P_DEADLINE} 23:59:59`);
+    expect(P_DEADLINE.slice(0, 7).replace('-', '')).toBe(THIS);
     const pool = await s.db.kysely.selectFrom('income_invoices').select(['kind', 'amount_excl', 'tax', 'effective_tax']).where('tick_period', '=', P).where('vat_usage', '=', 1).where('tick_state', '=', 1).execute();
     expect(pool.length).toBeGreaterThan(0);
     expect(v.totals).toEqual({
@@ -173,7 +177,8 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
   });
 
   it('09: a confirmation in the period own month is refused (the message word for word)', async () => {
-    clock(P, 20);
+    // A day of P's own month after the period before it closed (its deadline may be late in the month: 2026-10-26 after the October holiday).
+    clock(P, Number(filingDeadline(shiftPeriod(P, -1)).day.slice(8)) + 1);
     const a = await s.call(`${S}/deduction/confirm`, { period: P }, t13);
     expect([a.status, a.message]).toEqual([400, '当前月与属期相等时不符合确认条件']);
     // Issue 31 #10: the view does not offer 确认统计 then, and says why in our words.
@@ -212,7 +217,7 @@ describe('抵扣统计: the figures, the state machine and each refusal', () => 
     expect([a.code, a.r.state]).toEqual([20000, 1]);
     expect((await s.call('/api/income/deduction/period', { scope: 'deduction' }, t13)).r.period).toBe(P);
     expect((await s.call(`${S}/deduction/confirm`, { period: P }, t13)).r.state).toBe(2);
-    clock(THIS, 16);
+    clock(THIS, Number(P_DEADLINE.slice(8)) + 1);
     const b = await s.call(`${S}/deduction/revoke-confirm`, { period: P }, t13);
     expect([b.status, b.message]).toEqual([400, '已确认统计不能撤销']);
     expect((await s.call(`${S}/deduction/view`, { period: P }, t13)).r.state).toBe(2);

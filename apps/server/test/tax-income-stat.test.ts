@@ -18,7 +18,8 @@ import { SELLER_TAX, TestClock, simulator, startGatewayTestServer, taxLogs } fro
 const at = (iso: string) => new TestClock(Date.parse(iso));
 const NOV05 = '2026-11-05T02:00:00Z';
 const OCT20 = '2026-10-20T02:00:00Z';
-const NOV16 = '2026-11-16T02:00:00Z';
+/** Past 202610's deadline: 2026-11-16 by 税总办征科函〔2025〕64号 (11月15日为星期日). */
+const NOV17 = '2026-11-17T02:00:00Z';
 
 const refusal = async (p: Promise<unknown>): Promise<TaxGatewayError> => {
   try {
@@ -48,9 +49,9 @@ describe('statistics rules (pure)', () => {
   it('the calendar: 09 in the period own month, 10 after the deadline, not before the period, not after its deadline', () => {
     expect(statRefusal('confirm', 1, '202610', D, new Date(OCT20))).toEqual({ code: '09', message: '当前月与属期相等时不符合确认条件' });
     expect(statRefusal('apply', 0, '202610', D, new Date(OCT20))).toBeNull();
-    expect(statRefusal('revokeConfirm', 2, '202610', D, new Date(NOV16))).toEqual({ code: '10', message: '已确认统计不能撤销' });
-    expect(statRefusal('revokeConfirm', 2, '202610', D, new Date('2026-11-15T15:59:59Z'))).toBeNull();
-    expect(statRefusal('apply', 0, '202610', D, new Date(NOV16))?.message).toBe('税款所属期202610的统计截止时间（2026-11-15 23:59:59）已过');
+    expect(statRefusal('revokeConfirm', 2, '202610', D, new Date(NOV17))).toEqual({ code: '10', message: '已确认统计不能撤销' });
+    expect(statRefusal('revokeConfirm', 2, '202610', D, new Date('2026-11-16T15:59:59Z'))).toBeNull();
+    expect(statRefusal('apply', 0, '202610', D, new Date(NOV17))?.message).toBe('税款所属期202610的统计截止时间（2026-11-16 23:59:59）已过');
     expect(statRefusal('apply', 0, '202612', defaultDeadline('202612'), nov)?.message).toBe('税款所属期202612尚未开始，不能统计');
     // Asia/Shanghai: 2026-10-31T16:30Z is already November there.
     expect(statRefusal('confirm', 1, '202610', D, new Date('2026-10-31T16:30:00Z'))).toBeNull();
@@ -114,7 +115,7 @@ const R = { period: '202610', scope: 'rebate' as const };
 describe('simulator: figures and the state machine', () => {
   it('figures by kind from the ticks of the period and scope (抵扣 at the effective tax; 不抵扣 not counted)', async () => {
     const f = await gw().statFigures(D);
-    expect(f).toMatchObject({ period: '202610', scope: 'deduction', state: 0, deadline: '2026-11-15T15:59:59.000Z' });
+    expect(f).toMatchObject({ period: '202610', scope: 'deduction', state: 0, deadline: '2026-11-16T15:59:59.000Z' });
     expect(f.rows).toEqual([
       { kind: '01', count: 1, amountExcludingTax: 10000, tax: 600, effectiveTax: 600 },
       { kind: '81', count: 2, amountExcludingTax: 20000, tax: 2200, effectiveTax: 1750 },
@@ -153,14 +154,14 @@ describe('simulator: figures and the state machine', () => {
     expect(await gw().tickPeriod()).toMatchObject({ period: '202610', statState: 1 });
     expect((await refusal(gw().revokeStatConfirm(D))).message).toBe('税款所属期202610的统计未确认，无需撤销确认');
     expect((await gw().confirmStat(D)).state).toBe(2);
-    const e10 = await refusal(gw(NOV16).revokeStatConfirm(D));
+    const e10 = await refusal(gw(NOV17).revokeStatConfirm(D));
     expect([e10.serviceCode, e10.message]).toEqual(['10', '已确认统计不能撤销']);
-    expect((await gw(NOV16).statFigures(D)).state).toBe(2);
+    expect((await gw(NOV17).statFigures(D)).state).toBe(2);
   });
 
   it('outside the calendar: a period not begun, a period past its deadline', async () => {
     expect((await refusal(gw().applyStat({ period: '202612', scope: 'rebate' }))).message).toBe('税款所属期202612尚未开始，不能统计');
-    expect((await refusal(gw().applyStat({ period: '202609', scope: 'rebate' }))).message).toBe('税款所属期202609的统计截止时间（2026-10-15 23:59:59）已过');
+    expect((await refusal(gw().applyStat({ period: '202609', scope: 'rebate' }))).message).toBe('税款所属期202609的统计截止时间（2026-10-26 23:59:59）已过');
     expect((await refusal(gw().applyStat({ period: '2026-10', scope: 'rebate' }))).message).toBe('税款所属期须为YYYYMM');
   });
 
@@ -184,6 +185,7 @@ describe('Nuonuo client (fake)', () => {
 
   it('maps 统计结果 (元 -> 分, totals summed) and sends skssq / tjlx', async () => {
     clearTokenCache();
+    // The service's gxjzrq is taken as it comes, even where the filing calendar says otherwise (2026-11-16).
     statAnswer = { code: 'E0000', describe: '成功', result: { tjzt: '1', gxjzrq: '2026-11-15', list: [{ fplx: '81', fs: '2', je: '200.00', se: '22.00', yxse: '17.50' }, { fplx: '01', fs: 1, je: '100.00', se: '6.00' }] } };
     const f = await nuonuo().statFigures(R);
     expect(f).toEqual({

@@ -19,8 +19,9 @@ const at = (iso: string) => new TestClock(Date.parse(iso));
 const NOV21 = '2026-11-21T02:00:00Z';
 
 describe('periods (pure)', () => {
-  it('deadline the 15th of the next month 23:59:59 Shanghai; period end; shifting', () => {
-    expect(defaultDeadline('202610')).toBe('2026-11-15T15:59:59.000Z');
+  it('deadline: the filing calendar day of the next month, 23:59:59 Shanghai; period end; shifting', () => {
+    // 税总办征科函〔2025〕64号: 11月15日为星期日, moved to the 16th; 2027 is computed (2027-01-15 a Friday).
+    expect(defaultDeadline('202610')).toBe('2026-11-16T15:59:59.000Z');
     expect(defaultDeadline('202612')).toBe('2027-01-15T15:59:59.000Z');
     expect(periodEnd('202602')).toBe('2026-02-28');
     expect(shiftPeriod('202601', -1)).toBe('202512');
@@ -28,8 +29,8 @@ describe('periods (pure)', () => {
   it('last month stays current until its deadline unless confirmed', () => {
     const open = (p: string) => ({ deadline: defaultDeadline(p), statState: 0 });
     expect(currentPeriod(new Date('2026-11-10T02:00:00Z'), open)).toBe('202610');
-    expect(currentPeriod(new Date('2026-11-15T15:59:59Z'), open)).toBe('202610');
-    expect(currentPeriod(new Date('2026-11-15T16:00:00Z'), open)).toBe('202611');
+    expect(currentPeriod(new Date('2026-11-16T15:59:59Z'), open)).toBe('202610');
+    expect(currentPeriod(new Date('2026-11-16T16:00:00Z'), open)).toBe('202611');
     expect(currentPeriod(new Date('2026-11-10T02:00:00Z'), (p) => ({ ...open(p), statState: 2 }))).toBe('202611');
   });
 });
@@ -115,7 +116,7 @@ async function refusal(p: Promise<unknown>): Promise<TaxGatewayError> {
 
 describe('the simulator', () => {
   it('reports the period, deadline, window and statistics state, and logs the call', async () => {
-    expect(await gw(at('2026-11-10T02:00:00Z')).tickPeriod()).toEqual({ period: '202610', deadline: '2026-11-15T15:59:59.000Z', windowFrom: '2017-01-01', windowTo: '2026-10-31', statState: 0 });
+    expect(await gw(at('2026-11-10T02:00:00Z')).tickPeriod()).toEqual({ period: '202610', deadline: '2026-11-16T15:59:59.000Z', windowFrom: '2017-01-01', windowTo: '2026-10-31', statState: 0 });
     expect((await gw().tickPeriod()).period).toBe('202611');
     await simDb(s.db).insertInto('taxsim_income_periods').values({ period: '202610', deadline: defaultDeadline('202610'), stat_state: 2, updated_at: NOV21 }).execute();
     expect((await gw(at('2026-11-10T02:00:00Z')).tickPeriod()).period).toBe('202611');

@@ -14,6 +14,7 @@ export * from './workflow.js';
 export * from './workflow-rules.js';
 export * from './workflow-form.js';
 export * from './work-calendar.js';
+export * from './filing-calendar.js';
 export * from './invoice.js';
 export * from './invoice-rules.js';
 export * from './transport-rules.js';

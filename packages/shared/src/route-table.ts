@@ -248,6 +248,7 @@ const systemGroup: RouteDef = {
     { path: 'useronline/list', title: '在线用户', roles: R.admin, icon: 'online' },
     { path: 'log/list', title: '操作日志', roles: R.admin, icon: 'log' },
     { path: 'integratedsyncLogdetails', title: '集成同步日志', roles: R.admin, icon: 'sync' },
+    { path: 'filing-calendar', title: '申报日历', roles: R.admin, icon: 'calendar' },
   ],
 };
 

@@ -84,6 +84,8 @@ export const FIELD_LABELS: Record<string, string> = {
   location: '项目地点', managerRegistered: '注册建造师', startFrom: '开工开始日期', startTo: '开工结束日期',
   dimension: '统计维度', key: '统计项', top: '前N名', all: '全部', contractIds: '合同', deadline: '投标截止日', years: '年限',
   format: '导出格式', force: '重新生成', certificateIds: '证书', titleIds: '职称',
+  // 系统管理 › 申报日历 (system.ts)
+  year: '年度', deadlines: '申报期限',
 };
 
 /**

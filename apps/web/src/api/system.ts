@@ -6,6 +6,8 @@ import type {
   DeptDetail,
   DeptNode,
   DeptSaveInput,
+  FilingCalendarSaveBody,
+  FilingCalendarView,
   FileExportLogRow,
   FileExportStatRow,
   GeoStatRow,
@@ -33,6 +35,9 @@ export type ListParams = Record<string, unknown> & { pageIndex: number; pageSize
 type Body = Record<string, unknown>;
 
 export const systemApi = {
+  filingCalendar: () => api.post<FilingCalendarView>('/system/filing-calendar/list', {}),
+  saveFilingCalendar: (body: FilingCalendarSaveBody) => api.request<FilingCalendarView>('/system/filing-calendar/save', body),
+  deleteFilingCalendar: (year: number) => api.request<FilingCalendarView>('/system/filing-calendar/delete', { year }),
   users: (p: ListParams) => api.post<PageResult<UserRow>>('/user/list', p),
   userDetail: (id: string, options?: RequestOptions) => api.post<UserDetail>('/user/detail', { id }, options),
   saveUser: (body: UserSaveInput) => api.request<UserSaveResult>('/user/save', body),

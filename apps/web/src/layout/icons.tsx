@@ -1,5 +1,6 @@
 /** The route table's icon names mapped to @ant-design/icons. */
 import {
+  CalendarOutlined,
   AccountBookOutlined,
   ApartmentOutlined,
   AuditOutlined,
@@ -76,6 +77,7 @@ const ICONS: Record<string, ReactNode> = {
   ordered: <OrderedListOutlined />,
   solution: <SolutionOutlined />,
   protect: <FileProtectOutlined />,
+  calendar: <CalendarOutlined />,
 };
 
 export function routeIcon(name: string | undefined): ReactNode {

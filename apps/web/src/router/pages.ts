@@ -28,6 +28,7 @@ export const PAGES: Readonly<Record<string, PageComponent>> = {
   '/system/useronline/list': lazy(() => import('../features/system/OnlineUsers')),
   '/system/log/list': lazy(() => import('../features/system/OperationLogList')),
   '/system/integratedsyncLogdetails': lazy(() => import('../features/system/SyncLogList')),
+  '/system/filing-calendar': lazy(() => import('../features/system/FilingCalendarPage')),
   '/invoice/nuonuo/invoice-request-billing': lazy(() => import('../features/invoice/issuing/BillingPage')),
   '/invoice/nuonuo/invoice-retry-creation': lazy(() => import('../features/invoice/issuing/RetryPage')),
   '/invoice/nuonuo/red-confirm-apply': lazy(() => import('../features/invoice/redletter/RedConfirmPage')),

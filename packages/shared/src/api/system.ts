@@ -7,6 +7,7 @@ import { ROLE_CODES } from '../roles.js';
 import { EMPTY_ID } from '../enums.js';
 import { PageQuery, Uuid, isCalendarDay, text } from './common.js';
 import { emailField, phoneField } from '../contact-rules.js';
+import { filingCalendarFault, type FilingDeadlineSource } from '../filing-calendar.js';
 
 /** An optional text filter: blank means no filter. */
 export const optText = (max = 64) =>
@@ -281,4 +282,42 @@ export interface GeoStatRow {
   signIns: number;
   users: number;
   newCity: number;
+}
+
+// ---------------------------------------------------------------- filing calendar (申报日历, issue 29 item 9)
+
+/** A year's twelve deadlines as an administrator enters them (January … December, 'YYYY-MM-DD'). */
+export const FilingCalendarSaveBody = z
+  .object({
+    year: z.number().int('年度须为整数').min(2000, '年度不能早于2000年').max(2100, '年度不能晚于2100年'),
+    deadlines: z.array(text().max(10, '申报期限格式不正确')).max(12, '须填写1月至12月共12个申报期限'),
+  })
+  .superRefine((v, ctx) => {
+    const fault = filingCalendarFault(v.year, v.deadlines);
+    if (fault) ctx.addIssue({ code: 'custom', message: fault, path: ['deadlines'] });
+  });
+export type FilingCalendarSaveBody = z.infer<typeof FilingCalendarSaveBody>;
+
+/** An entered year taken back (the year is computed again). */
+export const FilingCalendarDeleteBody = z.object({ year: z.number().int('年度须为整数').min(2000, '年度不能早于2000年').max(2100, '年度不能晚于2100年') });
+export type FilingCalendarDeleteBody = z.infer<typeof FilingCalendarDeleteBody>;
+
+export interface FilingCalendarYearView {
+  year: number;
+  /** Which calendar the deadlines come from: published > entered > computed. */
+  source: FilingDeadlineSource;
+  sourceLabel: string;
+  basis: string;
+  url?: string;
+  days: string[];
+  /** The days an administrator entered for the year (also when a published notice wins over them). */
+  enteredDays: string[] | null;
+  updatedBy: string;
+  updatedAt: string | null;
+  /** False for a published year: its notice's dates cannot be replaced. */
+  editable: boolean;
+}
+
+export interface FilingCalendarView {
+  years: FilingCalendarYearView[];
 }

@@ -12,6 +12,7 @@ import type { SimContext } from './simulator/progress.js';
 import { SimulatorTaxGateway } from './simulator/gateway.js';
 import { createRedConfirm } from './simulator/redconfirm.js';
 import { simDb } from './simulator/store.js';
+import { filingDeadlines } from './calendar.js';
 import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
 import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
@@ -58,6 +59,7 @@ function simContext(deps: TaxGatewayDeps, opts: SimulatorOptions = {}): SimConte
   return {
     sdb: simDb(deps.db),
     now: () => clock.now(),
+    deadlines: async (periods) => new Map([...(await filingDeadlines(deps.db.kysely, periods))].map(([p, d]) => [p, d.deadline])),
     delayMs: Math.max(0, opts.delayMs ?? DEFAULT_SIMULATOR_DELAY_MS),
     failureRate: Math.min(1, Math.max(0, opts.failureRate ?? 0)),
     random: deps.random ?? Math.random,

@@ -3,8 +3,8 @@
  * and scope (0 未统计 → 1 已申请 → 2 已确认; 1 → 0 撤销申请; 2 → 1 撤销确认), the bureau's refusal codes
  * and messages (DOMAIN.md: 08 不能重复确认, 09 当前月与属期相等时不符合确认条件, 10 已确认统计不能撤销),
  * and the simulator's calendar:
- * - a period's statistics may be applied for, confirmed or revoked only until its deadline (the 15th of
- *   the next month, 24:00 Asia/Shanghai, tick-rules.ts defaultDeadline) and not before the period began;
+ * - a period's statistics may be applied for, confirmed or revoked only until its deadline (the filing
+ *   deadline of the 申报日历, 23:59:59 Asia/Shanghai: ./calendar.ts) and not before the period began;
  * - confirmation is refused while the current month (Asia/Shanghai) is the period itself (09);
  * - a confirmation may be revoked until the period's deadline, after it no longer (10).
  * Confirming the deduction statistics locks ticking of the period (income-ticks.ts open()).

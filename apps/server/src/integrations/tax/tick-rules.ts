@@ -1,9 +1,10 @@
 /**
  * Ticking (勾选) rules both implementations apply before (or instead of) asking the service: the shape
  * of a batch, the periods (税款所属期 'YYYYMM') and the service's refusal messages. The simulator also
- * answers the period from periodAt (the bureau's calendar: a period may be ticked until the 15th of the
- * next month, unless its statistics are confirmed earlier).
+ * answers the period from periodAt (the bureau's calendar: a period may be ticked until its filing
+ * deadline, the 申报日历 of packages/shared filing-calendar.ts, unless its statistics are confirmed earlier).
  */
+import { deadlineInstant, filingDeadline } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError } from './errors.js';
 import type { NonDeductReason, TickItem, TickRequest, TickUsage, UntickRequest } from './income-types.js';
 
@@ -11,8 +12,6 @@ import type { NonDeductReason, TickItem, TickRequest, TickUsage, UntickRequest }
 export const TICK_BATCH_MAX = 1000;
 /** The first issue day that may be ticked at all (the bureau lifted the 360-day limit for invoices from 2017 on). */
 export const TICK_WINDOW_START = '2017-01-01';
-/** The default deadline: the 15th of the month after the period, 24:00 Asia/Shanghai. */
-export const DEADLINE_DAY = 15;
 
 export const TICK_USAGE_LABELS: Record<TickUsage, string> = { 1: '抵扣', 2: '出口退税', 3: '代办退税', 4: '不抵扣' };
 export const NON_DEDUCT_REASON_LABELS: Record<NonDeductReason, string> = { 1: '非应税项目', 2: '免税项目', 3: '集体福利或个人消费', 4: '非正常损失', 5: '其他' };
@@ -77,10 +76,13 @@ export function shiftPeriod(period: string, months: number): string {
   const d = new Date(Date.UTC(y, m, 1));
   return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}`;
 }
-/** The default deadline of a period: the 15th of the next month, 23:59:59 Asia/Shanghai (ISO UTC). */
+/**
+ * The deadline of a period by the calendar shipped (published, else computed), 23:59:59 Asia/Shanghai (ISO
+ * UTC): where no database is at hand (the seed, the Nuonuo client when the service leaves it out). The
+ * simulator asks calendar.ts filingDeadlines, which also knows the years an administrator entered.
+ */
 export function defaultDeadline(period: string): string {
-  const next = shiftPeriod(period, 1);
-  return new Date(Date.parse(`${next.slice(0, 4)}-${next.slice(4, 6)}-${pad(DEADLINE_DAY)}T23:59:59.000Z`) - SHANGHAI_MS).toISOString();
+  return deadlineInstant(filingDeadline(period).day);
 }
 /** The last day of a period ('YYYY-MM-DD'). */
 export function periodEnd(period: string): string {

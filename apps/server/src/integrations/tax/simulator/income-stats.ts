@@ -1,7 +1,7 @@
 /**
  * The simulator's period statistics (抵扣统计 / 退税统计): the state per period and scope in
- * taxsim_income_periods (stat_state = 抵扣, rebate_state = 退税; no row = 0 未统计 with the default
- * deadline), each move one guarded UPDATE (… where state = from), so that of two calls at once exactly one
+ * taxsim_income_periods (stat_state = 抵扣, rebate_state = 退税; no row = 0 未统计 with the filing
+ * calendar's deadline, ../calendar.ts), each move one guarded UPDATE (… where state = from), so that of two calls at once exactly one
  * moves it and the other is refused by the rules (stat-rules.ts statRefusal: 08 / 09 / 10 and the
  * others). The figures are computed from the ticks of the period (taxsim_income_ticks) by kind, the kind
  * and amount from taxsim_income_known or, for the drawn invoices, from their face.
@@ -10,7 +10,6 @@ import type { SyncLogService } from '../../../platform/synclog.js';
 import { exchange, IncomeMethods as M, type TaxMethod } from '../exchange.js';
 import type { PeriodStatState, StatFigures, StatKindRow, StatRequest } from '../income-types.js';
 import { checkStatRequest, STAT_ACTION_LABELS, STAT_MOVES, STAT_SCOPE_LABELS, STAT_SCOPE_USAGES, STAT_STATE_LABELS, statError, statRefusal, type StatAction } from '../stat-rules.js';
-import { defaultDeadline } from '../tick-rules.js';
 import type { TaxCallContext } from '../types.js';
 import { dayInvoices, locate } from './income-invoices.js';
 import type { SimContext } from './progress.js';
@@ -26,7 +25,7 @@ export class SimulatorStats {
 
   private async state(r: StatRequest): Promise<{ state: PeriodStatState; deadline: string }> {
     const row = await this.ctx.sdb.selectFrom('taxsim_income_periods').selectAll().where('period', '=', r.period).executeTakeFirst();
-    if (!row) return { state: 0, deadline: defaultDeadline(r.period) };
+    if (!row) return { state: 0, deadline: (await this.ctx.deadlines([r.period])).get(r.period)! };
     return { state: Number(row[column(r.scope)] ?? 0) as PeriodStatState, deadline: row.deadline };
   }
 

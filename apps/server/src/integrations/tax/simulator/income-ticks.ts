@@ -1,7 +1,7 @@
 /**
  * The simulator's ticking (勾选): the current period from the bureau's calendar (tick-rules.ts
- * currentPeriod; a period's deadline and statistics state in taxsim_income_periods, the default deadline
- * the 15th of the next month), and batches of ticks and undos kept in taxsim_income_ticks, one row per
+ * currentPeriod; a period's deadline and statistics state in taxsim_income_periods, the deadline of a
+ * period without a row the filing calendar's, ../calendar.ts), and batches of ticks and undos kept in taxsim_income_ticks, one row per
  * invoice ticked. The service knows the invoices drawn for the company (income-invoices.ts) and those
  * registered in taxsim_income_known (the demo's pool and tests: invoices issued to the company by
  * suppliers outside the drawn ones). Like the real service it refuses per invoice — unknown invoice,
@@ -16,7 +16,7 @@ import { INCOME_STATE_LABELS } from '../income-rules.js';
 import type { IncomeInvoiceState, IncomeRiskLevel, TickItem, TickOutcome, TickPeriod, TickRequest, TickUsage, UntickRequest } from '../income-types.js';
 import type { TaxCallContext } from '../types.js';
 import {
-  checkTickRequest, checkUntickRequest, currentPeriod, deadlineText, defaultDeadline, NON_DEDUCT_REASON_LABELS, periodEnd, shiftPeriod,
+  checkTickRequest, checkUntickRequest, currentPeriod, deadlineText, NON_DEDUCT_REASON_LABELS, periodEnd, shiftPeriod,
   tickKey, TICK_USAGE_LABELS, TICK_WINDOW_START, TickMessages,
 } from '../tick-rules.js';
 import { asSeenAt, dayInvoices, locate } from './income-invoices.js';
@@ -60,10 +60,11 @@ export class SimulatorTicks {
     private readonly synclog: SyncLogService,
   ) {}
 
-  /** The period's deadline and statistics states (the defaults while the bureau wrote nothing for it). */
+  /** The period's deadline and statistics states (the filing calendar's deadline and 0 while the bureau wrote nothing for it). */
   private async periods(list: string[]): Promise<Map<string, { deadline: string; statState: number; rebateState: number }>> {
     const rows = await this.ctx.sdb.selectFrom('taxsim_income_periods').selectAll().where('period', 'in', list).execute();
-    const out = new Map(list.map((p) => [p, { deadline: defaultDeadline(p), statState: 0, rebateState: 0 }]));
+    const calendar = await this.ctx.deadlines(list);
+    const out = new Map(list.map((p) => [p, { deadline: calendar.get(p)!, statState: 0, rebateState: 0 }]));
     for (const r of rows) out.set(r.period, { deadline: r.deadline, statState: Number(r.stat_state), rebateState: Number(r.rebate_state ?? 0) });
     return out;
   }

@@ -23,6 +23,8 @@ export interface SimContext {
   taxNumber?: string;
   /** The company as the buyer of its incoming invoices (SimulatorOptions.company). */
   company?: { name: string; taxNumber: string };
+  /** The periods' deadlines (ISO UTC) by the filing calendar (calendar.ts filingDeadlines: published > entered > computed). */
+  deadlines: (periods: readonly string[]) => Promise<Map<string, string>>;
 }
 
 const PENDING = new Set<number>([InvoiceStatus.creating, InvoiceStatus.signing, InvoiceStatus.canceling]);

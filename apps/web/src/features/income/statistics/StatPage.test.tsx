@@ -31,7 +31,7 @@ configure({ asyncUtilTimeout: 15_000 });
 
 const view = (over: Partial<StatView> = {}): StatView => ({
   scope: 'deduction', period: '202610', periods: [{ period: '202609', state: 2 }, { period: '202610', state: 0 }], tickPeriod: '202610',
-  deadline: '2026-11-15T15:59:59.000Z', deadlineText: '2026-11-15 23:59:59', state: 0,
+  deadline: '2026-11-16T15:59:59.000Z', deadlineText: '2026-11-16 23:59:59', state: 0, // 202610: 2026-11-16 by the 申报日历 (11月15日为星期日)
   rows: [
     { kind: '01', kindLabel: '增值税专用发票', count: 3, amountExcludingTax: 1_000_000, tax: 130_000, effectiveTax: 130_000 },
     { kind: '81', kindLabel: '数电发票（增值税专用发票）', count: 5, amountExcludingTax: 2_345_678, tax: 211_111, effectiveTax: 200_000 },
@@ -67,7 +67,7 @@ describe('抵扣统计 / 退税统计 (issue 14)', { timeout: 60_000 }, () => {
     const head = await screen.findByTestId('stat-period');
     await waitFor(() => expect(head.textContent).toContain('2026年10月（未统计）'));
     expect(screen.getByTestId('stat-state').textContent).toBe('未统计');
-    expect(head.textContent).toContain('2026-11-15 23:59:59');
+    expect(head.textContent).toContain('2026-11-16 23:59:59');
     expect(calls.view).toHaveBeenCalledWith('deduction', undefined);
     expect(screen.getByText('数电发票（增值税专用发票）')).toBeTruthy();
     // 不抵扣 and 退税 apart, as on 抵扣勾选's header (issue 27); no notice while the service agrees.
