@@ -1,6 +1,6 @@
 /**
- * The worklist's table (issue 14): one row per case — invoice number, seller, flag tag, owner, 天数, state,
- * amount and tax —, filters (异常类型, 负责人为本人, 天数, 发票号码, 销方), the row's actions by flag (each opens
+ * The worklist's table (issue 14): one row per case — invoice number, amount and tax (issue 31: first, in sight
+ * beside 操作), flag tag, 天数, owner, seller, state —, filters (异常类型, 负责人为本人, 天数, 发票号码, 销方), the row's actions by flag (each opens
  * its dialog), the answer as a message, and the export of the filtered cases. `state` is the tab: 待处理
  * (open, oldest first) or 已处理 (resolved, with how and by whom).
  */
@@ -57,13 +57,14 @@ export function CaseList({ state }: { state: 'open' | 'resolved' }) {
 
   const columns: TableColumnsType<AbnormalCaseRow> = [
     { title: '发票号码', dataIndex: 'invoiceNumber', key: 'invoiceNumber', width: 200 },
-    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110 },
-    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true },
-    { title: '异常类型', key: 'flag', width: 120, render: (_, r) => <Tag color={FLAG_COLORS[r.flag]} data-testid="case-flag">{IncomeAbnormalFlag.label(r.flag)}</Tag> },
-    { title: '负责人', key: 'owner', width: 100, render: (_, r) => r.ownerName || '—' },
-    { title: '天数', key: 'ageDays', width: 70, align: 'right', render: (_, r) => <span data-figure="">{r.ageDays}</span> },
+    // Issue 31: the money right after the invoice, whole beside the pinned 操作 at 1366; the description after.
     { title: '价税合计', key: 'amountIncl', width: 130, align: 'right', render: (_, r) => <Money fen={r.amountIncl} /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
+    { title: '异常类型', key: 'flag', width: 120, render: (_, r) => <Tag color={FLAG_COLORS[r.flag]} data-testid="case-flag">{IncomeAbnormalFlag.label(r.flag)}</Tag> },
+    { title: '天数', key: 'ageDays', width: 70, align: 'right', render: (_, r) => <span data-figure="">{r.ageDays}</span> },
+    { title: '负责人', key: 'owner', width: 100, render: (_, r) => r.ownerName || '—' },
+    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true },
+    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110 },
     { title: '勾选', key: 'tick', width: 90, render: (_, r) => (r.tickState === 1 ? <Tag color="green">已勾选</Tag> : '未勾选') },
     { title: '关联单据', dataIndex: 'docFlagged', key: 'docFlagged', width: 170, ellipsis: true, render: (d: string) => d || '—' },
     ...(state === 'open'

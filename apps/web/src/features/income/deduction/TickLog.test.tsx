@@ -46,7 +46,9 @@ describe('勾选日志 (issue 14)', { timeout: 60_000 }, () => {
     expect(first.textContent).toContain('2026-11-20 10:03:04');
     const second = screen.getByText('演示一').closest('tr')!;
     expect(second.textContent).toContain('撤销勾选');
-    expect(second.textContent).toContain('集体福利或个人消费');
+    // 不抵扣原因, filled only for 不抵扣, is a tag beside the usage (issue 31), not a column of dashes.
+    expect(within(second).getByTestId('tick-log-reason').textContent).toBe('集体福利或个人消费');
+    expect(within(first).queryByTestId('tick-log-reason')).toBeNull();
     expect(second.textContent).toContain('失败');
     expect((screen.getByTestId('export-button') as HTMLButtonElement).disabled).toBe(false);
 

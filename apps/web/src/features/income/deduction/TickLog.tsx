@@ -56,14 +56,23 @@ export default function TickLog() {
     { title: '操作人', dataIndex: 'userName', key: 'userName', width: 100 },
     { title: '操作', key: 'action', width: 100, render: (_, r) => TickAction.label(r.action) },
     { title: '发票号码', dataIndex: 'invoiceNumber', key: 'invoiceNumber', width: 210 },
-    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110 },
-    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true },
-    { title: '用途', key: 'vatUsage', width: 100, render: (_, r) => TickUsage.label(r.vatUsage) },
-    { title: '不抵扣原因', key: 'deductReason', width: 150, render: (_, r) => (r.deductReason ? NonDeductReason.label(r.deductReason) : '—') },
+    // Issue 31: the two taxes right after the invoice, whole at 1366 without scrolling; the descriptive columns after.
     { title: '税额', key: 'tax', width: 120, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '有效税额', key: 'effectiveTax', width: 120, align: 'right', render: (_, r) => <Money fen={r.effectiveTax} /> },
-    { title: '所属期', dataIndex: 'period', key: 'period', width: 90 },
     { title: '结果', key: 'result', width: 80, render: (_, r) => <Tag color={r.result === 1 ? 'green' : r.result === 2 ? 'default' : 'red'}>{TickResult.label(r.result)}</Tag> },
+    // 不抵扣原因 is filled only for 不抵扣 ticks: a tag beside the usage, not a column of dashes.
+    {
+      title: '用途', key: 'vatUsage', width: 200,
+      render: (_, r) => (
+        <span className="cell-line">
+          {TickUsage.label(r.vatUsage)}
+          {r.deductReason ? <Tag data-testid="tick-log-reason">{NonDeductReason.label(r.deductReason)}</Tag> : null}
+        </span>
+      ),
+    },
+    { title: '所属期', dataIndex: 'period', key: 'period', width: 90 },
+    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110 },
+    { title: '销方名称', dataIndex: 'sellerName', key: 'sellerName', width: 200, ellipsis: true },
     { title: '说明', dataIndex: 'message', key: 'message', width: 260, ellipsis: true },
     { title: '批次', dataIndex: 'batchId', key: 'batchId', width: 300, ellipsis: true },
   ];

@@ -20,11 +20,8 @@ export function Ledger({ dim }: { dim: AllocationDim }) {
   const title = dim === 'project' ? '项目分摊台账' : '订单分摊台账';
   const columns: TableColumnsType<AllocationRow> = [
     { title: '发票号码', dataIndex: 'invoiceNo', width: 200, render: (v: string, r) => <Button type="link" size="small" onClick={() => setOpen(r.invoiceId)} data-testid="open-allocation">{v}</Button> },
-    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true },
-    { title: '种类', dataIndex: 'kind', width: 150, render: (v: number, r) => <KindTag kind={v} colour={r.colour} /> },
-    { title: '购方', dataIndex: 'buyerName', key: 'buyerName', ellipsis: true, sorter: true },
     {
-      title: `${what}`, dataIndex: 'targetName', key: 'targetName', width: 320, ellipsis: { showTitle: false }, sorter: true,
+      title: `${what}`, dataIndex: 'targetName', key: 'targetName', width: 260, ellipsis: { showTitle: false }, sorter: true,
       // Code and 临时 tag stay whole; the name between them ends in "…" when the column is too narrow.
       render: (v: string, r) => (
         <span className="cell-line">
@@ -34,10 +31,14 @@ export function Ledger({ dim }: { dim: AllocationDim }) {
         </span>
       ),
     },
+    // Issue 31: the money right after what it was allocated to, whole beside 操作 at 1366; the invoice's description after.
     { title: '分摊价税合计', dataIndex: 'amountIncl', key: 'amountIncl', align: 'right', width: 140, sorter: true, render: (v: number) => <Money fen={v} strong /> },
     { title: '分摊税额', dataIndex: 'tax', align: 'right', width: 120, render: (v: number) => <Money fen={v} /> },
     { title: '发票价税合计', dataIndex: 'invoiceAmountIncl', align: 'right', width: 140, render: (v: number) => <Money fen={v} /> },
     { title: '分摊数', dataIndex: 'shareCount', width: 80, align: 'center', render: (v: number) => (v > 1 ? <Tag color="blue">拆分 {v}</Tag> : <Tag>1</Tag>) },
+    { title: '购方', dataIndex: 'buyerName', key: 'buyerName', ellipsis: true, sorter: true },
+    { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true },
+    { title: '种类', dataIndex: 'kind', width: 150, render: (v: number, r) => <KindTag kind={v} colour={r.colour} /> },
     { title: '操作', key: 'op', width: 90, fixed: 'right', render: (_: unknown, r) => <Button size="small" onClick={() => setOpen(r.invoiceId)}>分摊详情</Button> },
   ];
   return (

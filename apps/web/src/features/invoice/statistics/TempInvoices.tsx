@@ -14,12 +14,13 @@ export function TempInvoices({ dim }: { dim: AllocationDim }) {
   const project = dim === 'project';
   const columns: TableColumnsType<TempInvoiceRow> = [
     { title: '发票号码', dataIndex: 'invoiceNo', width: 200 },
+    { title: project ? '临时项目' : '所属项目', dataIndex: 'targetName', width: 200, ellipsis: true, render: (v: string) => (v ? (project ? <Tag color="orange">{v}</Tag> : v) : '—') },
+    // Issue 31: the amounts beside what they are on, whole beside 操作 at 1366; the invoice's description after.
+    { title: project ? '临时项目分摊' : '未匹配金额', dataIndex: 'amountIncl', width: 140, align: 'right', render: (v: number) => <Money fen={v} strong /> },
+    { title: '发票价税合计', dataIndex: 'invoiceAmountIncl', width: 140, align: 'right', render: (v: number) => <Money fen={v} /> },
+    { title: '购方', dataIndex: 'buyerName', ellipsis: true },
     { title: '开票日期', dataIndex: 'issueDate', width: 110 },
     { title: '种类', dataIndex: 'kind', width: 150, render: (v: number, r) => <KindTag kind={v} colour={r.colour} /> },
-    { title: '购方', dataIndex: 'buyerName', ellipsis: true },
-    { title: project ? '临时项目' : '所属项目', dataIndex: 'targetName', ellipsis: true, render: (v: string) => (v ? (project ? <Tag color="orange">{v}</Tag> : v) : '—') },
-    { title: '发票价税合计', dataIndex: 'invoiceAmountIncl', width: 140, align: 'right', render: (v: number) => <Money fen={v} /> },
-    { title: project ? '临时项目分摊' : '未匹配金额', dataIndex: 'amountIncl', width: 140, align: 'right', render: (v: number) => <Money fen={v} strong /> },
     ...(canChange ? [{ title: '操作', key: 'op', width: 90, fixed: 'right' as const, render: (_: unknown, r: TempInvoiceRow) => <Button size="small" type="link" onClick={() => setMatching(r)}>匹配</Button> }] : []),
   ];
   return (

@@ -64,19 +64,20 @@ export default function LaundryPage() {
   const sorted = sortOrderOf(sort);
   const columns: TableColumnsType<ReimbLaundryRow> = [
     { title: '报销单号', key: 'billNo', width: 150, fixed: 'left', sorter: true, sortOrder: sorted('billNo'), render: (_, r) => <Link to={billPath(r.billId)} data-testid="laundry-bill-link">{r.billNo}</Link> },
-    { title: '凭证号', dataIndex: 'voucherNo', key: 'voucherNo', width: 130 },
-    { title: '凭证日期', dataIndex: 'voucherDate', key: 'voucherDate', width: 110, sorter: true, sortOrder: sorted('voucherDate') ?? (sort ? null : 'ascend') },
-    { title: '申请人', dataIndex: 'applicantName', key: 'applicantName', width: 90 },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 120, ellipsis: true },
     { title: '费用类别', dataIndex: 'categoryName', key: 'categoryName', width: 120, ellipsis: true },
-    { title: '费用日期', dataIndex: 'expenseDate', key: 'expenseDate', width: 110, sorter: true, sortOrder: sorted('expenseDate') },
-    { title: '说明', dataIndex: 'description', key: 'description', width: 180, ellipsis: true },
-    { title: '发票号码', dataIndex: 'invoiceNumber', key: 'invoiceNumber', width: 190 },
+    // Issue 31: the line's amounts right after its category, whole at 1366 without scrolling; the description after.
     { title: '报销金额', key: 'amount', width: 120, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '核定金额', key: 'approvedAmount', width: 120, align: 'right', sorter: true, sortOrder: sorted('approvedAmount'), render: (_, r) => <Money fen={r.approvedAmount} strong /> },
     { title: '税额', key: 'tax', width: 100, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '可抵扣税额', key: 'deductibleTax', width: 110, align: 'right', render: (_, r) => <Money fen={r.deductibleTax} /> },
     { title: '不含税净额', key: 'netAmount', width: 120, align: 'right', render: (_, r) => <Money fen={r.netAmount} /> },
+    { title: '申请人', dataIndex: 'applicantName', key: 'applicantName', width: 90 },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 120, ellipsis: true },
+    { title: '费用日期', dataIndex: 'expenseDate', key: 'expenseDate', width: 110, sorter: true, sortOrder: sorted('expenseDate') },
+    { title: '说明', dataIndex: 'description', key: 'description', width: 180, ellipsis: true },
+    { title: '发票号码', dataIndex: 'invoiceNumber', key: 'invoiceNumber', width: 190 },
+    { title: '凭证号', dataIndex: 'voucherNo', key: 'voucherNo', width: 130 },
+    { title: '凭证日期', dataIndex: 'voucherDate', key: 'voucherDate', width: 110, sorter: true, sortOrder: sorted('voucherDate') ?? (sort ? null : 'ascend') },
   ];
   const totals = q.data?.totals;
   const body = { ...filters, ...(sort ? { sort } : {}) };
@@ -124,12 +125,13 @@ export default function LaundryPage() {
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="reimb-totals" data-testid="laundry-totals">
                   <SummaryLabel colSpan={1}>合计（{totals.count} 行）</SummaryLabel>
-                  <Table.Summary.Cell index={1} colSpan={8} />
-                  <Table.Summary.Cell index={9} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={10} align="right"><Money fen={totals.approvedAmount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={11} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={12} align="right"><Money fen={totals.deductibleTax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={13} align="right"><Money fen={totals.netAmount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={1} />
+                  <Table.Summary.Cell index={2} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={3} align="right"><Money fen={totals.approvedAmount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={4} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.deductibleTax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.netAmount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={7} colSpan={7} />
                 </Table.Summary.Row>
               </Table.Summary>
             ) : null

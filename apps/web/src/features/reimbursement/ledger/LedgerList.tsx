@@ -88,15 +88,16 @@ export default function LedgerList() {
   const columns: TableColumnsType<ReimbLedgerRow> = [
     { title: '报销单号', key: 'billNo', width: 150, fixed: 'left', sorter: true, sortOrder: sorted('billNo'), render: (_, r) => <Link to={billPath(r.id)} data-testid="reimb-detail-link">{r.billNo}</Link> },
     { title: '申请人', dataIndex: 'applicantName', key: 'applicantName', width: 90, sorter: true, sortOrder: sorted('applicantName') },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 120, ellipsis: true },
-    { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 140, ellipsis: true },
-    { title: '费用类别', dataIndex: 'categories', key: 'categories', width: 150, ellipsis: true },
-    { title: '审批状态', key: 'flowState', width: 90, render: (_, r) => <FlowTag state={r.flowState} /> },
-    { title: '报销状态', key: 'reimbState', width: 90, render: (_, r) => <ReimbTag state={r.reimbState} /> },
+    // Issue 31: the bill's four amounts right after who claimed, whole beside 操作 at 1366; the description after.
     { title: '报销金额', key: 'amount', width: 130, align: 'right', sorter: true, sortOrder: sorted('amount'), render: (_, r) => <Money fen={r.amount} /> },
     { title: '核定金额', key: 'approvedAmount', width: 130, align: 'right', sorter: true, sortOrder: sorted('approvedAmount'), render: (_, r) => <Money fen={r.approvedAmount} strong /> },
     { title: '税额', key: 'tax', width: 110, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
     { title: '可抵扣税额', key: 'deductibleTax', width: 110, align: 'right', render: (_, r) => <Money fen={r.deductibleTax} /> },
+    { title: '审批状态', key: 'flowState', width: 90, render: (_, r) => <FlowTag state={r.flowState} /> },
+    { title: '报销状态', key: 'reimbState', width: 90, render: (_, r) => <ReimbTag state={r.reimbState} /> },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 120, ellipsis: true },
+    { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 140, ellipsis: true },
+    { title: '费用类别', dataIndex: 'categories', key: 'categories', width: 150, ellipsis: true },
     { title: '凭证号', dataIndex: 'voucherNo', key: 'voucherNo', width: 130, ellipsis: true },
     { title: '凭证日期', dataIndex: 'voucherDate', key: 'voucherDate', width: 110, sorter: true, sortOrder: sorted('voucherDate') },
     { title: '提交时间', key: 'submittedAt', width: 170, sorter: true, sortOrder: sorted('submittedAt') ?? (sort ? null : 'descend'), render: (_, r) => formatDateTime(r.submittedAt) },
@@ -138,12 +139,12 @@ export default function LedgerList() {
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row className="reimb-totals" data-testid="reimb-ledger-totals">
                   <SummaryLabel colSpan={1}>合计（{totals.count} 笔）</SummaryLabel>
-                  <Table.Summary.Cell index={1} colSpan={6} />
-                  <Table.Summary.Cell index={7} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={8} align="right"><Money fen={totals.approvedAmount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={9} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={10} align="right"><Money fen={totals.deductibleTax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={11} colSpan={3} />
+                  <Table.Summary.Cell index={1} />
+                  <Table.Summary.Cell index={2} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={3} align="right"><Money fen={totals.approvedAmount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={4} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.deductibleTax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={6} colSpan={8} />
                   <Table.Summary.Cell index={14} />
                 </Table.Summary.Row>
               </Table.Summary>

@@ -33,7 +33,7 @@ vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, toda
 vi.mock('../../../components/EChart', () => ({ EChart: () => <div data-testid="summary-chart" /> }));
 
 const { default: LedgerList } = await import('./LedgerList');
-const { default: SummaryPage, summaryChart } = await import('./SummaryPage');
+const { default: SummaryPage, summaryChart, pivotGroups } = await import('./SummaryPage');
 const { default: LaundryPage, toLaundryRequest, laundryInitial } = await import('./LaundryPage');
 
 beforeEach(() => {
@@ -134,6 +134,35 @@ describe('部门月度报销汇总', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('drill-laundry-link').getAttribute('href')).toBe('/reimbursement/account/laundry?month=2031-01&deptId=d1');
   });
 
+  it('a range over two quarters shows one quarter at a time (the latest first) with its 小计; five categories in two groups', async () => {
+    const cells = (xs: number[]) => xs.map((amount) => ({ amount, count: amount ? 1 : 0 }));
+    const wide: ReimbSummaryView = {
+      fromMonth: '2031-02', toMonth: '2031-05', months: ['2031-02', '2031-03', '2031-04', '2031-05'],
+      categories: ['差旅-交通', '差旅-住宿', '市内交通', '办公', '通讯'].map((name, i) => ({ code: `C${i}`, name })),
+      rows: [{ deptId: 'd1', deptName: '工程一部', months: cells([100_00, 200_00, 300_00, 400_00]), categories: cells([500_00, 0, 0, 200_00, 300_00]), total: { amount: 1000_00, count: 4, lineCount: 6 } }],
+      monthTotals: cells([100_00, 200_00, 300_00, 400_00]), categoryTotals: cells([500_00, 0, 0, 200_00, 300_00]), total: { amount: 1000_00, count: 4, lineCount: 6 },
+    };
+    expect(pivotGroups(wide, 'month').map((g) => [g.label, g.fromMonth, g.toMonth])).toEqual([['2031年第1季度', '2031-02', '2031-03'], ['2031年第2季度', '2031-04', '2031-05']]);
+    expect(pivotGroups(wide, 'category').map((g) => g.label)).toEqual(['差旅-交通～办公', '通讯']);
+    summary.mockResolvedValue(wide);
+    summaryBills.mockResolvedValue({ items: [], total: 0, totals: { count: 0, cellAmount: 0, cellLines: 0 } });
+    show(<SummaryPage />);
+    await waitFor(() => expect(cellsOf(screen.getByTestId('summary-totals'))).toEqual(['合计', '300.00', '400.00', '700.00', '1,000.00', '4']));
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['部门', '2031-04', '2031-05', '季度小计', '全期合计', '笔数']);
+    fireEvent.click(screen.getByText('2031年第1季度'));
+    await waitFor(() => expect(cellsOf(screen.getByTestId('summary-totals'))).toEqual(['合计', '100.00', '200.00', '300.00', '1,000.00', '4']));
+    // A quarter's 小计 lists the bills of its months.
+    fireEvent.click(screen.getByTestId('pivot-d1-subtotal'));
+    await waitFor(() => expect(summaryBills).toHaveBeenCalled());
+    expect(summaryBills.mock.calls[0]![0]).toMatchObject({ deptId: 'd1', fromMonth: '2031-02', toMonth: '2031-03' });
+    expect(summaryBills.mock.calls[0]![0].month).toBeUndefined();
+    fireEvent.click(screen.getByText('按费用类别'));
+    await waitFor(() => expect(cellsOf(screen.getByTestId('summary-totals'))).toEqual(['合计', '500.00', '—', '—', '200.00', '700.00', '1,000.00', '6']));
+    fireEvent.click(screen.getByText('通讯'));
+    await waitFor(() => expect(cellsOf(screen.getByTestId('summary-totals'))).toEqual(['合计', '300.00', '300.00', '1,000.00', '6']));
+    expect(screen.getByRole('columnheader', { name: '全部类别合计' })).toBeTruthy();
+  });
+
   it('the chart stacks departments per month (or categories per department) with the pivot figures in 元', () => {
     const byMonth = summaryChart(VIEW, 'month') as { xAxis: { data: string[] }; series: Array<{ name: string; stack: string; data: number[] }> };
     expect(byMonth.xAxis.data).toEqual(['2031-01', '2031-02']);
@@ -157,7 +186,7 @@ describe('部门月度报销流水', { timeout: 30_000 }, () => {
     const link = await screen.findByTestId('laundry-bill-link');
     expect(link.getAttribute('href')).toBe('/reimbursement/detail/b4');
     expect(laundry).toHaveBeenCalledWith({ month: '2031-03', deptId: '', pageIndex: 1, pageSize: 20 });
-    expect(cellsOf(screen.getByTestId('laundry-totals'))).toEqual(['合计（1 行）', '', '100.00', '80.00', '9.20', '5.00', '75.00']);
+    expect(cellsOf(screen.getByTestId('laundry-totals'))).toEqual(['合计（1 行）', '', '100.00', '80.00', '9.20', '5.00', '75.00', '']);
   });
 
   it('form values to the request', () => {
