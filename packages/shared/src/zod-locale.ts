@@ -78,6 +78,8 @@ export const FIELD_LABELS: Record<string, string> = {
   // 投标管理: files and settings (api/tender-files.ts)
   ownerKind: '附件所属类型', ownerIds: '附件所属记录', watermark: '默认水印文字', windowYears: '业绩年限', thresholdFen: '业绩金额门槛',
   remindDays: '提醒天数',
+  // 项目经理例外 (api/tender-manager-exceptions.ts)
+  otherProjectId: '同时担任的项目', ground: '例外依据', stopDate: '停工日期',
   // 投标管理 › 合同与项目 (tender-contracts.ts)
   frameId: '框架合同', signedOn: '签订日期', workFrom: '工期开始日期', workTo: '工期结束日期', acceptedOn: '竣工验收日期',
   signedFrom: '签订开始日期', signedTo: '签订结束日期', acceptedFrom: '验收开始日期', acceptedTo: '验收结束日期', complete: '完整性',
