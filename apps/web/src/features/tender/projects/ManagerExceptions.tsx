@@ -126,7 +126,12 @@ export function ManagerExceptions({ project, editable }: { project: TenderProjec
   return (
     <Card
       size="small"
-      title={`项目经理例外（${MANAGER_EXCEPTION_ARTICLE}，${rows.length}）`}
+      title={
+        <Space size={8}>
+          {`项目经理例外（${rows.length}）`}
+          <Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>依据{MANAGER_EXCEPTION_ARTICLE}</Typography.Text>
+        </Space>
+      }
       data-testid="manager-exceptions"
       extra={editable ? <Button onClick={() => setAdding(true)}>登记例外</Button> : null}
     >

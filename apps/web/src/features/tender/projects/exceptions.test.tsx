@@ -82,7 +82,7 @@ describe('项目经理例外', { timeout: 60_000 }, () => {
     projects.detail.mockResolvedValue({ ...D, managerExceptions: [E, { ...E, id: 'e2', otherCode: 'XM-9', otherName: '滨江大道', ground: 2, stopDate: null, stopDays: null, evidenceCount: 0, problem: '例外尚未上传证明材料（相邻分段或分期施工的合同、招标文件等）' }] });
     show(<ProjectDetailPage />);
     const box = await screen.findByTestId('manager-exceptions');
-    expect(box.textContent).toContain('项目经理例外（注册建造师执业管理办法（试行）第九条，2）');
+    expect(box.textContent).toContain('项目经理例外（2）依据注册建造师执业管理办法（试行）第九条');
     const rows = [...box.querySelectorAll('tr.ant-table-row')];
     expect(rows).toHaveLength(2);
     expect(rows[0]!.textContent).toContain('XM-1 江北管廊一期');
