@@ -80,10 +80,10 @@ export async function recogniseUpload(app: FastifyInstance, req: FastifyRequest,
  * person to review, written to the invoice's history, and a reimbursement line it backs carries a check.
  */
 async function unreadFiles(files: ArrivingFile[], number: string): Promise<ArrivingFile[]> {
-  const { recognise } = await import('./recognition/recognise.js');
+  const { recogniseOffThread } = await import('./recognition/off-thread.js');
   const out: ArrivingFile[] = [];
   for (const f of files) {
-    const r = await recognise({ name: f.name, bytes: f.content });
+    const r = await recogniseOffThread({ name: f.name, bytes: f.content });
     if ((r.fields.invoiceNo?.value ?? '').trim() !== number) out.push(f);
   }
   return out;

@@ -18,8 +18,8 @@ export async function recogniseAndLog(db: Db, user: AiCaller | null, file: Uploa
   const meta = { interfaceCode: RECOGNITION_INTERFACE, user, fileName: file.name };
   let result: Recognition;
   try {
-    const { recognise } = await import('./recognise.js');
-    result = await recognise(file);
+    const { recogniseOffThread } = await import('./off-thread.js');
+    result = await recogniseOffThread(file);
   } catch (err) {
     await recordAiCall(db, { ...meta, success: false, durationMs: performance.now() - started, message: err instanceof Error ? err.message : String(err) });
     throw err;

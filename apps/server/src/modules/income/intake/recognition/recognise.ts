@@ -5,7 +5,7 @@
  * code. Never throws: whatever cannot be read is a Chinese warning beside what could.
  */
 import { detectFormat } from './detect.js';
-import { decodeJpeg, decodePng } from './image-decode.js';
+import { decodeJpeg, decodePng, MAX_PIXELS, statedPixels } from './image-decode.js';
 import { checkFigures, mergeReadings } from './merge.js';
 import { readOfd } from './ofd.js';
 import { readPdf } from './pdf.js';
@@ -35,6 +35,7 @@ export const Messages = {
   pdfNoText: 'PDF 中没有可读取的文字（可能是扫描件），只能从二维码识别',
   ofdBroken: 'OFD 文件已损坏，无法读取',
   imageBroken: '图片已损坏，无法读取',
+  imageTooManyPixels: `图片像素过多（超过${MAX_PIXELS / 10_000}万像素），未识别，请降低分辨率后再上传或上传原始发票文件`,
   noQr: '未在文件中找到发票二维码',
   notInvoiceQr: (text: string) => `文件中的二维码不是发票二维码（${text.length > 40 ? `${text.slice(0, 40)}…` : text}）`,
   nothing: '未能识别出任何发票字段，请手工填写',
@@ -94,6 +95,10 @@ async function readPdfFile(bytes: Uint8Array, found: Found): Promise<void> {
 }
 
 async function readImage(bytes: Uint8Array, format: 'png' | 'jpeg', found: Found): Promise<void> {
+  if ((statedPixels(bytes, format) ?? 0) > MAX_PIXELS) {
+    found.warnings.push(Messages.imageTooManyPixels);
+    return;
+  }
   let img;
   try {
     img = format === 'png' ? decodePng(bytes) : decodeJpeg(bytes);
