@@ -21,7 +21,7 @@ beforeAll(async () => {
   ({ s, t13, period } = await startTicking());
 });
 afterAll(() => s?.close());
-const { inWindow, facts, simTick, tick } = tickHelpers(() => ({ s, t13, period }));
+const { inWindow, fresh, facts, simTick, tick } = tickHelpers(() => ({ s, t13, period }));
 
 const known = (key: string, kind: string, issueDate: string, tax: number) => registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key, kind, issueDate, tax }]);
 const verified = (id: string) => s.db.kysely.updateTable('income_invoices').set({ verify_state: 1, verified_at: new Date().toISOString() }).where('id', '=', id).execute();
@@ -153,6 +153,27 @@ describe('海关进口增值税专用缴款书: entered, listed under its kind, 
     expect(await facts(a.r.id)).toMatchObject({ tick_state: 0 });
     expect(await simTick(NOTICE)).toBeUndefined();
     expect((await lastSync(IncomeMethods.customsUntick)).memo).toBe(`税款所属期 ${period.period} 撤销海关缴款书抵扣勾选 1 张：成功 1 张，拒绝 0 张`);
+  });
+
+  it('a batch of a 专票 and a customs notice: each through its call, all or nothing — a refused notice takes the 专票 back at the service', async () => {
+    const day = inWindow();
+    // Different sums: the same seller, day and total would be flagged 疑似重复.
+    const save = (no: string, price: number) =>
+      s.call('/api/income/pool/save', entry({ kind: 'customs', digitalNo: '', invoiceCode: '', invoiceNo: no, issueDate: day, sellerName: '中华人民共和国上海海关', sellerTaxNo: '', amountExcl: price, tax: (price * 13) / 100, amountIncl: price + (price * 13) / 100, lines: [] }), t13);
+    const good = await save('220120261000654321-L01', 200_000);
+    const unknownNotice = await save('220120261000654322-L01', 300_000);
+    expect([good.code, unknownNotice.code]).toEqual([20000, 20000]);
+    await known('220120261000654321-L01', 'customs', day, 26_000);
+    const special = await fresh({ sellerName: '混合批次测试供应商有限公司' });
+    const calls = [await syncCount(IncomeMethods.tick), await syncCount(IncomeMethods.customsTick), await syncCount(IncomeMethods.untick)];
+    const refused = await tick({ items: [{ id: special.id }, { id: unknownNotice.r.id }] });
+    expect(refused.r).toMatchObject({ done: false, count: 0 });
+    expect(refused.r.outcomes.map((o: { message: string }) => o.message)).toEqual(['同批有发票被税务端拒绝，本批均未勾选', '税务端无此发票信息']);
+    expect(await simTick(special.no)).toBeUndefined();
+    expect([await syncCount(IncomeMethods.tick), await syncCount(IncomeMethods.customsTick), await syncCount(IncomeMethods.untick)]).toEqual([calls[0]! + 1, calls[1]! + 1, calls[2]! + 1]);
+    const ok = await tick({ items: [{ id: special.id }, { id: good.r.id }] });
+    expect(ok.r, ok.message).toMatchObject({ done: true, count: 2 });
+    expect([(await simTick(special.no))?.effective_tax, (await simTick('220120261000654321-L01'))?.effective_tax]).toEqual([900, 26_000]);
   });
 
   it('a customs notice has no rebate use: the customs call refuses 出口退税', async () => {

@@ -69,10 +69,16 @@ export async function tickItems(deps: TickDeps, req: FastifyRequest, _scope: Tic
   const acceptedKeys = new Set<string>();
   const serviceSays = new Map<string, TickOutcome>();
   let failure = '';
-  for (let i = 0; i < entries.length && !failure; i += TICK_CALL_SIZE) {
-    const chunk = entries.slice(i, i + TICK_CALL_SIZE);
+  // Customs notices go through their own call (call.ts serviceTick): the chunks are of one sort each, so a
+  // failing call never hides what an earlier one of the same chunk did at the service.
+  const chunks = [entries.filter((e) => e.r.kind !== 'customs'), entries.filter((e) => e.r.kind === 'customs')].flatMap((list) => {
+    const out: (typeof entries)[] = [];
+    for (let i = 0; i < list.length; i += TICK_CALL_SIZE) out.push(list.slice(i, i + TICK_CALL_SIZE));
+    return out;
+  });
+  for (const chunk of chunks) {
+    if (failure) break;
     try {
-      // Customs notices go through their own call (call.ts serviceTick).
       const out = await serviceTick(gw, p.period, usage, reason, chunk, ctx);
       for (const o of out) {
         serviceSays.set(o.key, o);

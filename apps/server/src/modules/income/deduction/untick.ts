@@ -34,10 +34,10 @@ export async function untickIds(deps: TickDeps, req: FastifyRequest, scope: Tick
     await logOf(outcomes);
     return { done: false, needConfirm: false, batchId, count: 0, refused: plan.filter((x) => x.refusal).length, outcomes };
   }
-  // One call per usage and 不抵扣 reason (compensation ticks them again as they were).
+  // One call per usage and 不抵扣 reason (compensation ticks them again as they were), customs notices apart (their own call).
   const groups = new Map<string, IncomeInvoiceTable[]>();
   for (const x of plan) {
-    const k = `${usageOf(x.r)}|${x.r!.deduct_reason ?? ''}`;
+    const k = `${usageOf(x.r)}|${x.r!.deduct_reason ?? ''}|${x.r!.kind === 'customs' ? 'customs' : ''}`;
     groups.set(k, [...(groups.get(k) ?? []), x.r!]);
   }
   const ctx = { userId: user.id };
