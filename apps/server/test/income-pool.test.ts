@@ -41,7 +41,8 @@ describe('the demo pool', () => {
     const rows = (await all()).filter((r) => !reimb.has(r.id));
     expect(rows.length).toBe(INCOME_DEMO_DAYS * TEST_DEMO.incomePerDay);
     expect(new Set(rows.map((r) => r.issue_date.slice(0, 7))).size).toBeGreaterThanOrEqual(12);
-    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(INCOME_SUPPLIERS.flatMap(([sup]) => sup.kinds)));
+    // The suppliers' kinds, and the 数电 tolls drawn from the toll suppliers (issue 29, seed/incomeData.ts).
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set([...INCOME_SUPPLIERS.flatMap(([sup]) => sup.kinds), 'dtoll']));
     const a = await s.call('/api/income/pool/abnormal', { pageSize: 500 }, t13);
     expect(a.r.total).toBeLessThan(500);
     const flags = new Set(a.r.items.flatMap((i: { abnormalFlags: string[] }) => i.abnormalFlags));
@@ -174,7 +175,7 @@ describe('/api/income/pool/list', () => {
 describe('other and abnormal', () => {
   it('other: only customs notes, withholding certificates, passenger tickets and tolls, with their totals', async () => {
     const rows = (await all()).filter((r) => OTHER_INCOME_KINDS.includes(r.kind as 'rail'));
-    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['rail', 'air', 'road', '14', 'customs', 'withholding']));
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['rail', 'air', 'road', '14', 'dtoll', 'customs', 'withholding']));
     const a = await s.call('/api/income/pool/other', { pageSize: 500 }, t13);
     expect(a.r.totals).toEqual(sums(rows));
     expect(a.r.items).toHaveLength(Math.min(500, rows.length));

@@ -43,6 +43,10 @@ function income(method: string, body: any): Json | undefined {
     return { code: 'E0000', describe: '查询成功', result: { total: ITEMS.length, list: ITEMS.slice((page - 1) * size, page * size) } };
   }
   if (method === IncomeMethods.verify) return verifyAnswer;
+  // 海关缴款书勾选 (issue 29): one answer per notice by its 缴款书号码; the second is refused.
+  if (method === IncomeMethods.customsTick || method === IncomeMethods.customsUntick) {
+    return { code: 'E0000', describe: '成功', result: { list: body.list.map((i: { jkshm: string }, k: number) => ({ jkshm: i.jkshm, gxjg: k === 0 ? '1' : '0', msg: k === 0 ? '成功' : '海关缴款书信息不存在' })) } };
+  }
   return undefined;
 }
 
@@ -148,5 +152,26 @@ describe('verification', () => {
     expect(row.status).toBe(0);
     const refs = await s.db.kysely.selectFrom('sync_log_refs').select('ref').where('sync_log_id', '=', row.id).execute();
     expect(refs.map((r) => r.ref)).toEqual(['01100260010430600051']);
+  });
+});
+
+describe('customs notices (issue 29): their own call', () => {
+  it('sends 海关缴款书勾选 with jkshm, tfrq and yxse in 元, and reads each notice by its number; the invoices\' call is not used', async () => {
+    const gw = nuonuo();
+    const invoiceCalls = calls(IncomeMethods.tick).length;
+    const out = await gw.tickCustoms({ period: '202611', usage: 1, items: [{ noticeNo: '530120261000123456-L01', fillDate: '2026-11-02', effectiveTax: 130_000 }, { noticeNo: '530120261000123457-L02', fillDate: '2026-11-03', effectiveTax: 5 }] });
+    expect(out).toEqual([
+      { key: '530120261000123456-L01', accepted: true, message: '成功' },
+      { key: '530120261000123457-L02', accepted: false, message: '海关缴款书信息不存在' },
+    ]);
+    const sent = calls(IncomeMethods.customsTick).at(-1)!.body;
+    expect(sent).toEqual({ skssq: '202611', gxlx: '1', list: [{ jkshm: '530120261000123456-L01', tfrq: '2026-11-02', yxse: '1300.00' }, { jkshm: '530120261000123457-L02', tfrq: '2026-11-03', yxse: '0.05' }] });
+    expect(calls(IncomeMethods.tick).length).toBe(invoiceCalls);
+    await gw.untickCustoms({ period: '202611', usage: 1, items: [{ noticeNo: '530120261000123456-L01', fillDate: '2026-11-02' }] });
+    expect(calls(IncomeMethods.customsUntick).at(-1)!.body).toEqual({ skssq: '202611', gxlx: '6', list: [{ jkshm: '530120261000123456-L01', tfrq: '2026-11-02' }] });
+    // Refused before anything is sent: a rebate use.
+    const before = fake.calls.length;
+    expect((await refusal(gw.tickCustoms({ period: '202611', usage: 2, items: [{ noticeNo: '530120261000123456-L01', fillDate: '2026-11-02', effectiveTax: 1 }] }))).message).toBe('海关缴款书只能勾选为抵扣或不抵扣');
+    expect(fake.calls.length).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The demo pool's ticking (issue 14): the tickable invoices (专票, 数电专票; verified, ours, not void) are
- * made known to the simulated tax service; those of past periods are mostly ticked in their issue
+ * The demo pool's ticking (issue 14): the tickable invoices (专票, 数电专票; verified, ours, not void; since
+ * issue 29 also tolls, customs notices and 数电 rail and air tickets, left unticked) are made known to the simulated tax service; those of past periods are mostly ticked in their issue
  * month's period (抵扣 at the full tax, a few 不抵扣), some of the current period are ticked (抵扣, one with
  * a reduced effective tax, a few 不抵扣 and 出口退税) with their tick log rows, and the rest wait as
  * candidates. The simulator's own ticks (taxsim_income_ticks) match, so an undo in the demo works.
@@ -14,6 +14,7 @@ import type { Database } from '../db/schema.js';
 import { bulkInsert } from './bulk.js';
 import type { DemoUser } from './company.js';
 import { incomeRowId } from './incomeData.js';
+import { isTickableKind } from '@zhyy/shared';
 
 const TICKABLE = new Set(['01', '08', '81', '85']);
 const T_LOG = 0x9006;
@@ -37,8 +38,10 @@ export function tickDemo(invoices: IncomeInvoiceTable[], now: Date, users: DemoU
   for (const r of invoices) {
     Object.assign(r, { vat_usage: 0, tick_state: 0, effective_tax: null, deduct_reason: null, tick_period: '', ticked_at: null, ticked_by: '' });
     const key = r.digital_no || `${r.invoice_code}${r.invoice_no}`;
-    if (!TICKABLE.has(r.kind) || r.buyer_mismatch || r.duplicate_of !== null) continue;
+    if (!isTickableKind(r.kind, r.digital_no) || r.buyer_mismatch || r.duplicate_of !== null) continue;
     out.known.push({ invoice_key: key, kind: r.kind, issue_date: r.issue_date, tax: Number(r.tax), amount: Number(r.amount_excl), risk_level: r.risk_level, invoice_state: r.invoice_state, registered_at: r.created_at });
+    // Tolls, customs notices and the 数电 rail and air tickets (issue 29) are known to the service and wait as candidates.
+    if (!TICKABLE.has(r.kind)) continue;
     if (r.verify_state !== 1 || ![0, 7].includes(r.invoice_state) || r.risk_level !== '01') continue;
     const own = periodOfDay(r.issue_date);
     const i = n++;

@@ -98,7 +98,11 @@ export function incomeDemo(now: Date, users: DemoUser[], perDay = INCOME_DEMO_PE
       const rare = i % 180 === 37 ? CUSTOMS : i % 180 === 113 ? WITHHOLDING : undefined;
       const d = drawIncome(rng, i, '9', { id, lineId: (k) => rowId(T.line, i * 4 + k), issueDate, at, maxLines: 3, ...(rare ? { supplier: rare } : {}) });
       const verifiable = !['road', 'customs', 'withholding'].includes(d.row.kind);
-      if (back > 2 && verifiable) Object.assign(d.row, { verify_state: IncomeVerifyState.match, verified_at: iso(Math.min(nowMs - 30_000, arrivedMs + rng.int(600, 86_400) * 1000)) });
+      if (back > 2 && verifiable) {
+        const verifiedAt = iso(Math.min(nowMs - 30_000, arrivedMs + rng.int(600, 86_400) * 1000));
+        // A paper rail ticket or itinerary (no 20-digit number) cannot be 查验'd; the draw is kept so the demo stays as it was.
+        if (!((d.row.kind === 'rail' || d.row.kind === 'air') && !d.row.digital_no)) Object.assign(d.row, { verify_state: IncomeVerifyState.match, verified_at: verifiedAt });
+      }
       all.push({ i, row: d.row, supplier: d.supplier, back, arrivedMs });
       out.invoices.push(d.row);
       out.lines.push(...d.lines);

@@ -84,8 +84,10 @@ export const OTHER_BUYER = { name: '华建工程技术服务（南京）有限�
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const TICKETS = new Set(['rail', 'air', 'road']);
-const DIGITAL = new Set(['81', '82', '85', '86', 'rail', 'air']);
+const DIGITAL = new Set(['81', '82', '85', '86', 'rail', 'air', 'dtoll']);
 const CODED = new Set(['01', '04', '08', '10', '14']);
+/** The number prefix of the documents without a code or 数电 number: customs notices, road tickets, paper rail tickets and itineraries, withholding certificates. */
+const NUMBER_PREFIX: Record<string, string> = { customs: 'HG', road: 'GL', rail: 'TL', air: 'XC' };
 
 export interface DrawnInvoice {
   row: IncomeInvoiceTable;
@@ -103,14 +105,18 @@ export function drawIncome(rng: Rng, n: number, series: '8' | '9', o: { id: stri
   // A ticket as drawn (the random draws stay those of a ticket even when it becomes an e-invoice below).
   const ticket = TICKETS.has(picked);
   // Some road passenger stations issue 数电普票 whose line is passenger transport (deducted by the tax printed).
-  const kind = picked === 'road' && n % 6 === 1 ? '82' : picked;
+  // A quarter of the toll invoices are 数电 ones (dtoll, issue 29: no 专/普 label, the 20-digit number).
+  const kind = picked === 'road' && n % 6 === 1 ? '82' : picked === '14' && n % 4 === 1 ? 'dtoll' : picked;
   const yy = o.issueDate.slice(2, 4);
-  const digital = DIGITAL.has(kind);
+  // A third of the rail tickets and air itineraries are paper ones (no 20-digit number): computed by the formula
+  // of 公告2019年第39号, while the 数电 ones (公告2024年第8号, 第9号) are ticked with their stated tax.
+  const paperTicket = (kind === 'rail' || kind === 'air') && n % 3 === 0;
+  const digital = DIGITAL.has(kind) && !paperTicket;
   const coded = CODED.has(kind);
   const digitalNo = digital ? `${yy}32${series}${pad(n, 15)}` : '';
   // 8-digit numbers: the series digit and 7 digits; the code carries the rest of n (unique codes + numbers).
   const invoiceCode = coded ? `032${series}${pad(Math.floor(n / 1e7), 4)}${kind === '14' ? '12' : '11'}${yy}` : kind === 'customs' ? `3201${yy}${series}${pad(n % 1e5, 5)}` : '';
-  const invoiceNo = coded ? `${series}${pad(n % 1e7, 7)}` : digital ? '' : `${kind === 'customs' ? 'HG' : kind === 'road' ? 'GL' : 'WS'}${yy}${series}${pad(n, 12)}`;
+  const invoiceNo = coded ? `${series}${pad(n % 1e7, 7)}` : digital ? '' : `${NUMBER_PREFIX[kind] ?? 'WS'}${yy}${series}${pad(n, 12)}`;
   let excl: number;
   let tax: number;
   let incl: number;

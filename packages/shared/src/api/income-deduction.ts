@@ -7,7 +7,7 @@
 import { z } from '../zod-locale.js';
 import { defineEnum } from '../enum.js';
 import { PageQuery, Uuid, isoDay, text } from './common.js';
-import { checkRanges, incomeOneOf, PoolFilterShape, type PoolRow, type PoolTotals } from './income.js';
+import { checkRanges, incomeOneOf, isDigitalTicket, PoolFilterShape, type PoolRow, type PoolTotals } from './income.js';
 import { optText } from './system.js';
 
 /** 增值税用途: exclusive per invoice. */
@@ -20,8 +20,18 @@ export const TickAction = defineEnum({ tick: ['tick', '勾选'], untick: ['untic
 /** 2 无变化: the invoice was already ticked exactly so (same usage, period, effective tax, reason); nothing was sent or written. */
 export const TickResult = defineEnum({ failed: [0, '失败'], success: [1, '成功'], unchanged: [2, '无变化'] });
 
-/** Kinds that may be ticked: 增值税专用发票 (paper, electronic), 数电专票 and 数电纸质专票. */
-export const TICKABLE_INCOME_KINDS = ['01', '08', '81', '85'] as const;
+/**
+ * Kinds that may be ticked (扣税凭证, 公告2019年第45号 第一条): 增值税专用发票 (paper, electronic), 数电专票 and
+ * 数电纸质专票, 收费公路通行费增值税电子普通发票 (14) and the 数电 toll invoice, and 海关进口增值税专用缴款书
+ * (customs, through its own call at the tax service). Besides these, the 数电 rail and air tickets
+ * (isDigitalTicket: 公告2024年第8号, 第9号) — kind rail / air with a 20-digit number, not the paper ones.
+ */
+export const TICKABLE_INCOME_KINDS = ['01', '08', '81', '85', '14', 'dtoll', 'customs'] as const;
+/** The refusal of a kind that cannot be ticked. */
+export const NOT_TICKABLE_MESSAGE = '该发票种类不能勾选（仅增值税专用发票、数电专票、通行费发票、数电铁路电子客票和航空行程单、海关缴款书）';
+/** Whether a pool invoice of `kind` (with its 数电 number) may be ticked at all. */
+export const isTickableKind = (kind: string, digitalNo: string | null | undefined): boolean =>
+  (TICKABLE_INCOME_KINDS as readonly string[]).includes(kind) || isDigitalTicket(kind, digitalNo);
 /** The usages of each ticking page: 抵扣勾选 (deduction, non-deduction) and 退税勾选. */
 export const DEDUCTION_USAGES = [1, 4] as const;
 export const REBATE_USAGES = [2, 3] as const;

@@ -20,6 +20,8 @@ export const IncomeKind = defineEnum({
   digitalOrdinary: ['82', '数电发票（普通发票）'],
   digitalPaperSpecial: ['85', '数电纸质发票（增值税专用发票）'],
   digitalPaperOrdinary: ['86', '数电纸质发票（普通发票）'],
+  /** 数电 toll invoice (收费公路通行费): a 20-digit number, no 专/普 label, lines of 通行费 with 通行日期起止 (issue 29). */
+  digitalToll: ['dtoll', '数电发票（通行费）'],
   rail: ['rail', '铁路电子客票'],
   air: ['air', '航空运输电子客票行程单'],
   road: ['road', '公路水路客票'],
@@ -28,11 +30,17 @@ export const IncomeKind = defineEnum({
 });
 export type IncomeKindCode = (typeof IncomeKind.values)[number];
 /** The 其他票池 kinds: customs notes, withholding certificates, passenger tickets, tolls. */
-export const OTHER_INCOME_KINDS: readonly IncomeKindCode[] = ['customs', 'withholding', 'rail', 'air', 'road', '14'];
+export const OTHER_INCOME_KINDS: readonly IncomeKindCode[] = ['customs', 'withholding', 'rail', 'air', 'road', '14', 'dtoll'];
 /** Kinds identified by 发票代码 + 发票号码 (paper and pre-数电 electronic invoices). */
 export const CODED_INCOME_KINDS: readonly IncomeKindCode[] = ['01', '04', '08', '10', '14'];
 /** 数电 kinds: the 20-digit number is the key. */
-export const DIGITAL_INCOME_KINDS: readonly IncomeKindCode[] = ['81', '82', '85', '86'];
+export const DIGITAL_INCOME_KINDS: readonly IncomeKindCode[] = ['81', '82', '85', '86', 'dtoll'];
+/**
+ * A 数电 railway e-ticket (公告2024年第8号) or 数电 air itinerary (公告2024年第9号): kind rail / air with
+ * its 20-digit number. Its tax is stated and ticked on the platform like a 专票; a paper rail ticket or
+ * paper itinerary (no 20-digit number) stays with the formula of 公告2019年第39号 (transport-rules.ts).
+ */
+export const isDigitalTicket = (kind: string, digitalNo: string | null | undefined): boolean => (kind === 'rail' || kind === 'air') && /^\d{20}$/.test(digitalNo ?? '');
 
 export const IncomeInvoiceState = defineEnum({ normal: [0, '正常'], lostControl: [1, '失控'], voided: [2, '作废'], red: [3, '已红冲'], partRed: [7, '部分红冲'], fullRed: [8, '全额红冲'] });
 export const IncomeRiskLevel = defineEnum({ normal: ['01', '正常'], abnormalVoucher: ['02', '异常凭证'], suspicious: ['03', '疑点发票'] });

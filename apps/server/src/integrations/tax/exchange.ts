@@ -29,6 +29,13 @@ export const IncomeMethods = {
   tick: 'nuonuo.OpeMplatform.invoiceCheck',
   untick: 'nuonuo.OpeMplatform.invoiceCheckCancel',
   /**
+   * 海关缴款书勾选 and its undo, NOT CONFIRMED either: the tax platform ticks 海关进口增值税专用缴款书 through a
+   * call of its own (the notice's number jkshm, 填发日期 tfrq, 有效税额 yxse), as the 进项 channels that
+   * publish theirs do. Named after the invoices' calls; correct here after the first joint test.
+   */
+  customsTick: 'nuonuo.OpeMplatform.customsPaymentCheck',
+  customsUntick: 'nuonuo.OpeMplatform.customsPaymentCheckCancel',
+  /**
    * Period statistics (统计), NOT CONFIRMED: named after the calls other 进项 channels publish (申请/撤销统计
    * with a flag, 统计结果查询, 申请/撤销确认 with qrbz 1 / 0 and qrssq); see docs/tax-gateway.md.
    */
@@ -62,6 +69,8 @@ export const TaxMethods = {
   [IncomeMethods.period]: '当前税款所属期',
   [IncomeMethods.tick]: '发票勾选',
   [IncomeMethods.untick]: '撤销勾选',
+  [IncomeMethods.customsTick]: '海关缴款书勾选',
+  [IncomeMethods.customsUntick]: '撤销海关缴款书勾选',
   [IncomeMethods.statFigures]: '统计结果查询',
   [IncomeMethods.statApply]: '申请/撤销统计',
   [IncomeMethods.statConfirm]: '确认/撤销确认统计',

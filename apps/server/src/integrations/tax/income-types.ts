@@ -174,6 +174,33 @@ export interface TickOutcome {
   message: string;
 }
 
+/**
+ * One 海关进口增值税专用缴款书 of a customs tick or undo batch (公告2019年第45号: a 扣税凭证 ticked like an
+ * invoice, through its own call: the bureau matches it against the customs data).
+ */
+export interface CustomsTickItem {
+  /** 缴款书号码 as printed (digits, letters and '-', e.g. 530120261000123456-L01). */
+  noticeNo: string;
+  /** 填发日期 'YYYY-MM-DD'. */
+  fillDate: string;
+  /** 分: the effective tax (抵扣; the 税款金额 for 不抵扣). */
+  effectiveTax: number;
+}
+
+export interface CustomsTickRequest {
+  period: string;
+  /** 1 抵扣 or 4 不抵扣 (customs notices have no rebate use). */
+  usage: TickUsage;
+  reason?: NonDeductReason;
+  items: CustomsTickItem[];
+}
+
+export interface CustomsUntickRequest {
+  period: string;
+  usage: TickUsage;
+  items: Array<Pick<CustomsTickItem, 'noticeNo' | 'fillDate'>>;
+}
+
 /** Ticking calls: one sync log row per call; a call-wide refusal (past the deadline, period confirmed, wrong period) throws TaxGatewayError. */
 export interface IncomeTickGateway {
   /** 当前税款所属期: the period, its deadline, the window of dates and the statistics state. */
@@ -182,6 +209,10 @@ export interface IncomeTickGateway {
   tickInvoices(req: TickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
   /** 撤销勾选, a batch. */
   untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
+  /** 海关缴款书勾选: the customs notices' own call (their key: the 缴款书号码). */
+  tickCustoms(req: CustomsTickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
+  /** 撤销海关缴款书勾选. */
+  untickCustoms(req: CustomsUntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]>;
 }
 
 // ---------------------------------------------------------------- period statistics (抵扣统计 / 退税统计)

@@ -6,7 +6,7 @@
  */
 import { deadlineInstant, filingDeadline } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError } from './errors.js';
-import type { NonDeductReason, TickItem, TickRequest, TickUsage, UntickRequest } from './income-types.js';
+import type { CustomsTickRequest, CustomsUntickRequest, NonDeductReason, TickItem, TickRequest, TickUsage, UntickRequest } from './income-types.js';
 
 /** At most this many invoices in one tick or undo call. */
 export const TICK_BATCH_MAX = 1000;
@@ -63,6 +63,36 @@ export function checkUntickRequest(r: UntickRequest, method: string): void {
   if (!PERIOD.test(r.period)) throw invalid('税款所属期须为YYYYMM', method);
   if (![1, 2, 3, 4].includes(r.usage)) throw invalid('勾选用途不正确', method);
   checkItems(r.items, method);
+}
+
+/** A 缴款书号码 as the pool holds it: letters, digits and '-', at most 40. */
+const NOTICE_NO = /^[0-9A-Za-z-]{1,40}$/;
+
+function checkNotices(items: ReadonlyArray<{ noticeNo: string; fillDate: string }>, method: string): void {
+  if (!items.length) throw invalid('请至少选择一张海关缴款书', method);
+  if (items.length > TICK_BATCH_MAX) throw invalid(`一次最多勾选${TICK_BATCH_MAX}张缴款书`, method);
+  const seen = new Set<string>();
+  for (const i of items) {
+    if (!NOTICE_NO.test(i.noticeNo)) throw invalid(`缴款书号码不正确：${i.noticeNo}`, method);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(i.fillDate)) throw invalid(`填发日期不正确：${i.fillDate}`, method);
+    if (seen.has(i.noticeNo)) throw invalid(`同一批次中缴款书重复：${i.noticeNo}`, method);
+    seen.add(i.noticeNo);
+  }
+}
+
+/** A customs batch: 抵扣 or 不抵扣 only (a customs notice has no rebate use), effective taxes in 分. */
+export function checkCustomsTickRequest(r: CustomsTickRequest, method: string): void {
+  if (!PERIOD.test(r.period)) throw invalid('税款所属期须为YYYYMM', method);
+  if (r.usage !== 1 && r.usage !== 4) throw invalid('海关缴款书只能勾选为抵扣或不抵扣', method);
+  if (r.usage === 4 ? ![1, 2, 3, 4, 5].includes(r.reason ?? 0) : r.reason !== undefined) throw invalid(r.usage === 4 ? '不抵扣勾选须选择不抵扣原因' : '只有不抵扣勾选需要原因', method);
+  checkNotices(r.items, method);
+  for (const i of r.items) if (!Number.isInteger(i.effectiveTax) || i.effectiveTax < 0) throw invalid(`${TickMessages.effectiveTax}：${i.noticeNo}`, method);
+}
+
+export function checkCustomsUntickRequest(r: CustomsUntickRequest, method: string): void {
+  if (!PERIOD.test(r.period)) throw invalid('税款所属期须为YYYYMM', method);
+  if (r.usage !== 1 && r.usage !== 4) throw invalid('海关缴款书只能勾选为抵扣或不抵扣', method);
+  checkNotices(r.items, method);
 }
 
 const SHANGHAI_MS = 8 * 3600_000;

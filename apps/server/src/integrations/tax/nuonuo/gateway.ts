@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
-import type { BookingItem, BookingOutcome, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { NuonuoIncome } from './income.js';
 import { NuonuoStats } from './income-stats.js';
 import { NuonuoTransport } from './transport.js';
@@ -81,6 +81,14 @@ export class NuonuoTaxGateway implements TaxGateway {
 
   untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
     return this.income.untickInvoices(req, ctx);
+  }
+
+  tickCustoms(req: CustomsTickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.income.tickCustoms(req, ctx);
+  }
+
+  untickCustoms(req: CustomsUntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.income.untickCustoms(req, ctx);
   }
 
   setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {

@@ -22,12 +22,14 @@ import type {
   IncomeVerifyQuery,
   IncomeVerifyResult,
   IncomingInvoice,
+  CustomsTickRequest,
+  CustomsUntickRequest,
   TickOutcome,
   TickPeriod,
   TickRequest,
   UntickRequest,
 } from '../income-types.js';
-import { checkTickRequest, checkUntickRequest, tickKey } from '../tick-rules.js';
+import { checkCustomsTickRequest, checkCustomsUntickRequest, checkTickRequest, checkUntickRequest, tickKey } from '../tick-rules.js';
 import { fenToYuan, yuanToFen } from '../money.js';
 import type { TaxCallContext, TaxClock } from '../types.js';
 import type { NuonuoTransport } from './transport.js';
@@ -154,6 +156,23 @@ export class NuonuoIncome implements Omit<IncomeTaxGateway, keyof IncomeStatGate
     return outcomesOf(await this.t.call(M.untick, body, ctx, [], req.items.map(tickKey)), req.items.map(tickKey), M.untick);
   }
 
+  /** 海关缴款书勾选: the notices' own call (jkshm 缴款书号码, tfrq 填发日期, yxse 有效税额 in 元). */
+  async tickCustoms(req: CustomsTickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    checkCustomsTickRequest(req, M.customsTick);
+    const list = req.items.map((i) => ({ jkshm: i.noticeNo, tfrq: i.fillDate, yxse: fenToYuan(i.effectiveTax) }));
+    const body = { skssq: req.period, gxlx: String(req.usage), ...(req.reason ? { bdkyy: String(req.reason) } : {}), list };
+    const keys = req.items.map((i) => i.noticeNo);
+    return outcomesOf(await this.t.call(M.customsTick, body, ctx, [], keys), keys, M.customsTick);
+  }
+
+  async untickCustoms(req: CustomsUntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    checkCustomsUntickRequest(req, M.customsUntick);
+    const list = req.items.map((i) => ({ jkshm: i.noticeNo, tfrq: i.fillDate }));
+    const body = { skssq: req.period, gxlx: req.usage === 1 ? '6' : '7', list };
+    const keys = req.items.map((i) => i.noticeNo);
+    return outcomesOf(await this.t.call(M.customsUntick, body, ctx, [], keys), keys, M.customsUntick);
+  }
+
   /** 入账标识: rzzt 01 / 02 / 03 / 06 and rzrq (入账日期) per invoice; the answer's list names each result (cljg 1 成功, 0 拒绝; msg). */
   async setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {
     checkBookingItems(items, M.booking);
@@ -169,7 +188,8 @@ function outcomesOf(answer: { result?: unknown }, keys: string[], method: string
   const r = (answer.result ?? {}) as Obj;
   if (!Array.isArray(r.list)) throw new TaxGatewayError(TaxErrorCode.transport, `税务端未返回逐张${what}结果`, method);
   const byKey = new Map<string, Obj>();
-  for (const o of list(r.list)) byKey.set(str(o.qdfphm) || `${str(o.fpdm)}${str(o.fphm)}`, o);
+  // A customs notice answers with its 缴款书号码 (jkshm), an invoice with its numbers.
+  for (const o of list(r.list)) byKey.set(str(o.jkshm) || str(o.qdfphm) || `${str(o.fpdm)}${str(o.fphm)}`, o);
   return keys.map((key) => {
     const o = byKey.get(key);
     if (!o) return { key, accepted: false, message: `税务端未返回该发票的${what}结果` };

@@ -21,7 +21,7 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { BookingItem, BookingOutcome, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
@@ -110,6 +110,14 @@ export class SimulatorTaxGateway implements TaxGateway {
 
   untickInvoices(req: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
     return this.ticks.untickInvoices(req, ctx);
+  }
+
+  tickCustoms(req: CustomsTickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.ticks.tickCustoms(req, ctx);
+  }
+
+  untickCustoms(req: CustomsUntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    return this.ticks.untickCustoms(req, ctx);
   }
 
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {

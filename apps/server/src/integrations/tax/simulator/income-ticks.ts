@@ -13,10 +13,10 @@ import type { SyncLogService } from '../../../platform/synclog.js';
 import { TaxErrorCode, TaxGatewayError } from '../errors.js';
 import { exchange, IncomeMethods as M } from '../exchange.js';
 import { INCOME_STATE_LABELS } from '../income-rules.js';
-import type { IncomeInvoiceState, IncomeRiskLevel, TickItem, TickOutcome, TickPeriod, TickRequest, TickUsage, UntickRequest } from '../income-types.js';
+import type { CustomsTickItem, CustomsTickRequest, CustomsUntickRequest, IncomeInvoiceState, IncomeRiskLevel, NonDeductReason, TickItem, TickOutcome, TickPeriod, TickRequest, TickUsage, UntickRequest } from '../income-types.js';
 import type { TaxCallContext } from '../types.js';
 import {
-  checkTickRequest, checkUntickRequest, currentPeriod, deadlineText, NON_DEDUCT_REASON_LABELS, periodEnd, shiftPeriod,
+  checkCustomsTickRequest, checkCustomsUntickRequest, checkTickRequest, checkUntickRequest, currentPeriod, deadlineText, NON_DEDUCT_REASON_LABELS, periodEnd, shiftPeriod,
   tickKey, TICK_USAGE_LABELS, TICK_WINDOW_START, TickMessages,
 } from '../tick-rules.js';
 import { asSeenAt, dayInvoices, locate } from './income-invoices.js';
@@ -126,32 +126,61 @@ export class SimulatorTicks {
     return exchange(this.synclog, M.tick, request, ctx, async () => {
       checkTickRequest(r, M.tick);
       await this.open(r.period, r.usage, M.tick);
-      const ticks = await this.ticksOf(r.items.map(tickKey));
-      const at = this.ctx.now().toISOString();
-      const outcomes: TickOutcome[] = [];
-      for (const item of r.items) {
-        const key = tickKey(item);
-        const inv = await this.find(item);
-        const had = ticks.get(key);
-        let refusal = '';
-        if (!inv) refusal = TickMessages.unknown;
-        else if ([1, 2, 3, 8].includes(inv.state)) refusal = TickMessages.badState(INCOME_STATE_LABELS[inv.state]);
-        else if (r.usage === 1 && inv.risk === '02') refusal = TickMessages.abnormalVoucher;
-        else if (r.usage === 1 && (item.effectiveTax <= 0 || item.effectiveTax > inv.tax)) refusal = TickMessages.effectiveTax;
-        else if (had && Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
-        else if (had && had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
-        if (refusal) {
-          outcomes.push({ key, accepted: false, message: refusal });
-          continue;
-        }
-        const row = { invoice_key: key, usage: r.usage, reason: r.reason ?? null, effective_tax: r.usage === 1 ? item.effectiveTax : inv!.tax, period: r.period, ticked_at: at };
-        await this.ctx.sdb.insertInto('taxsim_income_ticks').values(row).onConflict((oc) => oc.column('invoice_key').doUpdateSet({ reason: row.reason, effective_tax: row.effective_tax, ticked_at: at })).execute();
-        outcomes.push({ key, accepted: true, message: '勾选成功' });
-      }
-      const refused = outcomes.filter((o) => !o.accepted);
-      const what = r.usage === 4 ? `不抵扣（${NON_DEDUCT_REASON_LABELS[r.reason!]}）` : TICK_USAGE_LABELS[r.usage];
-      return { value: outcomes, log: { accepted: outcomes.length - refused.length, refused }, memo: `税款所属期 ${r.period} 勾选${what} ${outcomes.length} 张：成功 ${outcomes.length - refused.length} 张，拒绝 ${refused.length} 张` };
+      const outcomes = await this.record(r, await Promise.all(r.items.map(async (item) => ({ key: tickKey(item), effectiveTax: item.effectiveTax, known: await this.find(item) }))));
+      return this.answer(r, outcomes, '');
     });
+  }
+
+  /**
+   * 海关缴款书勾选, the customs notices' own call: a notice is known when registered (kind customs, its
+   * number the key) with the same 填发日期; then the invoices' refusals apply (state, effective tax,
+   * another usage or period).
+   */
+  tickCustoms(r: CustomsTickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    const request = { skssq: r.period, gxlx: r.usage, bdkyy: r.reason ?? null, list: r.items.map((i) => ({ jkshm: i.noticeNo, tfrq: i.fillDate, yxse: i.effectiveTax })) };
+    return exchange(this.synclog, M.customsTick, request, ctx, async () => {
+      checkCustomsTickRequest(r, M.customsTick);
+      await this.open(r.period, r.usage, M.customsTick);
+      const outcomes = await this.record(r, await Promise.all(r.items.map(async (item) => ({ key: item.noticeNo, effectiveTax: item.effectiveTax, known: await this.findCustoms(item) }))));
+      return this.answer(r, outcomes, '海关缴款书');
+    });
+  }
+
+  /** A registered customs notice of that number and 填发日期 (null: unknown). */
+  private async findCustoms(item: Pick<CustomsTickItem, 'noticeNo' | 'fillDate'>): Promise<Known | null> {
+    const reg = await this.ctx.sdb.selectFrom('taxsim_income_known').selectAll().where('invoice_key', '=', item.noticeNo).where('kind', '=', 'customs').executeTakeFirst();
+    return reg && reg.issue_date === item.fillDate ? { tax: Number(reg.tax), issueDate: reg.issue_date, state: Number(reg.invoice_state) as IncomeInvoiceState, risk: reg.risk_level as IncomeRiskLevel } : null;
+  }
+
+  /** The per-document refusals, and the accepted ones kept in taxsim_income_ticks (invoices and customs notices alike). */
+  private async record(r: { period: string; usage: TickUsage; reason?: NonDeductReason | undefined }, entries: Array<{ key: string; effectiveTax: number; known: Known | null }>): Promise<TickOutcome[]> {
+    const ticks = await this.ticksOf(entries.map((e) => e.key));
+    const at = this.ctx.now().toISOString();
+    const outcomes: TickOutcome[] = [];
+    for (const { key, effectiveTax, known: inv } of entries) {
+      const had = ticks.get(key);
+      let refusal = '';
+      if (!inv) refusal = TickMessages.unknown;
+      else if ([1, 2, 3, 8].includes(inv.state)) refusal = TickMessages.badState(INCOME_STATE_LABELS[inv.state]);
+      else if (r.usage === 1 && inv.risk === '02') refusal = TickMessages.abnormalVoucher;
+      else if (r.usage === 1 && (effectiveTax <= 0 || effectiveTax > inv.tax)) refusal = TickMessages.effectiveTax;
+      else if (had && Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
+      else if (had && had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
+      if (refusal) {
+        outcomes.push({ key, accepted: false, message: refusal });
+        continue;
+      }
+      const row = { invoice_key: key, usage: r.usage, reason: r.reason ?? null, effective_tax: r.usage === 1 ? effectiveTax : inv!.tax, period: r.period, ticked_at: at };
+      await this.ctx.sdb.insertInto('taxsim_income_ticks').values(row).onConflict((oc) => oc.column('invoice_key').doUpdateSet({ reason: row.reason, effective_tax: row.effective_tax, ticked_at: at })).execute();
+      outcomes.push({ key, accepted: true, message: '勾选成功' });
+    }
+    return outcomes;
+  }
+
+  private answer(r: { period: string; usage: TickUsage; reason?: NonDeductReason | undefined }, outcomes: TickOutcome[], what0: string) {
+    const refused = outcomes.filter((o) => !o.accepted);
+    const what = r.usage === 4 ? `不抵扣（${NON_DEDUCT_REASON_LABELS[r.reason!]}）` : TICK_USAGE_LABELS[r.usage];
+    return { value: outcomes, log: { accepted: outcomes.length - refused.length, refused }, memo: `税款所属期 ${r.period} ${what0}勾选${what} ${outcomes.length} 张：成功 ${outcomes.length - refused.length} 张，拒绝 ${refused.length} 张` };
   }
 
   untickInvoices(r: UntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
@@ -159,24 +188,37 @@ export class SimulatorTicks {
     return exchange(this.synclog, M.untick, request, ctx, async () => {
       checkUntickRequest(r, M.untick);
       await this.open(r.period, r.usage, M.untick);
-      const ticks = await this.ticksOf(r.items.map(tickKey));
-      const outcomes: TickOutcome[] = [];
-      for (const item of r.items) {
-        const key = tickKey(item);
-        const had = ticks.get(key);
-        let refusal = '';
-        if (!had) refusal = (await this.find(item)) ? TickMessages.notTicked : TickMessages.unknown;
-        else if (Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
-        else if (had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
-        if (refusal) {
-          outcomes.push({ key, accepted: false, message: refusal });
-          continue;
-        }
-        await this.ctx.sdb.deleteFrom('taxsim_income_ticks').where('invoice_key', '=', key).execute();
-        outcomes.push({ key, accepted: true, message: '撤销勾选成功' });
-      }
-      const refused = outcomes.filter((o) => !o.accepted);
-      return { value: outcomes, log: { accepted: outcomes.length - refused.length, refused }, memo: `税款所属期 ${r.period} 撤销${TICK_USAGE_LABELS[r.usage]}勾选 ${outcomes.length} 张：成功 ${outcomes.length - refused.length} 张，拒绝 ${refused.length} 张` };
+      return this.unrecord(r, r.items.map((item) => ({ key: tickKey(item), find: () => this.find(item) })), '');
     });
+  }
+
+  /** 撤销海关缴款书勾选, the customs notices' own undo. */
+  untickCustoms(r: CustomsUntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
+    const request = { skssq: r.period, gxlx: r.usage, list: r.items.map((i) => ({ jkshm: i.noticeNo, tfrq: i.fillDate })) };
+    return exchange(this.synclog, M.customsUntick, request, ctx, async () => {
+      checkCustomsUntickRequest(r, M.customsUntick);
+      await this.open(r.period, r.usage, M.customsUntick);
+      return this.unrecord(r, r.items.map((item) => ({ key: item.noticeNo, find: () => this.findCustoms(item) })), '海关缴款书');
+    });
+  }
+
+  private async unrecord(r: { period: string; usage: TickUsage }, entries: Array<{ key: string; find: () => Promise<Known | null> }>, what0: string) {
+    const ticks = await this.ticksOf(entries.map((e) => e.key));
+    const outcomes: TickOutcome[] = [];
+    for (const { key, find } of entries) {
+      const had = ticks.get(key);
+      let refusal = '';
+      if (!had) refusal = (await find()) ? TickMessages.notTicked : TickMessages.unknown;
+      else if (Number(had.usage) !== r.usage) refusal = TickMessages.usedOtherwise(Number(had.usage) as TickUsage, r.usage);
+      else if (had.period !== r.period) refusal = TickMessages.otherPeriod(had.period);
+      if (refusal) {
+        outcomes.push({ key, accepted: false, message: refusal });
+        continue;
+      }
+      await this.ctx.sdb.deleteFrom('taxsim_income_ticks').where('invoice_key', '=', key).execute();
+      outcomes.push({ key, accepted: true, message: '撤销勾选成功' });
+    }
+    const refused = outcomes.filter((o) => !o.accepted);
+    return { value: outcomes, log: { accepted: outcomes.length - refused.length, refused }, memo: `税款所属期 ${r.period} 撤销${what0}${TICK_USAGE_LABELS[r.usage]}勾选 ${outcomes.length} 张：成功 ${outcomes.length - refused.length} 张，拒绝 ${refused.length} 张` };
   }
 }

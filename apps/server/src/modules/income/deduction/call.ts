@@ -12,6 +12,33 @@ export const TICK_CALL_SIZE = 500;
 
 type Ctx = { userId: string };
 
+const isCustoms = (r: IncomeInvoiceTable) => r.kind === 'customs';
+
+/**
+ * Ticks documents at the service: 海关缴款书 through their own call (tickCustoms, their key the
+ * 缴款书号码 as the pool shows it), the invoices and tickets through tickInvoices; the outcomes in the
+ * order asked.
+ */
+export async function serviceTick(gw: TaxGateway, period: string, usage: Usage, reason: Reason | null | undefined, entries: Array<{ r: IncomeInvoiceTable; eff: number }>, ctx: Ctx): Promise<TickOutcome[]> {
+  const why = reason ? { reason } : {};
+  const customs = entries.filter((e) => isCustoms(e.r));
+  const others = entries.filter((e) => !isCustoms(e.r));
+  const said = new Map<string, TickOutcome>();
+  if (others.length) for (const o of await gw.tickInvoices({ period, usage, ...why, items: others.map((e) => ({ ...itemOf(e.r), effectiveTax: e.eff })) }, ctx)) said.set(o.key, o);
+  if (customs.length) for (const o of await gw.tickCustoms({ period, usage, ...why, items: customs.map((e) => ({ noticeNo: keyOf(e.r), fillDate: e.r.issue_date, effectiveTax: e.eff })) }, ctx)) said.set(o.key, o);
+  return entries.map((e) => said.get(keyOf(e.r)) ?? { key: keyOf(e.r), accepted: false, message: '税务端未返回该发票的勾选结果' });
+}
+
+/** Undoes ticks at the service, customs notices through their own call (untickCustoms). */
+export async function serviceUntick(gw: TaxGateway, period: string, usage: Usage, rows: IncomeInvoiceTable[], ctx: Ctx): Promise<TickOutcome[]> {
+  const customs = rows.filter(isCustoms);
+  const others = rows.filter((r) => !isCustoms(r));
+  const said = new Map<string, TickOutcome>();
+  if (others.length) for (const o of await gw.untickInvoices({ period, usage, items: others.map(itemOf) }, ctx)) said.set(o.key, o);
+  if (customs.length) for (const o of await gw.untickCustoms({ period, usage, items: customs.map((r) => ({ noticeNo: keyOf(r), fillDate: r.issue_date })) }, ctx)) said.set(o.key, o);
+  return rows.map((r) => said.get(keyOf(r)) ?? { key: keyOf(r), accepted: false, message: '税务端未返回该发票的撤销结果' });
+}
+
 export async function chunked<T>(items: T[], call: (chunk: T[]) => Promise<TickOutcome[]>): Promise<TickOutcome[]> {
   const out: TickOutcome[] = [];
   for (let i = 0; i < items.length; i += TICK_CALL_SIZE) out.push(...(await call(items.slice(i, i + TICK_CALL_SIZE))));
@@ -53,11 +80,9 @@ export async function takeBackTicks(db: Db, gw: TaxGateway, period: string, usag
     // else: recorded meanwhile by a concurrent batch; the service's tick is right.
   }
   let words = '';
-  if (untick.length) words += await compensate(() => chunked(untick, (c) => gw.untickInvoices({ period, usage, items: c.map(itemOf) }, ctx)));
+  if (untick.length) words += await compensate(() => chunked(untick, (c) => serviceUntick(gw, period, usage, c, ctx)));
   for (const [reason, list] of restore) {
-    words += await compensate(() =>
-      chunked(list, (c) => gw.tickInvoices({ period, usage, ...(reason ? { reason: Number(reason) as Reason } : {}), items: c.map((r) => ({ ...itemOf(r), effectiveTax: Number(r.effective_tax ?? r.tax) })) }, ctx)),
-    );
+    words += await compensate(() => chunked(list, (c) => serviceTick(gw, period, usage, reason ? (Number(reason) as Reason) : null, c.map((r) => ({ r, eff: Number(r.effective_tax ?? r.tax) })), ctx)));
   }
   return words;
 }
@@ -79,7 +104,7 @@ export async function takeBackUnticks(db: Db, gw: TaxGateway, period: string, ac
   for (const list of again.values()) {
     const usage = usageOf(list[0]);
     const reason = list[0]!.deduct_reason ? (Number(list[0]!.deduct_reason) as Reason) : undefined;
-    takeBack += await compensate(() => chunked(list, (c) => gw.tickInvoices({ period, usage, ...(reason ? { reason } : {}), items: c.map((r) => ({ ...itemOf(r), effectiveTax: Number(r.effective_tax ?? r.tax) })) }, ctx)));
+    takeBack += await compensate(() => chunked(list, (c) => serviceTick(gw, period, usage, reason, c.map((r) => ({ r, eff: Number(r.effective_tax ?? r.tax) })), ctx)));
   }
   return takeBack;
 }

@@ -28,10 +28,12 @@ export interface Window {
 export function applyCandidates<QB extends SelectQueryBuilder<any, any, any>>(query: QB, f: CandidateFilter, scope: TickScope, w: Window): QB {
   let q = applyPoolFilters(query, f, 'all') as unknown as SelectQueryBuilder<Database & { p: IncomeInvoiceTable }, 'p', object>;
   q = q
-    .where('p.kind', 'in', [...TICKABLE_INCOME_KINDS])
+    // The tickable kinds, and the 数电 rail and air tickets (shared isTickableKind: kind rail / air with a 20-digit number).
+    .where((eb) => eb.or([eb('p.kind', 'in', [...TICKABLE_INCOME_KINDS]), eb.and([eb('p.kind', 'in', ['rail', 'air']), eb('p.digital_no', '<>', '')])]))
     .where('p.issue_date', '>=', w.windowFrom)
     .where('p.issue_date', '<=', w.windowTo)
-    .where('p.verify_state', '=', IncomeVerifyState.match)
+    // Customs notices are matched by the bureau when ticked, not 查验'd (rules.ts).
+    .where((eb) => eb.or([eb('p.verify_state', '=', IncomeVerifyState.match), eb('p.kind', '=', 'customs')]))
     .where('p.buyer_mismatch', '=', 0)
     .where('p.vat_usage', 'in', [0, ...SCOPE_USAGES[scope]])
     .where((eb) => eb.or([eb('p.invoice_state', 'in', LIVE), eb('p.tick_state', '=', 1)]));

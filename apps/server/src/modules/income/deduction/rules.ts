@@ -4,7 +4,7 @@
  * ticking it asks for confirmation (疑点 or abnormal). The tax service applies its own (simulator/
  * income-ticks.ts); these run first so that a batch with a local refusal never reaches it.
  */
-import { effectiveTaxProblem, IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, TICKABLE_INCOME_KINDS, TickUsage } from '@zhyy/shared';
+import { effectiveTaxProblem, IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, isTickableKind, NOT_TICKABLE_MESSAGE, TickUsage } from '@zhyy/shared';
 import { flagsOf } from '../pool/filters.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
 
@@ -22,7 +22,8 @@ export interface PeriodFacts {
 export type TickRow = Pick<
   IncomeInvoiceTable,
   'kind' | 'issue_date' | 'tax' | 'invoice_state' | 'red_pending' | 'risk_level' | 'verify_state' | 'buyer_mismatch' | 'duplicate_of' | 'booking_state' | 'vat_usage' | 'tick_state' | 'tick_period'
->;
+> &
+  Partial<Pick<IncomeInvoiceTable, 'digital_no'>>;
 
 const DEAD: readonly number[] = [IncomeInvoiceState.lostControl, IncomeInvoiceState.voided, IncomeInvoiceState.red, IncomeInvoiceState.fullRed];
 const usageLabel = (u: number) => TickUsage.label(u);
@@ -30,11 +31,12 @@ const usageLabel = (u: number) => TickUsage.label(u);
 /** Why `r` cannot be ticked for `usage` with `effectiveTax` now ('' when it can). */
 export function tickRefusal(r: TickRow, usage: number, effectiveTax: number, p: PeriodFacts): string {
   const had = Number(r.vat_usage ?? 0);
-  if (!(TICKABLE_INCOME_KINDS as readonly string[]).includes(r.kind)) return '该发票种类不能勾选（仅增值税专用发票、数电专票）';
+  if (!isTickableKind(r.kind, r.digital_no)) return NOT_TICKABLE_MESSAGE;
   if (Number(r.buyer_mismatch)) return '购方非本公司的发票不能勾选';
   if (had !== 0 && had !== usage) return `该发票已勾选为${usageLabel(had)}，不能再勾选为${usageLabel(usage)}`;
   if (Number(r.tick_state) === 1 && r.tick_period && r.tick_period !== p.period) return `该发票已于税款所属期${r.tick_period}勾选，不能在本期更改`;
-  if (r.verify_state !== IncomeVerifyState.match) return '该发票未查验一致，不能勾选';
+  // A customs notice is not 查验'd as an invoice: the bureau matches it against the customs data (稽核比对) when it is ticked.
+  if (r.kind !== 'customs' && r.verify_state !== IncomeVerifyState.match) return '该发票未查验一致，不能勾选';
   if (r.issue_date < p.windowFrom || r.issue_date > p.windowTo) return `开票日期不在本期可勾选范围（${p.windowFrom}至${p.windowTo}）内`;
   if (DEAD.includes(r.invoice_state)) return `该发票${IncomeInvoiceState.label(r.invoice_state)}，不能勾选`;
   if (usage === TickUsage.deduct && r.risk_level === IncomeRiskLevel.abnormalVoucher) return '异常凭证不能勾选抵扣';

@@ -15,8 +15,8 @@ import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { addEvent } from '../pool/events.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
-import { itemOf, keyOf, numberOf, rowsById, tickKeyOf, type TickDeps } from './batch.js';
-import { takeBackTicks, TICK_CALL_SIZE } from './call.js';
+import { keyOf, numberOf, rowsById, type TickDeps } from './batch.js';
+import { serviceTick, takeBackTicks, TICK_CALL_SIZE } from './call.js';
 import { insertLog, type TickLogEntry } from './log.js';
 import { needsConfirm, tickRefusal, type PeriodFacts, type TickScope } from './rules.js';
 
@@ -63,20 +63,27 @@ export async function tickItems(deps: TickDeps, req: FastifyRequest, _scope: Tic
   if (doubtful.length && !confirmed) {
     return { done: false, needConfirm: true, batchId: '', count: 0, refused: 0, outcomes: doubtful.map((x) => ({ invoiceId: x.id, invoiceNumber: numberOf(x.r!), ok: false, message: TICK_CONFIRM_MESSAGE })) };
   }
-  const items = todo.map((x) => ({ ...itemOf(x.r!), effectiveTax: x.eff }));
+  const entries = todo.map((x) => ({ r: x.r!, eff: x.eff }));
   const user = currentUser(req);
   const ctx = { userId: user.id };
-  const accepted: typeof items = [];
+  const acceptedKeys = new Set<string>();
   const serviceSays = new Map<string, TickOutcome>();
   let failure = '';
-  for (let i = 0; i < items.length && !failure; i += TICK_CALL_SIZE) {
-    const chunk = items.slice(i, i + TICK_CALL_SIZE);
+  // Customs notices go through their own call (call.ts serviceTick): the chunks are of one sort each, so a
+  // failing call never hides what an earlier one of the same chunk did at the service.
+  const chunks = [entries.filter((e) => e.r.kind !== 'customs'), entries.filter((e) => e.r.kind === 'customs')].flatMap((list) => {
+    const out: (typeof entries)[] = [];
+    for (let i = 0; i < list.length; i += TICK_CALL_SIZE) out.push(list.slice(i, i + TICK_CALL_SIZE));
+    return out;
+  });
+  for (const chunk of chunks) {
+    if (failure) break;
     try {
-      const out = await gw.tickInvoices({ period: p.period, usage, ...(reason ? { reason } : {}), items: chunk }, ctx);
-      out.forEach((o, k) => {
+      const out = await serviceTick(gw, p.period, usage, reason, chunk, ctx);
+      for (const o of out) {
         serviceSays.set(o.key, o);
-        if (o.accepted) accepted.push(chunk[k]!);
-      });
+        if (o.accepted) acceptedKeys.add(o.key);
+      }
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       failure = e.message;
@@ -97,7 +104,7 @@ export async function tickItems(deps: TickDeps, req: FastifyRequest, _scope: Tic
     const outcomes = plan.map((x) => (x.unchanged ? outcomeOfSame(x) : { invoiceId: x.id, invoiceNumber: numberOf(x.r!), ok: true, message: '勾选成功' }));
     return { done: true, needConfirm: false, batchId, count: todo.length, refused: 0, ...(same.length ? { unchanged: same.length } : {}), outcomes };
   }
-  const takeBack = await takeBackTicks(deps.db, gw, p.period, usage, todo.map((x) => x.r!), new Set(accepted.map((i) => tickKeyOf(i))), ctx);
+  const takeBack = await takeBackTicks(deps.db, gw, p.period, usage, todo.map((x) => x.r!), acceptedKeys, ctx);
   const outcomes: TickOutcomeRow[] = plan.map((x) => {
     if (x.unchanged) return outcomeOfSame(x);
     const said = serviceSays.get(keyOf(x.r!));

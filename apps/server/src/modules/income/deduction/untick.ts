@@ -12,8 +12,8 @@ import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { addEvent } from '../pool/events.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
-import { itemOf, keyOf, numberOf, rowsById, type TickDeps } from './batch.js';
-import { chunked, takeBackUnticks } from './call.js';
+import { keyOf, numberOf, rowsById, type TickDeps } from './batch.js';
+import { chunked, serviceUntick, takeBackUnticks } from './call.js';
 import { insertUntickLog } from './log.js';
 import { untickRefusal, type TickScope } from './rules.js';
 
@@ -34,10 +34,10 @@ export async function untickIds(deps: TickDeps, req: FastifyRequest, scope: Tick
     await logOf(outcomes);
     return { done: false, needConfirm: false, batchId, count: 0, refused: plan.filter((x) => x.refusal).length, outcomes };
   }
-  // One call per usage and 不抵扣 reason (compensation ticks them again as they were).
+  // One call per usage and 不抵扣 reason (compensation ticks them again as they were), customs notices apart (their own call).
   const groups = new Map<string, IncomeInvoiceTable[]>();
   for (const x of plan) {
-    const k = `${usageOf(x.r)}|${x.r!.deduct_reason ?? ''}`;
+    const k = `${usageOf(x.r)}|${x.r!.deduct_reason ?? ''}|${x.r!.kind === 'customs' ? 'customs' : ''}`;
     groups.set(k, [...(groups.get(k) ?? []), x.r!]);
   }
   const ctx = { userId: user.id };
@@ -48,7 +48,7 @@ export async function untickIds(deps: TickDeps, req: FastifyRequest, scope: Tick
     if (failure) break;
     try {
       const usage = usageOf(list[0]);
-      const out = await chunked(list, (c) => gw.untickInvoices({ period: p.period, usage, items: c.map(itemOf) }, ctx));
+      const out = await chunked(list, (c) => serviceUntick(gw, p.period, usage, c, ctx));
       out.forEach((o, k) => {
         serviceSays.set(o.key, o);
         if (o.accepted) accepted.push(list[k]!);

@@ -1,7 +1,7 @@
 /**
  * 查验 (issue 13) of pool invoices through the tax gateway: 专票 (01, 08, 85) by code, number, date and
  * amount excluding tax; 普票 (04, 10, 14, 86) by the last 6 digits of the check code; 数电 (81, 82,
- * 铁路, 航空) by number, date and total. The gateway applies the service's rules (from the day after
+ * 数电通行费, 铁路, 航空) by number, date and total. The gateway applies the service's rules (from the day after
  * issue, the last 5 years, 5 a day per invoice: the 6th refused with its message).
  *
  * The call is made first, outside any transaction; only an answer is recorded, in one transaction: a
@@ -30,7 +30,7 @@ import { refreshTransport } from '../transport/facts.js';
 
 const SPECIAL = new Set(['01', '08', '85']);
 const ORDINARY = new Set(['04', '10', '14', '86']);
-const DIGITAL = new Set(['81', '82', 'rail', 'air']);
+const DIGITAL = new Set(['81', '82', 'rail', 'air', 'dtoll']);
 
 /** The query each kind is verified by, or a refusal naming why it cannot be. */
 export function verifyQueryOf(r: Pick<IncomeInvoiceTable, 'kind' | 'invoice_code' | 'invoice_no' | 'digital_no' | 'issue_date' | 'amount_excl' | 'amount_incl' | 'check_code'>): IncomeVerifyQuery {
@@ -56,7 +56,8 @@ export function faceDifferences(r: IncomeInvoiceTable, lines: IncomeLineTable[],
     if (entered !== tax) out.push({ field, label, entered, tax });
   };
   const kind = poolKindOf(inv.kind);
-  if (r.kind !== kind) out.push({ field: 'kind', label: '发票种类', entered: IncomeKind.label(r.kind) ?? r.kind, tax: IncomeKind.label(kind) ?? kind });
+  // A 数电 toll invoice (dtoll) is a 数电普票 (82) to a service that does not name tolls apart.
+  if (r.kind !== kind && !(r.kind === 'dtoll' && kind === '82')) out.push({ field: 'kind', label: '发票种类', entered: IncomeKind.label(r.kind) ?? r.kind, tax: IncomeKind.label(kind) ?? kind });
   cmp('issueDate', '开票日期', r.issue_date, inv.issueDate);
   cmp('sellerName', '销方名称', r.seller_name, inv.seller.name, true);
   cmp('sellerTaxNo', '销方税号', r.seller_tax_no, inv.seller.taxNumber.toUpperCase(), true);

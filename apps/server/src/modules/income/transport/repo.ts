@@ -4,6 +4,8 @@
  * issue date) with their deductible tax, the totals by kind and month, and `transportDeductionTotal`,
  * what the period's deduction statistics add for passenger transport.
  *
+ * The 数电 rail and air tickets are not computed: they are ticked (NOT_DIGITAL_TICKET below).
+ *
  * Deductible (packages/shared `ticketDeduction`, the same conditions in SQL below for the sums):
  * invoice state 正常, not 异常凭证, the passenger named (tickets; an e-invoice needs none), domestic, and
  * reimbursed — used by a reimbursement (the pool's usage lock, use_kind 'reimbursement') or signed
@@ -44,7 +46,14 @@ function reasonSql(code: TransportReasonCode): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${sql.join([...before, REASON_SQL[at]![1]], sql` and `)})`;
 }
 
-const base = (db: Db) => db.selectFrom('income_transport as t').innerJoin('income_invoices as p', 'p.id', 't.invoice_id');
+/**
+ * 数电 railway e-tickets (公告2024年第8号) and 数电 air itineraries (公告2024年第9号) — rail / air with a
+ * 20-digit number, shared isDigitalTicket — state their tax and are ticked on the platform like a 专票
+ * (deduction/): the formula of 公告2019年第39号 is for the paper ones, so the computation leaves them out.
+ */
+export const NOT_DIGITAL_TICKET = sql<SqlBool>`not (p.kind in ('rail', 'air') and p.digital_no <> '')`;
+
+const base = (db: Db) => db.selectFrom('income_transport as t').innerJoin('income_invoices as p', 'p.id', 't.invoice_id').where(NOT_DIGITAL_TICKET);
 
 /** The documents of a range of issue days, with the list's filters. */
 function filtered<T extends Q>(q: T, f: Partial<TransportFilter> & { from: string; to: string }): T {

@@ -10,7 +10,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { IncomeKind, PoolEntryBody, PoolLineInput, TAX_RATES, fenToYuan, yuanToFen, type UploadRecognition } from '@zhyy/shared';
 import { zodRule } from '../../../components/zodRule';
-import { entryProblems, numberFields } from './entryChecks';
+import { entryLabels, entryProblems, numberFields } from './entryChecks';
 
 const S = PoolEntryBody.shape;
 const L = PoolLineInput.shape;
@@ -101,6 +101,7 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
 }) {
   const kind = Form.useWatch('kind', form) as string | undefined;
   const show = numberFields(kind);
+  const words = entryLabels(kind);
   const label = (field: EntryField, text: string) => (marks[field] ? <span>{text}{marks[field]}</span> : text);
   const col = (span: number, field: EntryField, text: string, node: ReactNode, rules: Parameters<typeof Form.Item>[0]['rules'] = []) => (
     <Col span={span}><Form.Item name={field} label={label(field, text)} rules={rules}>{node}</Form.Item></Col>
@@ -111,17 +112,17 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
     <Form form={form} layout="vertical" name={name} size="small" initialValues={initialValues}>
       <Row gutter={12}>
         {col(12, 'kind', '发票种类', <Select options={IncomeKind.options.map((o) => ({ value: o.value, label: o.label }))} placeholder="请选择" />, [{ required: true, message: '请选择发票种类' }])}
-        {col(12, 'issueDate', '开票日期', <DatePicker style={{ width: '100%' }} />, [{ required: true, message: '请选择开票日期' }])}
+        {col(12, 'issueDate', words.issueDate, <DatePicker style={{ width: '100%' }} />, [{ required: true, message: `请选择${words.issueDate}` }])}
         {show.digital ? col(12, 'digitalNo', '数电发票号码', <Input maxLength={20} />, [{ required: true, message: '请填写数电发票号码' }, zodRule(S.digitalNo, '数电发票号码')]) : null}
         {show.code ? col(12, 'invoiceCode', '发票代码', <Input maxLength={12} />, [zodRule(S.invoiceCode, '发票代码')]) : null}
-        {show.number ? col(12, 'invoiceNo', '发票号码', <Input maxLength={40} />, [zodRule(S.invoiceNo, '发票号码')]) : null}
-        {col(12, 'sellerName', '销方名称', <Input maxLength={100} />, [{ required: true, whitespace: true, message: '请填写销方名称' }, zodRule(S.sellerName, '销方名称')])}
+        {show.number ? col(12, 'invoiceNo', words.invoiceNo, <Input maxLength={40} />, [zodRule(S.invoiceNo, words.invoiceNo)]) : null}
+        {col(12, 'sellerName', words.sellerName, <Input maxLength={100} />, [{ required: true, whitespace: true, message: `请填写${words.sellerName}` }, zodRule(S.sellerName, words.sellerName)])}
         {col(12, 'sellerTaxNo', '销方税号', <Input maxLength={20} />, [zodRule(S.sellerTaxNo, '销方税号')])}
         {col(12, 'buyerName', '购方名称', <Input maxLength={100} />, [{ required: true, whitespace: true, message: '请填写购方名称' }, zodRule(S.buyerName, '购方名称')])}
         {col(12, 'buyerTaxNo', '购方税号', <Input maxLength={20} />, [zodRule(S.buyerTaxNo, '购方税号')])}
-        {money('amountExcl', '金额')}
-        {money('tax', '税额')}
-        {money('amountIncl', '价税合计')}
+        {money('amountExcl', words.amountExcl)}
+        {money('tax', words.tax)}
+        {money('amountIncl', words.amountIncl)}
         {col(12, 'checkCode', '校验码', <Input maxLength={20} />, [zodRule(S.checkCode, '校验码')])}
         {col(12, 'remark', '备注', <Input maxLength={200} />, [zodRule(S.remark, '备注')])}
       </Row>

@@ -1,6 +1,6 @@
 /** 手工录入's checks before sending, in the server's words (docs/income.md, Arrival). */
 import { describe, expect, it } from 'vitest';
-import { entryProblems } from './entryChecks';
+import { entryLabels, entryProblems, numberFields } from './entryChecks';
 
 const ok = { kind: '01', invoiceCode: '3200261130', invoiceNo: '12345678', issueDate: '2026-11-02', amountExcl: 100000, tax: 13000, amountIncl: 113000 };
 
@@ -20,5 +20,13 @@ describe('手工录入 checks', () => {
     expect(entryProblems({ ...ok, issueDate: '2026-11-23' }, '2026-11-22')).toEqual(['开票日期不能晚于今天']);
     expect(entryProblems({ ...ok, lines: [{ amount: 60000, tax: 7800 }, { amount: 40000, tax: 5200 }] }, '2026-11-22')).toEqual([]);
     expect(entryProblems({ ...ok, lines: [{ amount: 60000, tax: 7800 }, { amount: 40001, tax: 5201 }] }, '2026-11-22')).toEqual(['明细金额合计与发票金额不一致', '明细税额合计与发票税额不一致']);
+  });
+  it('issue 29: the 数电 toll kind asks for the 20-digit number; a customs notice for its 缴款书号码, 填发日期 and 税款金额', () => {
+    expect(numberFields('dtoll')).toEqual({ code: false, number: false, digital: true });
+    expect(entryProblems({ ...ok, kind: 'dtoll', invoiceCode: '', invoiceNo: '' }, '2026-11-22')).toEqual(['数电发票须填写20位数电发票号码']);
+    expect(numberFields('customs')).toEqual({ code: false, number: true, digital: false });
+    expect(entryLabels('customs')).toEqual({ invoiceNo: '缴款书号码', issueDate: '填发日期', sellerName: '填发海关', amountExcl: '完税价格', tax: '税款金额', amountIncl: '合计' });
+    expect(entryLabels('81')).toMatchObject({ invoiceNo: '发票号码', issueDate: '开票日期', tax: '税额', amountIncl: '价税合计' });
+    expect(entryProblems({ kind: 'customs', invoiceNo: '530120261000123456-L01', issueDate: '2026-11-02', amountExcl: 1000000, tax: 130000, amountIncl: 1130000 }, '2026-11-22')).toEqual([]);
   });
 });

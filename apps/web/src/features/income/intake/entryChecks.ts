@@ -24,6 +24,8 @@ export interface EntryFace {
 /** Which number fields the kind asks for. */
 export function numberFields(kind: string | undefined): { code: boolean; number: boolean; digital: boolean } {
   if (DIGITAL_INCOME_KINDS.includes(kind as IncomeKindCode)) return { code: false, number: false, digital: true };
+  // A 海关进口增值税专用缴款书 has one number, the 缴款书号码.
+  if (kind === 'customs') return { code: false, number: true, digital: false };
   if (CODED_INCOME_KINDS.includes(kind as IncomeKindCode)) return { code: true, number: true, digital: false };
   return { code: true, number: true, digital: false };
 }
@@ -58,3 +60,22 @@ export function entryProblems(f: EntryFace, today: string = formatShanghai(new D
   if (f.issueDate && f.issueDate > today) out.push('开票日期不能晚于今天');
   return out;
 }
+
+/** The words of the face's fields as the document prints them. */
+export interface EntryLabels {
+  invoiceNo: string;
+  issueDate: string;
+  sellerName: string;
+  amountExcl: string;
+  tax: string;
+  amountIncl: string;
+}
+
+const INVOICE_LABELS: EntryLabels = { invoiceNo: '发票号码', issueDate: '开票日期', sellerName: '销方名称', amountExcl: '金额', tax: '税额', amountIncl: '价税合计' };
+
+/**
+ * The labels of the entry form for a kind: an invoice's, or a 海关进口增值税专用缴款书's (issue 29: 缴款书号码,
+ * 填发日期, the 填发海关, 完税价格, 税款金额 and their 合计).
+ */
+export const entryLabels = (kind: string | undefined): EntryLabels =>
+  kind === 'customs' ? { invoiceNo: '缴款书号码', issueDate: '填发日期', sellerName: '填发海关', amountExcl: '完税价格', tax: '税款金额', amountIncl: '合计' } : INVOICE_LABELS;

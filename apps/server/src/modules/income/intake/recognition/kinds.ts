@@ -47,4 +47,21 @@ export function kindOfTypeCode(code: string | undefined): string | undefined {
 }
 
 /** Kinds whose QR amount is the total including tax: 数电 invoices and tickets (the figure they are verified with). */
-export const qrAmountIsTotal = (kind: string): boolean => ['81', '82', '85', '86', 'rail', 'air'].includes(kind);
+export const qrAmountIsTotal = (kind: string): boolean => ['81', '82', '85', '86', 'rail', 'air', 'dtoll'].includes(kind);
+
+/** A line of a toll invoice: 项目名称 *经营租赁*通行费 (or 车辆通行费), as the toll invoices print it. */
+export const isTollLine = (name: string): boolean => /通行费/.test(name);
+
+/**
+ * The 数电 toll kind ('dtoll', issue 29): a 数电 toll invoice carries no 专/普 label (no InherentLabel in its
+ * XML), its lines are 通行费 with 车牌号, 类型 and 通行日期起止. A 数电 invoice (20-digit number) whose kind
+ * is unknown, 82 or the 税控 toll title's 14, with toll lines (or, in text, 通行费 and 通行日期), is one;
+ * any other kind stays as found.
+ */
+export function tollKind(kind: string | undefined, invoiceNo: string | undefined, tollEvidence: boolean): string | undefined {
+  if (!tollEvidence || !/^\d{20}$/.test(invoiceNo ?? '')) return kind;
+  return kind === undefined || kind === '82' || kind === '14' ? 'dtoll' : kind;
+}
+
+/** Two kinds that do not contradict each other: a 数电 toll's QR prints the 数电普票's 32 (82). */
+export const sameKind = (a: string, b: string): boolean => a === b || (a === 'dtoll' && b === '82') || (a === '82' && b === 'dtoll');

@@ -7,6 +7,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { taxNumberProblem } from '@zhyy/shared';
+import { sameKind } from './kinds.js';
 import { FIELD_LABELS, FIELD_NAMES, SOURCE_LABELS, type FieldSource, type Recognition, type SourceReading } from './types.js';
 
 const PRIORITY: FieldSource[] = ['xml', 'qr', 'pdf-text'];
@@ -24,7 +25,9 @@ export function mergeReadings(readings: SourceReading[]): { fields: Recognition[
       if (value === undefined) continue;
       const held = fields[name];
       if (!held) fields[name] = { value, source: r.source };
-      else if (comparable(held.value) !== comparable(value) && !(name === 'kindCode' && r.source === 'pdf-text')) {
+      // The QR's 82 cannot tell a 数电 toll from a 普票: the toll read elsewhere is the more precise kind.
+      else if (name === 'kindCode' && held.value === '82' && value === 'dtoll') fields[name] = { value, source: r.source };
+      else if (comparable(held.value) !== comparable(value) && !(name === 'kindCode' && (r.source === 'pdf-text' || sameKind(held.value, value)))) {
         warnings.push(`${FIELD_LABELS[name]}：${SOURCE_LABELS[r.source]}为“${value}”，与${SOURCE_LABELS[held.source]}的“${held.value}”不一致，请核对`);
       }
     }

@@ -5,7 +5,7 @@
  * 价税合计（小写）, 校验码, and the kind from the title (kinds.ts: 铁路电子客票 and 航空运输电子客票行程单 too). Text extraction may split a label into
  * characters, so a label matches with any white space between its characters.
  */
-import { kindOfTitle } from './kinds.js';
+import { kindOfTitle, tollKind } from './kinds.js';
 import type { FieldValues } from './types.js';
 import { day, digits, money, plain, taxNo } from './values.js';
 
@@ -39,8 +39,9 @@ export function readInvoiceText(raw: string): FieldValues {
   const set = (name: keyof FieldValues, v: string | null | undefined) => {
     if (v) fields[name] = v;
   };
-  set('kindCode', kindOfTitle(text));
   set('invoiceNo', digits(first(text, new RegExp(`${label('发票号码')}(\\d{20}|\\d{8})(?!\\d)`)), 8, 20));
+  // A 数电 toll invoice: a 20-digit number, 通行费 and the 通行日期 columns (kinds.ts tollKind).
+  set('kindCode', tollKind(kindOfTitle(text), fields.invoiceNo, /通\s*行\s*费/.test(text) && /通\s*行\s*日\s*期/.test(text)));
   set('invoiceCode', digits(first(text, new RegExp(`${label('发票代码')}(\\d{12}|\\d{10})(?!\\d)`)), 10, 12));
   set('issueDate', day(first(text, new RegExp(`${label('开票日期')}(\\d{4}\\s*(?:年\\s*\\d{1,2}\\s*月\\s*\\d{1,2}\\s*日|-\\d{1,2}-\\d{1,2}))`))));
   set('checkCode', digits(first(text, new RegExp(`${label('校验码')}((?:\\d\\s?){20})`)), 20));

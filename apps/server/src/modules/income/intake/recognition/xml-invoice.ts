@@ -3,11 +3,12 @@
  * - the tax bureau's 数电 XML: EInvoice/Header/EIid and InherentLabel/GeneralOrSpecialVAT/LabelCode
  *   (01 专票, 02 普票) or InherentLabel/EInvoiceType (its code or name: the rail and air tickets), EInvoiceData/SellerInformation/SellerIdNum and SellerName, BuyerInformation
  *   likewise, BasicInformation/TotalAmWithoutTax, TotalTaxAm, TotalTax-includedAmount (and
- *   RequestTime), IssuItemInformation lines, TaxSupervisionInfo/InvoiceNumber and IssueTime;
+ *   RequestTime), IssuItemInformation lines, TaxSupervisionInfo/InvoiceNumber and IssueTime; a 数电
+ *   toll invoice has no InherentLabel and is named by its 通行费 lines (kinds.ts tollKind);
  * - the platform's own simulator XML (integrations/tax/simulator/xml.ts): EInvoice/Header/InvoiceNumber,
  *   InvoiceCode, IssueTime, InvoiceKind, Seller and Buyer Name/TaxNumber, Items/Item, Total.
  */
-import { kindOfTitle, kindOfTypeCode } from './kinds.js';
+import { isTollLine, kindOfTitle, kindOfTypeCode, tollKind } from './kinds.js';
 import type { FieldValues, RecognisedLine } from './types.js';
 import { day, digits, money, plain, rate, taxNo } from './values.js';
 import { child, descendants, textAt, type XmlNode } from './xml-tree.js';
@@ -48,7 +49,6 @@ function readDigital(root: XmlNode): XmlInvoice {
   const header = child(root, 'Header');
   const data = child(root, 'EInvoiceData');
   const basic = child(data, 'BasicInformation');
-  put(fields, 'kindCode', digitalKind(header));
   put(fields, 'invoiceNo', digits(textAt(root, 'TaxSupervisionInfo/InvoiceNumber') ?? textAt(header, 'EIid'), 20, 8));
   put(fields, 'issueDate', day(textAt(root, 'TaxSupervisionInfo/IssueTime') ?? textAt(basic, 'RequestTime')));
   put(fields, 'sellerName', plain(textAt(data, 'SellerInformation/SellerName')));
@@ -68,6 +68,8 @@ function readDigital(root: XmlNode): XmlInvoice {
     taxRate: rate(textAt(l, 'TaxRate')),
     tax: money(textAt(l, 'ComTaxAm')) ?? '',
   }));
+  // A 数电 toll invoice has no InherentLabel: its 通行费 lines name it (kinds.ts tollKind).
+  put(fields, 'kindCode', tollKind(digitalKind(header), fields.invoiceNo, lines.length > 0 && lines.every((l) => isTollLine(l.name))));
   return { fields, lines };
 }
 
