@@ -8,6 +8,7 @@ import { defineEnum } from '../enum.js';
 import { PageQuery, Uuid, isoDay, text } from './common.js';
 import { optText } from './system.js';
 import { normaliseRate, taxRateProblem } from '../invoice.js';
+import { incomeFaceProblems } from '../income-face-rules.js';
 
 /** Kinds as the tax service names them, plus the other deductible documents. */
 export const IncomeKind = defineEnum({
@@ -141,6 +142,8 @@ export interface PoolRow {
   abnormalFlags: string[];
   arrivals: number;
   createdAt: string;
+  /** 对应蓝字发票号码 of a red invoice (价税合计 < 0); '' on a blue one or when the red invoice did not state it. */
+  blueInvoiceNo: string;
 }
 
 export interface PoolPage {
@@ -169,11 +172,28 @@ export interface PoolDetail extends PoolRow {
   history: Array<{ id: string; kind: string; message: string; userName: string; createdAt: string }>;
   /** Usage locks taken on the invoice, newest first (released ones included). */
   uses: Array<{ id: string; useKind: string; docNo: string; state: string; createdAt: string; endedAt: string | null }>;
+  /** A red invoice: the pool's blue invoice it reverses, when that is in the pool. */
+  blue: PoolInvoiceLink | null;
+  /** A blue invoice: the red invoices received that reverse it (linked by 对应蓝字发票号码). */
+  reds: PoolInvoiceLink[];
+}
+
+/** Another pool invoice named on a detail: a red invoice's blue one, or a blue one's red invoices. */
+export interface PoolInvoiceLink {
+  id: string;
+  number: string;
+  issueDate: string;
+  amountIncl: number;
 }
 
 // ---------------------------------------------------------------- manual entry (paper invoices)
 
 const Amount = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(0, '金额不能为负数').max(1e13, '金额超出范围');
+/**
+ * A sum on an invoice's face or line: negative on a red invoice (红字发票) and on a discount line (折扣行);
+ * which sign is right where is the face's rule (incomeFaceProblems, income-face-rules.ts).
+ */
+const SignedAmount = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(-1e13, '金额超出范围').max(1e13, '金额超出范围');
 const Decimal = (label: string) => text().trim().max(20, `${label}不能超过20个字符`).regex(/^$|^\d+(\.\d+)?$/, `${label}须为数字`).default('');
 
 export const PoolLineInput = z.object({
@@ -182,7 +202,7 @@ export const PoolLineInput = z.object({
   unit: text().trim().max(20, '单位不能超过20个字符').default(''),
   quantity: Decimal('数量'),
   unitPrice: Decimal('单价'),
-  amount: Amount,
+  amount: SignedAmount,
   // The shared list of rates (issue 27); stored as the list spells it.
   taxRate: text()
     .trim()
@@ -192,7 +212,7 @@ export const PoolLineInput = z.object({
     })
     .transform((v) => normaliseRate(v) ?? v)
     .default('0'),
-  tax: Amount,
+  tax: SignedAmount,
 });
 export type PoolLineInput = z.infer<typeof PoolLineInput>;
 
@@ -212,10 +232,12 @@ export const PoolEntryBody = z.object({
   sellerTaxNo: text().trim().max(20, '销方税号不能超过20个字符').default(''),
   buyerName: text().trim().min(1, '请填写购方名称').max(100, '购方名称不能超过100个字符'),
   buyerTaxNo: text().trim().max(20, '购方税号不能超过20个字符').default(''),
-  amountExcl: Amount,
-  tax: Amount,
-  amountIncl: Amount,
+  amountExcl: SignedAmount,
+  tax: SignedAmount,
+  amountIncl: SignedAmount,
   checkCode: text().trim().max(20, '校验码不能超过20个字符').default(''),
+  /** 对应蓝字发票号码: the blue invoice a red one reverses (20-digit 数电 number or 8-digit number); red invoices only. */
+  blueInvoiceNo: text().trim().regex(/^$|^\d{8}$|^\d{20}$/, '对应蓝字发票号码须为8位或20位数字').default(''),
   remark: text().trim().max(200, '备注不能超过200个字符').default(''),
   lines: z.array(PoolLineInput).max(200, '明细不能超过200行').default([]),
   files: z.array(PoolFileInput).max(5, '一次最多上传5个文件').default([]),
@@ -226,6 +248,8 @@ export const PoolEntryBody = z.object({
   fare: Amount.optional(),
   fuelSurcharge: Amount.optional(),
   developmentFund: Amount.optional(),
+}).superRefine((b, ctx) => {
+  for (const p of incomeFaceProblems(b)) ctx.addIssue({ code: 'custom', message: p.message, path: p.line === undefined ? [p.field] : [p.field, p.line, 'amount'] });
 });
 export type PoolEntryBody = z.infer<typeof PoolEntryBody>;
 
@@ -255,6 +279,7 @@ export const IncomeEventKind = defineEnum({
   allocate: ['allocate', '项目分摊'],
   book: ['book', '入账'],
   unbook: ['unbook', '入账撤销'],
+  redLink: ['red-link', '红字冲减'],
 });
 /** The state of one use of an invoice (income_locks.state). */
 export const IncomeLockState = defineEnum({ locked: ['locked', '占用中'], closed: ['closed', '已完成使用'], released: ['released', '已释放'] });
