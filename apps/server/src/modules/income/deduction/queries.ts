@@ -29,6 +29,7 @@ export function applyCandidates<QB extends SelectQueryBuilder<any, any, any>>(qu
   let q = applyPoolFilters(query, f, 'all') as unknown as SelectQueryBuilder<Database & { p: IncomeInvoiceTable }, 'p', object>;
   q = q
     .where('p.kind', 'in', [...TICKABLE_INCOME_KINDS])
+    .where('p.amount_incl', '>=', 0) // red invoices received are not candidates (rules.ts RED_NOT_TICKABLE)
     .where('p.issue_date', '>=', w.windowFrom)
     .where('p.issue_date', '<=', w.windowTo)
     .where('p.verify_state', '=', IncomeVerifyState.match)
