@@ -200,7 +200,8 @@ export const PoolLineInput = z.object({
   name: text().trim().min(1, '请填写项目名称').max(100, '项目名称不能超过100个字符'),
   spec: text().trim().max(40, '规格型号不能超过40个字符').default(''),
   unit: text().trim().max(20, '单位不能超过20个字符').default(''),
-  quantity: Decimal('数量'),
+  // Negative on a red invoice's line (数量（冲红时项目数量为负数）), as the bureau prints it.
+  quantity: text().trim().max(20, '数量不能超过20个字符').regex(/^$|^-?\d+(\.\d+)?$/, '数量须为数字').default(''),
   unitPrice: Decimal('单价'),
   amount: SignedAmount,
   // The shared list of rates (issue 27); stored as the list spells it.
