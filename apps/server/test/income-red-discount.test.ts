@@ -93,6 +93,11 @@ describe('a red invoice received (红字发票)', () => {
     const blue = await detail(blueId);
     expect(blue.reds).toEqual([{ id: redId, number: RED_NO, issueDate: '2025-06-20', amountIncl: -109_000 }]);
     expect(blue.history.map((h: { kind: string; message: string }) => [h.kind, h.message])).toContainEqual(['red-link', `收到红字发票 ${RED_NO}（价税合计 -1,090.00元），冲减本发票`]);
+    // The blue invoice now stands as the tax account reports it: 部分红冲, flagged, its case on the 异常处理 worklist.
+    expect(blue).toMatchObject({ invoiceState: 7, abnormalFlags: ['red'] });
+    expect(blue.history.map((h: { kind: string; message: string }) => [h.kind, h.message])).toContainEqual(['state', '收到红字发票：发票状态「正常」→「部分红冲」']);
+    const cases = await s.db.kysely.selectFrom('income_abnormal_cases').select(['flag', 'state']).where('invoice_id', '=', blueId).execute();
+    expect(cases).toEqual([{ flag: 'red', state: 'open' }]);
   });
 
   it('the pool lists both; the totals net (10,900.00 − 1,090.00 = 9,810.00), from the invoices and from the summary alike', async () => {
@@ -131,6 +136,11 @@ describe('a red invoice received (红字发票)', () => {
       expect(tick.code).toBe(30000);
       expect(tick.message).toContain(RED_NOT_TICKABLE);
     }
+    // A red invoice reversing the whole blue one: 全额红冲, no longer a candidate either.
+    const whole = await s.call('/api/income/pool/save', entry({ issueDate: day, amountExcl: -10_000, tax: -900, amountIncl: -10_900, lines: line(-10_000, -900), blueInvoiceNo: await numberOf(blue.r.id) }), t13);
+    expect(whole.code, whole.message).toBe(20000);
+    expect((await detail(blue.r.id)).invoiceState).toBe(8);
+    expect(await listed(blue.r.id)).toBe(0);
   });
 
   it('only a red invoice names a blue one; a red face with a positive tax is refused', async () => {

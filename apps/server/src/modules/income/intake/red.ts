@@ -5,10 +5,12 @@
  * invoice, or more than one, links nothing: the red invoice keeps the number it stated.
  */
 import type { Kysely } from 'kysely';
-import { formatFen, isRedInvoice } from '@zhyy/shared';
+import { formatFen, IncomeInvoiceState, isRedInvoice } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
+import { nowIso } from '../../../platform/time.js';
 import { addEvent } from '../pool/events.js';
 import { displayNo } from '../identity/identity.js';
+import { raiseCases } from '../abnormal/raise.js';
 import '../pool/tables.js';
 
 interface Arrived {
@@ -25,6 +27,20 @@ async function link(trx: Kysely<Database>, red: { id: string; no: string; amount
   await trx.updateTable('income_invoices').set({ blue_id: blue.id }).where('id', '=', red.id).execute();
   await addEvent(trx, red.id, 'red-link', `红字发票，冲减蓝字发票 ${blue.no}`, userName);
   await addEvent(trx, blue.id, 'red-link', `收到红字发票 ${red.no}（价税合计 ${yuan(red.amount)}），冲减本发票`, userName);
+  await markReversed(trx, blue.id, userName);
+}
+
+const S = IncomeInvoiceState;
+
+async function markReversed(trx: Kysely<Database>, blueId: string, userName?: string): Promise<void> {
+  const b = await trx.selectFrom('income_invoices').select(['invoice_state', 'amount_incl']).where('id', '=', blueId).executeTakeFirstOrThrow();
+  if (b.invoice_state !== S.normal && b.invoice_state !== S.partRed) return;
+  const reds = await trx.selectFrom('income_invoices').select((eb) => eb.fn.sum<number | string>('amount_incl').as('total')).where('blue_id', '=', blueId).where('amount_incl', '<', 0).executeTakeFirstOrThrow();
+  const to = Number(b.amount_incl) + Number(reds.total ?? 0) <= 0 ? S.fullRed : S.partRed;
+  if (to === b.invoice_state) return;
+  await trx.updateTable('income_invoices').set({ invoice_state: to, updated_at: nowIso() }).where('id', '=', blueId).where('invoice_state', '=', b.invoice_state).execute();
+  await addEvent(trx, blueId, 'state', `收到红字发票：发票状态「${S.label(b.invoice_state)}」→「${S.label(to)}」`, userName);
+  await raiseCases(trx, blueId);
 }
 
 /** After an arrival was inserted: link it to its blue invoice (a red one) or to the red invoices naming it (a blue one). */
