@@ -4,7 +4,7 @@
  * writes it to both histories, so the detail of each shows the other. A number that matches no pool
  * invoice, or more than one, links nothing: the red invoice keeps the number it stated.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { formatFen, IncomeInvoiceState, isRedInvoice } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { nowIso } from '../../../platform/time.js';
@@ -64,6 +64,8 @@ export async function linkReversal(trx: Kysely<Database>, inv: Arrived, userName
     .selectFrom('income_invoices')
     .select(['id', 'invoice_code', 'invoice_no', 'digital_no', 'amount_incl'])
     .where('blue_no', '=', own)
+    // The partial index's own condition, as a literal, so that SQLite and PostgreSQL use it (every arrival asks).
+    .where(sql<boolean>`blue_no <> ''`)
     .where('blue_id', 'is', null)
     .where('amount_incl', '<', 0)
     .execute();
