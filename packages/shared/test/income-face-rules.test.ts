@@ -65,27 +65,28 @@ describe('red invoices received (红字发票)', () => {
   });
 });
 
-describe('the entry schema (PoolEntryBody, UploadSaveBody) takes the rule', () => {
+describe('the entry schema (PoolEntryBody, UploadSaveBody) takes signed figures; the face rule judges them', () => {
   const face = {
     kind: '81', digitalNo: '25322000000104861208', issueDate: '2025-06-10', sellerName: '南京恒信建材贸易有限公司', buyerName: '华建工程技术服务有限公司',
     ...discounted, lines: discounted.lines.map((l, i) => ({ name: i === 2 ? '*水泥*普通硅酸盐水泥' : '*钢材*热轧带肋钢筋', taxRate: '0.13', ...l })),
   };
   const issues = (r: { success: boolean; error?: { issues: Array<{ message: string; path: PropertyKey[] }> } }) => (r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]);
 
-  it('negative discount lines are accepted (no 金额不能为负数)', () => {
-    expect(PoolEntryBody.safeParse(face).success).toBe(true);
+  it('negative discount lines are accepted (no 金额不能为负数), by the manual entry and the upload alike', () => {
+    const parsed = PoolEntryBody.parse(face);
+    expect(parsed.lines.map((l) => l.amount)).toEqual([2_000_000, -200_000, 900_000]);
+    expect(incomeFaceProblems(parsed)).toEqual([]);
     expect(UploadSaveBody.safeParse({ ...face, files: [{ fileName: 'a.xml', content: 'PEVJbnZvaWNlLz4=' }] }).success).toBe(true);
   });
-  it('a line sum that does not match the total is refused in Chinese', () => {
-    expect(issues(PoolEntryBody.safeParse({ ...face, amountExcl: 2_900_000, amountIncl: 3_251_000 }))).toEqual([['lines', '明细金额合计与发票金额不一致']]);
-  });
-  it('a red invoice (−1,000.00 / −90.00) with its blue number is accepted; a malformed blue number is refused', () => {
-    const r = { ...face, digitalNo: '25322000000104869953', ...red, lines: [{ name: '*建筑服务*劳务分包', taxRate: '0.09', ...red.lines[0]! }] };
-    expect(PoolEntryBody.safeParse(r).success).toBe(true);
+  it('a red invoice (−1,000.00 / −90.00, its line 数量 −1) with its blue number is accepted; a malformed blue number is refused', () => {
+    const r = { ...face, digitalNo: '25322000000104869953', ...red, lines: [{ name: '*建筑服务*劳务分包', quantity: '-1', taxRate: '0.09', ...red.lines[0]! }] };
+    const parsed = PoolEntryBody.parse(r);
+    expect([parsed.amountExcl, parsed.tax, parsed.amountIncl, parsed.blueInvoiceNo, parsed.lines[0]!.quantity]).toEqual([-100_000, -9_000, -109_000, '25322000000104862417', '-1']);
+    expect(incomeFaceProblems(parsed)).toEqual([]);
     expect(issues(PoolEntryBody.safeParse({ ...r, blueInvoiceNo: '2532' }))).toEqual([['blueInvoiceNo', '对应蓝字发票号码须为8位或20位数字']]);
   });
-  it('the discount line named by its place', () => {
-    const wrong = { ...face, lines: [face.lines[1]!, face.lines[0]!, face.lines[2]!] };
-    expect(issues(PoolEntryBody.safeParse(wrong))).toEqual([['lines.0.amount', '第1行为折扣行，须紧随被折扣的明细行，且折扣金额和税额不能超过该行']]);
+  it('what the schema lets through, the rule refuses: lines not adding up, a discount line first', () => {
+    expect(messages(PoolEntryBody.parse({ ...face, amountExcl: 2_900_000, amountIncl: 3_251_000 }))).toEqual(['明细金额合计与发票金额不一致']);
+    expect(messages(PoolEntryBody.parse({ ...face, lines: [face.lines[1]!, face.lines[0]!, face.lines[2]!] }))).toEqual(['第1行为折扣行，须紧随被折扣的明细行，且折扣金额和税额不能超过该行']);
   });
 });

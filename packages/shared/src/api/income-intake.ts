@@ -98,7 +98,7 @@ export interface UploadRecognition {
 }
 
 /** Saving a corrected upload: the entry form and the same file(s) again (the server keeps nothing between the two calls). */
-export const UploadSaveBody = PoolEntryBody.safeExtend({ files: z.array(PoolFileInput).min(1, '请上传发票文件').max(5, '一次最多上传5个文件') });
+export const UploadSaveBody = PoolEntryBody.extend({ files: z.array(PoolFileInput).min(1, '请上传发票文件').max(5, '一次最多上传5个文件') });
 export type UploadSaveBody = z.infer<typeof UploadSaveBody>;
 
 /** 查验: one or many pool invoices. */

@@ -8,7 +8,6 @@ import { defineEnum } from '../enum.js';
 import { PageQuery, Uuid, isoDay, text } from './common.js';
 import { optText } from './system.js';
 import { normaliseRate, taxRateProblem } from '../invoice.js';
-import { incomeFaceProblems } from '../income-face-rules.js';
 
 /** Kinds as the tax service names them, plus the other deductible documents. */
 export const IncomeKind = defineEnum({
@@ -191,7 +190,9 @@ export interface PoolInvoiceLink {
 const Amount = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(0, '金额不能为负数').max(1e13, '金额超出范围');
 /**
  * A sum on an invoice's face or line: negative on a red invoice (红字发票) and on a discount line (折扣行);
- * which sign is right where is the face's rule (incomeFaceProblems, income-face-rules.ts).
+ * which sign is right where, and that the lines add up to the face, is the face's rule (incomeFaceProblems,
+ * income-face-rules.ts), applied by every arrival (checkFace, answered 400 with its Chinese message as before)
+ * and by the entry form before sending.
  */
 const SignedAmount = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(-1e13, '金额超出范围').max(1e13, '金额超出范围');
 const Decimal = (label: string) => text().trim().max(20, `${label}不能超过20个字符`).regex(/^$|^\d+(\.\d+)?$/, `${label}须为数字`).default('');
@@ -249,8 +250,6 @@ export const PoolEntryBody = z.object({
   fare: Amount.optional(),
   fuelSurcharge: Amount.optional(),
   developmentFund: Amount.optional(),
-}).superRefine((b, ctx) => {
-  for (const p of incomeFaceProblems(b)) ctx.addIssue({ code: 'custom', message: p.message, path: p.line === undefined ? [p.field] : [p.field, p.line, 'amount'] });
 });
 export type PoolEntryBody = z.infer<typeof PoolEntryBody>;
 
