@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeFaceMessages } from '@zhyy/shared';
+import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { RED_NOT_TICKABLE } from '../src/modules/income/deduction/rules.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { entry } from './income-helpers.js';
@@ -119,7 +120,7 @@ describe('a red invoice received (红字发票)', () => {
     expect([summary.totals.count, summary.totals.amountIncl]).toEqual([Number(exact.n), Number(exact.incl)]);
   });
 
-  it('a red invoice is not a ticking candidate (its blue twin of the same window is), and ticking it is refused', async () => {
+  it('a red invoice is not a ticking candidate (its blue twin of the same window is), ticking it is refused; a partly reversed blue invoice is ticked with its net tax', async () => {
     const p = (await s.call('/api/income/deduction/period', {}, t13)).r as { windowFrom: string; windowTo: string };
     const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
     const day = new Date(Date.parse(`${p.windowTo < today ? p.windowTo : today}T00:00:00Z`) - 3 * 86_400_000).toISOString().slice(0, 10);
@@ -136,11 +137,24 @@ describe('a red invoice received (红字发票)', () => {
       expect(tick.code).toBe(30000);
       expect(tick.message).toContain(RED_NOT_TICKABLE);
     }
-    // A red invoice reversing the whole blue one: 全额红冲, no longer a candidate either.
-    const whole = await s.call('/api/income/pool/save', entry({ issueDate: day, amountExcl: -10_000, tax: -900, amountIncl: -10_900, lines: line(-10_000, -900), blueInvoiceNo: await numberOf(blue.r.id) }), t13);
-    expect(whole.code, whole.message).toBe(20000);
+    // A red invoice reversing half of the blue one (−50.00 / −4.50): the blue one is ticked with its net tax, 4.50.
+    const blueNo = await numberOf(blue.r.id);
+    const half = (n: number) => s.call('/api/income/pool/save', entry({ issueDate: day, amountExcl: -5_000, tax: -450, amountIncl: -5_450, lines: line(-5_000, -450), blueInvoiceNo: blueNo, remark: `半数冲红${n}` }), t13);
+    expect((await half(1)).code).toBe(20000);
+    expect((await detail(blue.r.id)).invoiceState).toBe(7);
+    await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key: blueNo, kind: '81', issueDate: day, tax: 900, riskLevel: '01' }]);
+    const over = await s.call('/api/income/deduction/tick', { vatUsage: 1, items: [{ id: blue.r.id, effectiveTax: 900 }], confirmed: true }, t13);
+    expect(over.code).toBe(30000);
+    expect(over.message).toContain('有效税额须大于0且不超过发票税额（4.50元）');
+    const net = await s.call('/api/income/deduction/tick', { vatUsage: 1, items: [{ id: blue.r.id }], confirmed: true }, t13);
+    expect(net.code, net.message).toBe(20000);
+    const ticked = await s.db.kysely.selectFrom('income_invoices').select(['tick_state', 'effective_tax']).where('id', '=', blue.r.id).executeTakeFirstOrThrow();
+    expect([Number(ticked.tick_state), Number(ticked.effective_tax)]).toEqual([1, 450]);
+    // The other half: 全额红冲 — the ticked invoice's 已红冲 case is on the worklist for its transfer-out.
+    expect((await half(2)).code).toBe(20000);
     expect((await detail(blue.r.id)).invoiceState).toBe(8);
-    expect(await listed(blue.r.id)).toBe(0);
+    const cases = await s.db.kysely.selectFrom('income_abnormal_cases').select(['flag', 'state']).where('invoice_id', '=', blue.r.id).execute();
+    expect(cases).toEqual([{ flag: 'red', state: 'open' }]);
   });
 
   it('only a red invoice names a blue one; a red face with a positive tax is refused', async () => {
