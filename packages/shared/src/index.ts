@@ -28,4 +28,5 @@ export * from './tender-people.js';
 export * from './amount-input.js';
 export * from './contact-rules.js';
 export * from './invoice-types.js';
+export * from './income-face-rules.js';
 export * from './api/index.js';

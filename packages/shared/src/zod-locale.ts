@@ -45,7 +45,7 @@ export const FIELD_LABELS: Record<string, string> = {
   amount: '金额', userNo: '工号',
   invoiceCode: '发票代码', digitalNo: '数电发票号码', issueDate: '开票日期', invoiceState: '发票状态', riskLevel: '风险等级',
   verifyState: '查验状态', signState: '签收状态', bookingState: '入账状态', usage: '使用状态', archiveNo: '档案号', docNo: '单据号',
-  checkCode: '校验码', abnormalFlag: '异常类型', files: '文件',
+  checkCode: '校验码', blueInvoiceNo: '对应蓝字发票号码', abnormalFlag: '异常类型', files: '文件',
   invoiceIds: '发票', docType: '单据类型', toProjectId: '目标项目', taskId: '采集任务',
   period: '所属期', fromPeriod: '开始所属期', toPeriod: '结束所属期', transportKind: '票据种类', passengerName: '旅客姓名',
   deductible: '是否可抵扣',

@@ -92,7 +92,7 @@ export interface UploadRecognition {
   fields: RecognisedFieldView[];
   warnings: string[];
   /** The entry form filled with what was recognised (money in 分), for correction before saving. */
-  draft: Partial<Pick<PoolEntryBody, 'kind' | 'invoiceCode' | 'invoiceNo' | 'digitalNo' | 'issueDate' | 'sellerName' | 'sellerTaxNo' | 'buyerName' | 'buyerTaxNo' | 'amountExcl' | 'tax' | 'amountIncl' | 'checkCode' | 'lines'>>;
+  draft: Partial<Pick<PoolEntryBody, 'kind' | 'invoiceCode' | 'invoiceNo' | 'digitalNo' | 'issueDate' | 'sellerName' | 'sellerTaxNo' | 'buyerName' | 'buyerTaxNo' | 'amountExcl' | 'tax' | 'amountIncl' | 'checkCode' | 'blueInvoiceNo' | 'lines'>>;
   /** The pool invoice that already holds this very file, if any (saving again merges into it). */
   inPool: { id: string; number: string } | null;
 }

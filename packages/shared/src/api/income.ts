@@ -149,6 +149,8 @@ export interface PoolRow {
   abnormalFlags: string[];
   arrivals: number;
   createdAt: string;
+  /** 对应蓝字发票号码 of a red invoice (价税合计 < 0); '' on a blue one or when the red invoice did not state it. */
+  blueInvoiceNo: string;
 }
 
 export interface PoolPage {
@@ -177,20 +179,40 @@ export interface PoolDetail extends PoolRow {
   history: Array<{ id: string; kind: string; message: string; userName: string; createdAt: string }>;
   /** Usage locks taken on the invoice, newest first (released ones included). */
   uses: Array<{ id: string; useKind: string; docNo: string; state: string; createdAt: string; endedAt: string | null }>;
+  /** A red invoice: the pool's blue invoice it reverses, when that is in the pool. */
+  blue: PoolInvoiceLink | null;
+  /** A blue invoice: the red invoices received that reverse it (linked by 对应蓝字发票号码). */
+  reds: PoolInvoiceLink[];
+}
+
+/** Another pool invoice named on a detail: a red invoice's blue one, or a blue one's red invoices. */
+export interface PoolInvoiceLink {
+  id: string;
+  number: string;
+  issueDate: string;
+  amountIncl: number;
 }
 
 // ---------------------------------------------------------------- manual entry (paper invoices)
 
 const Amount = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(0, '金额不能为负数').max(1e13, '金额超出范围');
+/**
+ * A sum on an invoice's face or line: negative on a red invoice (红字发票) and on a discount line (折扣行);
+ * which sign is right where, and that the lines add up to the face, is the face's rule (incomeFaceProblems,
+ * income-face-rules.ts), applied by every arrival (checkFace, answered 400 with its Chinese message as before)
+ * and by the entry form before sending.
+ */
+const SignedAmount = z.number({ message: '金额须为数字' }).int('金额须精确到分').min(-1e13, '金额超出范围').max(1e13, '金额超出范围');
 const Decimal = (label: string) => text().trim().max(20, `${label}不能超过20个字符`).regex(/^$|^\d+(\.\d+)?$/, `${label}须为数字`).default('');
 
 export const PoolLineInput = z.object({
   name: text().trim().min(1, '请填写项目名称').max(100, '项目名称不能超过100个字符'),
   spec: text().trim().max(40, '规格型号不能超过40个字符').default(''),
   unit: text().trim().max(20, '单位不能超过20个字符').default(''),
-  quantity: Decimal('数量'),
+  // Negative on a red invoice's line (数量（冲红时项目数量为负数）), as the bureau prints it.
+  quantity: text().trim().max(20, '数量不能超过20个字符').regex(/^$|^-?\d+(\.\d+)?$/, '数量须为数字').default(''),
   unitPrice: Decimal('单价'),
-  amount: Amount,
+  amount: SignedAmount,
   // The shared list of rates (issue 27); stored as the list spells it.
   taxRate: text()
     .trim()
@@ -200,7 +222,7 @@ export const PoolLineInput = z.object({
     })
     .transform((v) => normaliseRate(v) ?? v)
     .default('0'),
-  tax: Amount,
+  tax: SignedAmount,
 });
 export type PoolLineInput = z.infer<typeof PoolLineInput>;
 
@@ -220,10 +242,12 @@ export const PoolEntryBody = z.object({
   sellerTaxNo: text().trim().max(20, '销方税号不能超过20个字符').default(''),
   buyerName: text().trim().min(1, '请填写购方名称').max(100, '购方名称不能超过100个字符'),
   buyerTaxNo: text().trim().max(20, '购方税号不能超过20个字符').default(''),
-  amountExcl: Amount,
-  tax: Amount,
-  amountIncl: Amount,
+  amountExcl: SignedAmount,
+  tax: SignedAmount,
+  amountIncl: SignedAmount,
   checkCode: text().trim().max(20, '校验码不能超过20个字符').default(''),
+  /** 对应蓝字发票号码: the blue invoice a red one reverses (20-digit 数电 number or 8-digit number); red invoices only. */
+  blueInvoiceNo: text().trim().regex(/^$|^\d{8}$|^\d{20}$/, '对应蓝字发票号码须为8位或20位数字').default(''),
   remark: text().trim().max(200, '备注不能超过200个字符').default(''),
   lines: z.array(PoolLineInput).max(200, '明细不能超过200行').default([]),
   files: z.array(PoolFileInput).max(5, '一次最多上传5个文件').default([]),
@@ -263,6 +287,7 @@ export const IncomeEventKind = defineEnum({
   allocate: ['allocate', '项目分摊'],
   book: ['book', '入账'],
   unbook: ['unbook', '入账撤销'],
+  redLink: ['red-link', '红字冲减'],
 });
 /** The state of one use of an invoice (income_locks.state). */
 export const IncomeLockState = defineEnum({ locked: ['locked', '占用中'], closed: ['closed', '已完成使用'], released: ['released', '已释放'] });

@@ -45,6 +45,7 @@ import * as m0037 from './0037_tender_people.js';
 import * as m0038 from './0038_tender_exports.js';
 import * as m0039 from './0039_tender_renewal.js';
 import * as m0040 from './0040_income_sign_withdrawal.js';
+import * as m0041 from './0041_income_red_received.js';
 import * as m0042 from './0042_filing_calendars.js';
 import * as m0043 from './0043_tender_manager_exceptions.js';
 
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '0038_tender_exports': m0038,
   '0039_tender_renewal': m0039,
   '0040_income_sign_withdrawal': m0040,
+  '0041_income_red_received': m0041,
   '0042_filing_calendars': m0042,
   '0043_tender_manager_exceptions': m0043,
 };

@@ -30,6 +30,7 @@ export function applyCandidates<QB extends SelectQueryBuilder<any, any, any>>(qu
   q = q
     // The tickable kinds, and the 数电 rail and air tickets (shared isTickableKind: kind rail / air with a 20-digit number).
     .where((eb) => eb.or([eb('p.kind', 'in', [...TICKABLE_INCOME_KINDS]), eb.and([eb('p.kind', 'in', ['rail', 'air']), eb('p.digital_no', '<>', '')])]))
+    .where('p.amount_incl', '>=', 0) // red invoices received are not candidates (rules.ts RED_NOT_TICKABLE)
     .where('p.issue_date', '>=', w.windowFrom)
     .where('p.issue_date', '<=', w.windowTo)
     // Customs notices are matched by the bureau when ticked, not 查验'd (rules.ts).

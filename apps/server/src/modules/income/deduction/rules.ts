@@ -23,15 +23,18 @@ export type TickRow = Pick<
   IncomeInvoiceTable,
   'kind' | 'issue_date' | 'tax' | 'invoice_state' | 'red_pending' | 'risk_level' | 'verify_state' | 'buyer_mismatch' | 'duplicate_of' | 'booking_state' | 'vat_usage' | 'tick_state' | 'tick_period'
 > &
-  Partial<Pick<IncomeInvoiceTable, 'digital_no'>>;
+  Partial<Pick<IncomeInvoiceTable, 'digital_no' | 'amount_incl'>>;
 
 const DEAD: readonly number[] = [IncomeInvoiceState.lostControl, IncomeInvoiceState.voided, IncomeInvoiceState.red, IncomeInvoiceState.fullRed];
 const usageLabel = (u: number) => TickUsage.label(u);
+export const RED_NOT_TICKABLE = '红字发票不能勾选；蓝字发票已抵扣的，请按红字发票信息确认单作进项税额转出';
 
 /** Why `r` cannot be ticked for `usage` with `effectiveTax` now ('' when it can). */
 export function tickRefusal(r: TickRow, usage: number, effectiveTax: number, p: PeriodFacts): string {
   const had = Number(r.vat_usage ?? 0);
   if (!isTickableKind(r.kind, r.digital_no)) return NOT_TICKABLE_MESSAGE;
+  // A red invoice received reverses a blue one: the blue invoice's deducted tax is transferred out (进项转出, 红字信息表注明), never ticked (issue 29).
+  if (Number(r.amount_incl) < 0) return RED_NOT_TICKABLE;
   if (Number(r.buyer_mismatch)) return '购方非本公司的发票不能勾选';
   if (had !== 0 && had !== usage) return `该发票已勾选为${usageLabel(had)}，不能再勾选为${usageLabel(usage)}`;
   if (Number(r.tick_state) === 1 && r.tick_period && r.tick_period !== p.period) return `该发票已于税款所属期${r.tick_period}勾选，不能在本期更改`;

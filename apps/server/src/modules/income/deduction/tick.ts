@@ -14,6 +14,7 @@ import { currentUser } from '../../../platform/context.js';
 import { AppError, conflict, refuse } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { addEvent } from '../pool/events.js';
+import { redSumsOf } from '../identity/reversals.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { keyOf, numberOf, rowsById, type TickDeps } from './batch.js';
 import { serviceTick, takeBackTicks, TICK_CALL_SIZE } from './call.js';
@@ -36,10 +37,13 @@ export async function tickItems(deps: TickDeps, req: FastifyRequest, _scope: Tic
   if (ids.length !== wanted.length) throw refuse('同一张发票在本批中重复');
   const rows = await rowsById(deps.db, ids);
   const facts: PeriodFacts = { period: p.period, windowFrom: p.windowFrom, windowTo: p.windowTo, tickBookedOnly: await deps.bookedOnly() };
+  // A blue invoice partly reversed by red invoices received counts with its net tax (issue 29).
+  const reds = await redSumsOf(deps.db, ids);
   const plan = wanted.map((w) => {
     const r = rows.get(w.id);
-    const eff = usage === 1 ? (w.effectiveTax ?? Number(r?.tax ?? 0)) : Number(r?.tax ?? 0);
-    const refusal = r ? tickRefusal(r, usage, eff, facts) : '发票不存在';
+    const tax = Number(r?.tax ?? 0) + (reds.get(w.id)?.tax ?? 0);
+    const eff = usage === 1 ? (w.effectiveTax ?? tax) : tax;
+    const refusal = r ? tickRefusal({ ...r, tax }, usage, eff, facts) : '发票不存在';
     // Already ticked exactly so (a second click, a concurrent request that lost): nothing to send or write.
     const unchanged = !refusal && !!r && sameTick(r, usage, eff, reason, p.period);
     return { id: w.id, r, eff, refusal, unchanged };

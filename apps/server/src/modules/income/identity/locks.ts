@@ -21,6 +21,7 @@ export interface Use {
 
 const U = IncomeUsage;
 const held = (kind: string, docNo: string) => `该发票已用于${IncomeUseKind.label(kind)} ${docNo}`;
+export const RED_NOT_CLAIMABLE = '红字发票不能用于报销';
 const DEAD_STATES = [IncomeInvoiceState.voided, IncomeInvoiceState.red, IncomeInvoiceState.fullRed];
 
 /** Why a use was refused: the invoice is missing, dead, or held by another document. */
@@ -35,6 +36,11 @@ async function refusal(trx: Kysely<Database>, invoiceId: string): Promise<Error>
 /** Takes the invoice for a document; the same document taking it again is a no-op. */
 export async function lock(invoiceId: string, use: Use, trx: Kysely<Database>, userName = ''): Promise<void> {
   if (!use.docNo.trim()) throw refuse('请提供占用发票的单据号');
+  // A red invoice received (价税合计 < 0) is no money to pay out: it nets the blue one, it backs no claim (issue 29).
+  if (use.kind === 'reimbursement') {
+    const face = await trx.selectFrom('income_invoices').select('amount_incl').where('id', '=', invoiceId).executeTakeFirst();
+    if (face && Number(face.amount_incl) < 0) throw refuse(RED_NOT_CLAIMABLE);
+  }
   const now = nowIso();
   const r = await trx
     .updateTable('income_invoices')

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, itineraryProblem, ResponseCode, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
+import { isRedInvoice, IncomeBookingState, IncomeInvoiceState, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeVerifyState, itineraryProblem, ResponseCode, type PoolArrival, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { AppError, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
@@ -17,6 +17,7 @@ import { addEvent } from '../pool/events.js';
 import { identityKey } from '../identity/identity.js';
 import { recordTransport } from '../transport/facts.js';
 import { raiseCases } from '../abnormal/raise.js';
+import { linkReversal } from './red.js';
 import '../pool/tables.js';
 
 export interface ArrivingFile {
@@ -166,7 +167,7 @@ export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<D
       invoice_state: inv.invoiceState ?? IncomeInvoiceState.normal, red_pending: inv.redPending ? 1 : 0, risk_level: inv.riskLevel ?? IncomeRiskLevel.normal,
       verify_state: IncomeVerifyState.none, verified_at: null, sign_state: IncomeSignState.unsigned, archive_no: '', booking_state: IncomeBookingState.none,
       usage: IncomeUsage.available, use_kind: '', doc_no: '', arrivals: 1,
-      source, buyer_mismatch: buyer.length ? 1 : 0, duplicate_of: dup?.id ?? null, remark: inv.remark ?? '',
+      source, buyer_mismatch: buyer.length ? 1 : 0, duplicate_of: dup?.id ?? null, remark: inv.remark ?? '', blue_no: isRedInvoice(inv) ? (inv.blueInvoiceNo ?? '').trim() : '',
       created_by: ctx.userId ?? null, created_at: now, updated_at: now,
     })
     .onConflict((oc) => oc.column('ident').doNothing())
@@ -181,6 +182,7 @@ export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<D
   await recordTransport(trx, { invoiceId: id, kind: inv.kind, amountIncl: inv.amountIncl, tax: inv.tax, remark: inv.remark ?? '', lines: inv.lines, passengerName: inv.passengerName, travelDate: inv.travelDate, itinerary });
   await storeFiles(trx, id, files, ctx);
   await addEvent(trx, id, 'arrive', `${IncomeSource.label(source)}进入票池${warnings.length ? `：${warnings.join('；')}` : ''}`, ctx.userName);
+  await linkReversal(trx, { id, invoiceNo: inv.invoiceNo, digitalNo: inv.digitalNo, amountIncl: inv.amountIncl, blueInvoiceNo: inv.blueInvoiceNo }, ctx.userName);
   // A flag it arrives with (购方非本公司, 疑似重复, the tax account's state) is a case of the worklist.
   await raiseCases(trx, id);
   return { id, outcome: 'created', message: '已加入票池', warnings };

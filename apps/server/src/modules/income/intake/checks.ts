@@ -5,7 +5,7 @@
  * because a collected invoice is a fact the pool must hold.
  */
 import type { Kysely } from 'kysely';
-import { taxNumberProblem, type PoolLineInput } from '@zhyy/shared';
+import { incomeFaceProblems, taxNumberProblem, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { refuse } from '../../../platform/envelope.js';
 import { shanghaiDay } from '../../../platform/listing.js';
@@ -24,6 +24,8 @@ export interface FaceData {
   tax: number;
   amountIncl: number;
   lines: PoolLineInput[];
+  /** 对应蓝字发票号码 (red invoices). */
+  blueInvoiceNo?: string;
 }
 
 /** Refuses data that cannot be right. */
@@ -36,11 +38,9 @@ export function checkFace(f: FaceData, now: Date): void {
     const p = taxNumberProblem(f.buyerTaxNo);
     if (p) throw refuse(`购方${p}`);
   }
-  if (f.amountExcl + f.tax !== f.amountIncl) throw refuse('金额与税额之和不等于价税合计');
-  if (f.lines.length) {
-    if (f.lines.reduce((a, l) => a + l.amount, 0) !== f.amountExcl) throw refuse('明细金额合计与发票金额不一致');
-    if (f.lines.reduce((a, l) => a + l.tax, 0) !== f.tax) throw refuse('明细税额合计与发票税额不一致');
-  }
+  // 金额 + 税额 = 价税合计, the signs of a blue or red invoice, discount lines, lines adding up (income-face-rules.ts).
+  const [problem] = incomeFaceProblems(f);
+  if (problem) throw refuse(problem.message);
   if (f.issueDate > shanghaiDay(now)) throw refuse('开票日期不能晚于今天');
 }
 

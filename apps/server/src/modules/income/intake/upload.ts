@@ -41,6 +41,7 @@ export function draftOf(r: Recognition): UploadRecognition['draft'] {
   set('tax', money(v('tax')));
   set('amountIncl', money(v('total')));
   set('checkCode', v('checkCode'));
+  set('blueInvoiceNo', v('blueInvoiceNo'));
   if (r.lines?.length) {
     d.lines = r.lines.map((l) => ({ name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unitPrice: l.unitPrice, amount: money(l.amount) ?? 0, taxRate: l.taxRate, tax: money(l.tax) ?? 0 }));
   }

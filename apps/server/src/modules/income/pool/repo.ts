@@ -12,6 +12,7 @@ import { offsetOf } from '../../../platform/listing.js';
 import { applyPoolFilters, flagsOf, isAbnormal, poolSort, sumsSelect, type Scope } from './filters.js';
 import { summaryAnswers, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';
+import { displayNo } from '../identity/identity.js';
 
 const base = (db: Kysely<Database>) => db.selectFrom('income_invoices as p');
 
@@ -22,7 +23,7 @@ export function toPoolRow(r: IncomeInvoiceTable): PoolRow {
     amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl), checkCode: r.check_code,
     invoiceState: r.invoice_state, riskLevel: r.risk_level, verifyState: r.verify_state, verifiedAt: r.verified_at, signState: r.sign_state,
     archiveNo: r.archive_no, bookingState: r.booking_state, source: r.source, usage: r.usage, useKind: r.use_kind, docNo: r.doc_no,
-    abnormalFlags: flagsOf(r), arrivals: r.arrivals, createdAt: r.created_at,
+    abnormalFlags: flagsOf(r), arrivals: r.arrivals, createdAt: r.created_at, blueInvoiceNo: r.blue_no ?? '',
   };
 }
 
@@ -70,12 +71,16 @@ export async function* poolBatches(db: Kysely<Database>, f: PoolFilter, scope: S
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {
   const r = await base(db).selectAll('p').where('p.id', '=', id).executeTakeFirst();
   if (!r) throw notFound('发票不存在');
-  const [lines, files, history, uses] = await Promise.all([
+  const linkCols = ['id', 'invoice_code', 'invoice_no', 'digital_no', 'issue_date', 'amount_incl'] as const;
+  const [lines, files, history, uses, blue, reds] = await Promise.all([
     db.selectFrom('income_invoice_lines').selectAll().where('invoice_id', '=', id).orderBy('line_no').execute(),
     db.selectFrom('income_files').selectAll().where('invoice_id', '=', id).orderBy('created_at').execute(),
     db.selectFrom('income_events').selectAll().where('invoice_id', '=', id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(200).execute(),
     db.selectFrom('income_locks').selectAll().where('invoice_id', '=', id).orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    r.blue_id ? db.selectFrom('income_invoices').select([...linkCols]).where('id', '=', r.blue_id).executeTakeFirst() : undefined,
+    db.selectFrom('income_invoices').select([...linkCols]).where('blue_id', '=', id).orderBy('issue_date').orderBy('id').execute(),
   ]);
+  const linkOf = (x: { id: string; invoice_code: string; invoice_no: string; digital_no: string; issue_date: string; amount_incl: number }) => ({ id: x.id, number: displayNo(x), issueDate: x.issue_date, amountIncl: Number(x.amount_incl) });
   return {
     ...toPoolRow(r),
     remark: r.remark,
@@ -83,5 +88,7 @@ export async function poolDetail(db: Kysely<Database>, id: string): Promise<Pool
     files: files.map((f) => ({ id: f.id, format: f.format, name: f.name, size: f.size, sha256: f.sha256, createdAt: f.created_at })),
     history: history.map((h) => ({ id: h.id, kind: h.kind, message: h.message, userName: h.user_name || SYSTEM_ACTOR_NAME, createdAt: h.created_at })),
     uses: uses.map((u) => ({ id: u.id, useKind: u.use_kind, docNo: u.doc_no, state: u.state, createdAt: u.created_at, endedAt: u.ended_at })),
+    blue: blue ? linkOf(blue) : null,
+    reds: reds.map(linkOf),
   };
 }

@@ -49,6 +49,9 @@ export interface IncomeInvoiceTable {
   ticked_by?: string;
   /** 0031 (booking/): when the invoice was booked (02 / 03); null otherwise. */
   booked_at?: string | null;
+  /** 0041: a red invoice's 对应蓝字发票号码 ('' otherwise) and the pool's blue invoice of that number, once both are in. */
+  blue_no?: string;
+  blue_id?: string | null;
 }
 
 export interface IncomeLineTable {

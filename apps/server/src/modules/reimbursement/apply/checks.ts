@@ -10,6 +10,7 @@ import type { Database } from '../../../db/schema.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { cityTierOf, gradeOf, reimbSetting, travelStandardOf } from '../settings/read.js';
 import { DEAD_STATES, displayNumber, invoiceRows } from './invoices.js';
+import { redTotalsOf } from '../../income/identity/reversals.js';
 import '../tables.js';
 
 type Db = Kysely<Database>;
@@ -90,6 +91,8 @@ export async function checkLines(db: Db, bill: { id: string | null; applicantId:
   const invoices = await invoiceRows(db, lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : [])));
   const ageDays = await reimbSetting(db, 'invoiceAgeDays');
   const unread = await unreadFilesOf(db, [...invoices.keys()]);
+  // A blue invoice partly or wholly reversed by red invoices received backs only its net amount (issue 29).
+  const reds = await redTotalsOf(db, [...invoices.keys()]);
   const needsGrade = lines.some((l) => l.travelKind);
   const grade = needsGrade ? await gradeOf(db, bill.applicantId) : '';
   const out: ReimbCheck[][] = [];
@@ -118,7 +121,7 @@ export async function checkLines(db: Db, bill: { id: string | null; applicantId:
         invoice: r
           ? {
               number: displayNumber(r),
-              total: Number(r.amount_incl),
+              total: Number(r.amount_incl) + (reds.get(r.id) ?? 0),
               issueDate: r.issue_date,
               buyerMismatch: r.buyer_mismatch === 1,
               deadState: DEAD_STATES.includes(r.invoice_state) ? IncomeInvoiceState.label(r.invoice_state) : '',

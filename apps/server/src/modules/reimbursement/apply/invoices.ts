@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { IncomeBookingState, IncomeInvoiceState, IncomeSignDocType, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, ticketDeduction, type ReimbCandidate, type ReimbInvoiceInfo, type TransportKindCode } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
-import { lock, release } from '../../income/identity/locks.js';
+import { lock, RED_NOT_CLAIMABLE, release } from '../../income/identity/locks.js';
 import '../../income/signing/tables.js';
 import '../../income/pool/tables.js';
 import '../../income/transport/tables.js';
@@ -195,6 +195,7 @@ function candidateQuery(db: Db, user: { id: string; name: string }, billNo: stri
   return baseQuery(db)
     .where(claimableCondition(user.id, user.name))
     .where('i.invoice_state', 'not in', DEAD_STATES)
+    .where('i.amount_incl', '>=', 0) // a red invoice received backs no claim (locks.ts RED_NOT_CLAIMABLE)
     .where((eb) =>
       billNo
         ? eb.or([eb('i.usage', '=', IncomeUsage.available), eb.and([eb('i.usage', '=', IncomeUsage.locked), eb('i.use_kind', '=', REIMB_USE), eb('i.doc_no', '=', billNo)])])
@@ -215,8 +216,9 @@ async function withFiles(db: Db, user: { id: string; name: string }, rows: Invoi
  * their passenger ticket.
  */
 async function pickRefusal(db: Db, user: { id: string; name: string }, billNo: string | null, invoiceId: string): Promise<Error> {
-  const r = await db.selectFrom('income_invoices as i').select(['i.id', 'i.invoice_state', 'i.usage', 'i.use_kind', 'i.doc_no']).where('i.id', '=', invoiceId).executeTakeFirst();
+  const r = await db.selectFrom('income_invoices as i').select(['i.id', 'i.invoice_state', 'i.usage', 'i.use_kind', 'i.doc_no', 'i.amount_incl']).where('i.id', '=', invoiceId).executeTakeFirst();
   if (!r) return notFound('发票不存在');
+  if (Number(r.amount_incl) < 0) return refuse(RED_NOT_CLAIMABLE);
   if (DEAD_STATES.includes(r.invoice_state)) return refuse(`该发票${IncomeInvoiceState.label(r.invoice_state)}，不能用于报销`);
   // Whose it is (issue 27): signed, booked, someone else's ticket or upload, the company's purchase.
   const why = await claimRefusal(db, user, invoiceId);

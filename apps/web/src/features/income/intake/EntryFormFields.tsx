@@ -33,6 +33,8 @@ export interface EntryForm {
   amountIncl?: number | null;
   checkCode?: string;
   remark?: string;
+  /** 对应蓝字发票号码 (a red invoice). */
+  blueInvoiceNo?: string;
   lines?: LineForm[];
 }
 
@@ -50,7 +52,7 @@ export function formOf(d: UploadRecognition['draft'] & { remark?: string }): Ent
   const date = d.issueDate && /^\d{4}-\d{2}-\d{2}$/.test(d.issueDate) ? dayjs(d.issueDate) : null;
   return {
     kind: d.kind, invoiceCode: d.invoiceCode, invoiceNo: d.invoiceNo, digitalNo: d.digitalNo, issueDate: date?.isValid() ? date : null,
-    sellerName: d.sellerName, sellerTaxNo: d.sellerTaxNo, buyerName: d.buyerName, buyerTaxNo: d.buyerTaxNo, checkCode: d.checkCode, remark: d.remark,
+    sellerName: d.sellerName, sellerTaxNo: d.sellerTaxNo, buyerName: d.buyerName, buyerTaxNo: d.buyerTaxNo, checkCode: d.checkCode, remark: d.remark, blueInvoiceNo: d.blueInvoiceNo,
     amountExcl: yuan(d.amountExcl), tax: yuan(d.tax), amountIncl: yuan(d.amountIncl),
     lines: (d.lines ?? []).map((l) => ({ name: l.name, spec: l.spec, unit: l.unit, quantity: l.quantity, unitPrice: l.unitPrice, amount: yuan(l.amount), taxRate: l.taxRate, tax: yuan(l.tax) })),
   };
@@ -106,8 +108,9 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
   const col = (span: number, field: EntryField, text: string, node: ReactNode, rules: Parameters<typeof Form.Item>[0]['rules'] = []) => (
     <Col span={span}><Form.Item name={field} label={label(field, text)} rules={rules}>{node}</Form.Item></Col>
   );
+  // Negative on a red invoice (红字发票); a discount line (折扣行) is a negative line under a positive face.
   const money = (field: 'amountExcl' | 'tax' | 'amountIncl', text: string) =>
-    col(8, field, text, <InputNumber min={0} precision={2} style={{ width: '100%' }} placeholder="元" />, [{ required: true, message: `请填写${text}` }]);
+    col(8, field, text, <InputNumber precision={2} style={{ width: '100%' }} placeholder="元（红字发票为负数）" />, [{ required: true, message: `请填写${text}` }]);
   return (
     <Form form={form} layout="vertical" name={name} size="small" initialValues={initialValues}>
       <Row gutter={12}>
@@ -125,8 +128,9 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
         {money('amountIncl', words.amountIncl)}
         {col(12, 'checkCode', '校验码', <Input maxLength={20} />, [zodRule(S.checkCode, '校验码')])}
         {col(12, 'remark', '备注', <Input maxLength={200} />, [zodRule(S.remark, '备注')])}
+        {col(12, 'blueInvoiceNo', '对应蓝字发票号码（红字发票填写）', <Input maxLength={20} />, [zodRule(S.blueInvoiceNo, '对应蓝字发票号码')])}
       </Row>
-      <Typography.Title level={5}>发票明细（可选；填写时合计须与票面一致）</Typography.Title>
+      <Typography.Title level={5}>发票明细（可选；填写时合计须与票面一致；折扣行填负数，紧随被折扣行）</Typography.Title>
       <Form.List name="lines">
         {(fields, { add, remove }) => (
           <>
@@ -138,9 +142,9 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
                 { title: '单位', width: 60, render: (_: unknown, f) => <Form.Item name={[f.name, 'unit']} noStyle rules={[zodRule(L.unit, '单位')]}><Input maxLength={20} aria-label="单位" /></Form.Item> },
                 { title: '数量', width: 70, render: (_: unknown, f) => <Form.Item name={[f.name, 'quantity']} noStyle rules={[zodRule(L.quantity, '数量')]}><Input maxLength={20} aria-label="数量" /></Form.Item> },
                 { title: '单价', width: 80, render: (_: unknown, f) => <Form.Item name={[f.name, 'unitPrice']} noStyle rules={[zodRule(L.unitPrice, '单价')]}><Input maxLength={20} aria-label="单价" /></Form.Item> },
-                { title: '金额（元）', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'amount']} noStyle rules={[{ required: true, message: '请填写明细金额' }]}><InputNumber min={0} precision={2} style={{ width: '100%' }} aria-label="明细金额" /></Form.Item> },
+                { title: '金额（元）', width: 110, render: (_: unknown, f) => <Form.Item name={[f.name, 'amount']} noStyle rules={[{ required: true, message: '请填写明细金额' }]}><InputNumber precision={2} style={{ width: '100%' }} aria-label="明细金额" /></Form.Item> },
                 { title: '税率', width: 80, render: (_: unknown, f) => <Form.Item name={[f.name, 'taxRate']} noStyle><Select style={{ width: '100%' }} popupMatchSelectWidth={160} options={TAX_RATES.map((r) => ({ value: r.value, label: r.label }))} /></Form.Item> },
-                { title: '税额（元）', width: 100, render: (_: unknown, f) => <Form.Item name={[f.name, 'tax']} noStyle rules={[{ required: true, message: '请填写明细税额' }]}><InputNumber min={0} precision={2} style={{ width: '100%' }} aria-label="明细税额" /></Form.Item> },
+                { title: '税额（元）', width: 100, render: (_: unknown, f) => <Form.Item name={[f.name, 'tax']} noStyle rules={[{ required: true, message: '请填写明细税额' }]}><InputNumber precision={2} style={{ width: '100%' }} aria-label="明细税额" /></Form.Item> },
                 { title: '', width: 40, render: (_: unknown, f) => <Button type="text" size="small" icon={<DeleteOutlined />} aria-label="删除明细" onClick={() => remove(f.name)} /> },
               ]}
             />

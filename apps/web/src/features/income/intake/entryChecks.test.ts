@@ -29,4 +29,14 @@ describe('手工录入 checks', () => {
     expect(entryLabels('81')).toMatchObject({ invoiceNo: '发票号码', issueDate: '开票日期', tax: '税额', amountIncl: '价税合计' });
     expect(entryProblems({ kind: 'customs', invoiceNo: '530120261000123456-L01', issueDate: '2026-11-02', amountExcl: 1000000, tax: 130000, amountIncl: 1130000 }, '2026-11-22')).toEqual([]);
   });
+
+  it('a discount line (折扣行) and a red invoice (红字发票) pass; the rule of issue 29 speaks as the server does', () => {
+    const discounted = { ...ok, amountExcl: 2_700_000, tax: 351_000, amountIncl: 3_051_000, lines: [{ amount: 2_000_000, tax: 260_000 }, { amount: -200_000, tax: -26_000 }, { amount: 900_000, tax: 117_000 }] };
+    expect(entryProblems(discounted, '2026-11-22')).toEqual([]);
+    expect(entryProblems({ ...discounted, lines: [discounted.lines[1]!, discounted.lines[0]!, discounted.lines[2]!] }, '2026-11-22')).toEqual(['第1行为折扣行，须紧随被折扣的明细行，且折扣金额和税额不能超过该行']);
+    const red = { ...ok, amountExcl: -100_000, tax: -9_000, amountIncl: -109_000, lines: [{ amount: -100_000, tax: -9_000 }], blueInvoiceNo: '25322000000104862417' };
+    expect(entryProblems(red, '2026-11-22')).toEqual([]);
+    expect(entryProblems({ ...red, tax: 9_000, amountIncl: -91_000, lines: [] }, '2026-11-22')).toEqual(['红字发票的金额和税额不能为正数']);
+    expect(entryProblems({ ...ok, blueInvoiceNo: '25322000000104862417' }, '2026-11-22')).toEqual(['只有红字发票可填写对应蓝字发票号码']);
+  });
 });

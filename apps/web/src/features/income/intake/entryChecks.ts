@@ -4,7 +4,7 @@
  * numbers (the shared GB 32100 rule), 金额 + 税额 = 价税合计, the lines' sums against the face and a date not
  * after today (Asia/Shanghai).
  */
-import { CODED_INCOME_KINDS, DIGITAL_INCOME_KINDS, formatShanghai, taxNumberProblem, type IncomeKindCode } from '@zhyy/shared';
+import { CODED_INCOME_KINDS, DIGITAL_INCOME_KINDS, formatShanghai, incomeFaceProblems, taxNumberProblem, type IncomeKindCode } from '@zhyy/shared';
 
 export interface EntryFace {
   kind?: string;
@@ -19,6 +19,8 @@ export interface EntryFace {
   amountIncl?: number;
   /** The lines typed (money in 分); none is allowed. */
   lines?: Array<{ amount: number; tax: number }>;
+  /** 对应蓝字发票号码 (a red invoice). */
+  blueInvoiceNo?: string;
 }
 
 /** Which number fields the kind asks for. */
@@ -52,8 +54,10 @@ export function entryProblems(f: EntryFace, today: string = formatShanghai(new D
   const buyer = (f.buyerTaxNo ?? '').trim();
   const buyerProblem = buyer ? taxNumberProblem(buyer) : null;
   if (buyerProblem) out.push(`购方${buyerProblem}`);
-  if (f.amountExcl !== undefined && f.tax !== undefined && f.amountIncl !== undefined && f.amountExcl + f.tax !== f.amountIncl) out.push('金额与税额之和不等于价税合计');
-  if (f.lines?.length) {
+  if (f.amountExcl !== undefined && f.tax !== undefined && f.amountIncl !== undefined) {
+    // The shared face rule (income-face-rules.ts): the sum, blue/red signs, discount lines, lines against the face.
+    for (const p of incomeFaceProblems({ amountExcl: f.amountExcl, tax: f.tax, amountIncl: f.amountIncl, lines: f.lines ?? [], blueInvoiceNo: f.blueInvoiceNo })) if (!out.includes(p.message)) out.push(p.message);
+  } else if (f.lines?.length) {
     if (f.amountExcl !== undefined && f.lines.reduce((a, l) => a + l.amount, 0) !== f.amountExcl) out.push('明细金额合计与发票金额不一致');
     if (f.tax !== undefined && f.lines.reduce((a, l) => a + l.tax, 0) !== f.tax) out.push('明细税额合计与发票税额不一致');
   }

@@ -6,22 +6,41 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Space, Table, Tag, Typography, type DescriptionsProps } from 'antd';
 import type { ReactNode } from 'react';
 import {
-  IncomeAbnormalFlag, IncomeBookingState, IncomeEventKind, IncomeLockState, IncomeSource, IncomeUseKind, VerifyOutcome, formatUnitPrice,
-  type PoolDetail, type PoolLine, type VerificationRecord,
+  IncomeAbnormalFlag, IncomeBookingState, IncomeEventKind, IncomeLockState, IncomeSource, IncomeUseKind, VerifyOutcome, formatUnitPrice, isRedInvoice,
+  type PoolDetail, type PoolInvoiceLink, type PoolLine, type VerificationRecord,
 } from '@zhyy/shared';
 import { incomeApi } from '../../../api/income';
-import { POOL_KEY, poolNumber } from './request';
+import { Link } from 'react-router';
+import { POOL_KEY, poolDetailPath, poolNumber } from './request';
 import { formatTime } from '../../../components/download';
 import { Figure, Money } from '../../common/Money';
 import { openSignedFile } from '../../common/fileView';
-import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, orderedFlags, RiskTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, orderedFlags, RedInvoiceTag, RiskTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
 
-/** The face: number, kind, state and flags in the title, the fields below; `more` adds the page's own fields (所属部门). */
-export function PoolFace({ d, extra, more = [] }: { d: PoolDetail; extra?: ReactNode; more?: NonNullable<DescriptionsProps['items']> }) {
+/** Another pool invoice named on the face: its number (a link to its detail), date and total. */
+const InvoiceLink = ({ l, path }: { l: PoolInvoiceLink; path: (id: string) => string }) => (
+  <Space size={4}><Link to={path(l.id)}>{l.number}</Link><span>{l.issueDate}</span><Money fen={l.amountIncl} /></Space>
+);
+
+/**
+ * A red invoice's blue invoice (linked when it is in the pool, else the number it stated) and a blue invoice's red
+ * invoices received (issue 29): the face's rows, none for a blue invoice nobody reversed.
+ */
+function reversalItems(d: PoolDetail, path: (id: string) => string): NonNullable<DescriptionsProps['items']> {
+  if (isRedInvoice(d)) {
+    const blue = d.blue ? <InvoiceLink l={d.blue} path={path} /> : d.blueInvoiceNo ? `${d.blueInvoiceNo}（不在票池中）` : '未注明';
+    return [{ key: 'blue', label: '对应蓝字发票', children: <span data-testid="pool-blue-invoice">{blue}</span> }];
+  }
+  if (!d.reds.length) return [];
+  return [{ key: 'reds', label: '红字发票', children: <Space orientation="vertical" size={0} data-testid="pool-red-invoices">{d.reds.map((r) => <InvoiceLink key={r.id} l={r} path={path} />)}</Space> }];
+}
+
+/** The face: number, kind, state and flags in the title, the fields below; `more` adds the page's own fields (所属部门); `linkPath` the detail of a linked invoice. */
+export function PoolFace({ d, extra, more = [], linkPath = poolDetailPath }: { d: PoolDetail; extra?: ReactNode; more?: NonNullable<DescriptionsProps['items']>; linkPath?: (id: string) => string }) {
   const flags = orderedFlags(d.abnormalFlags).map((f) => IncomeAbnormalFlag.label(f));
   return (
     <Card
-      title={<Space wrap>{poolNumber(d) || '—'}<IncomeKindTag kind={d.kind} /><InvoiceStateTag state={d.invoiceState} /><AbnormalFlags flags={d.abnormalFlags} /></Space>}
+      title={<Space wrap>{poolNumber(d) || '—'}<IncomeKindTag kind={d.kind} /><RedInvoiceTag r={d} /><InvoiceStateTag state={d.invoiceState} /><AbnormalFlags flags={d.abnormalFlags} /></Space>}
       extra={extra}
     >
       {flags.length ? <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={`该发票存在异常：${flags.join('、')}`} data-testid="pool-detail-abnormal" /> : null}
@@ -40,6 +59,7 @@ export function PoolFace({ d, extra, more = [] }: { d: PoolDetail; extra?: React
           { key: 'ex', label: '金额', children: <Money fen={d.amountExcl} /> },
           { key: 'tax', label: '税额', children: <Money fen={d.tax} /> },
           { key: 'in', label: '价税合计', children: <Money fen={d.amountIncl} strong /> },
+          ...reversalItems(d, linkPath),
           { key: 'risk', label: '风险等级', children: <RiskTag level={d.riskLevel} /> },
           { key: 'book', label: '入账状态', children: IncomeBookingState.has(d.bookingState) ? IncomeBookingState.label(d.bookingState) : '—' },
           { key: 'archive', label: '档案号', children: d.archiveNo || '—' },
@@ -58,9 +78,12 @@ const known = (e: { has: (v: unknown) => boolean; label: (v: unknown) => string 
 const rate = (r: string) => (r && Number.isFinite(Number(r)) ? `${Number((Number(r) * 100).toFixed(2))}%` : '—');
 type History = PoolDetail['history'];
 
-const lineColumns = [
+/** 折扣行: a line against the invoice's direction (`sign` +1 blue, −1 red): a discount on a blue invoice, its reversal on a red one. */
+const discountLine = (l: PoolLine, sign: number) => (l.amount * sign < 0 ? <Tag color="orange" style={{ marginLeft: 6 }} data-testid="discount-line">{sign > 0 ? '折扣行' : '折扣冲回'}</Tag> : null);
+
+const lineColumns = (sign: number) => [
   { title: '序号', dataIndex: 'lineNo', width: 56 },
-  { title: '项目名称', dataIndex: 'name', ellipsis: true },
+  { title: '项目名称', key: 'name', ellipsis: true, render: (_: unknown, l: PoolLine) => <>{l.name}{discountLine(l, sign)}</> },
   { title: '规格型号', dataIndex: 'spec', width: 110, ellipsis: true },
   { title: '单位', dataIndex: 'unit', width: 60 },
   { title: '数量', dataIndex: 'quantity', width: 90, align: 'right' as const },
@@ -74,7 +97,7 @@ export function PoolLines({ d }: { d: PoolDetail }) {
   return (
     <Card size="small" title="发票明细" className="ledger-section" data-testid="pool-lines">
       <Table<PoolLine>
-        size="small" rowKey="lineNo" pagination={d.lines.length > 20 ? { pageSize: 20 } : false} dataSource={d.lines} columns={lineColumns} scroll={{ x: 960 }}
+        size="small" rowKey="lineNo" pagination={d.lines.length > 20 ? { pageSize: 20 } : false} dataSource={d.lines} columns={lineColumns(isRedInvoice(d) ? -1 : 1)} scroll={{ x: 960 }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="没有明细（票面未附明细或未录入）" /> }}
         summary={() => (d.lines.length ? (
           <Table.Summary.Row className="ledger-totals">

@@ -15,7 +15,7 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../common/ExportProgress';
-import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, RedInvoiceTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
 import { POOL_KEY, poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from './request';
 import { PoolFilters } from './PoolFilters';
 import '../../../components/listPage.css';
@@ -67,7 +67,7 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110, sorter: true, sortOrder: sorted('issueDate') ?? (sort ? null : 'descend'), fixed: 'left' },
     {
       title: '发票号码', key: 'invoiceNo', width: 200, sorter: true, sortOrder: sorted('invoiceNo'), fixed: 'left',
-      render: (_, r) => <Link to={detailPath(r.id)} data-testid="pool-detail-link">{poolNumber(r) || '—'}</Link>,
+      render: (_, r) => <><Link to={detailPath(r.id)} data-testid="pool-detail-link">{poolNumber(r) || '—'}</Link> <RedInvoiceTag r={r} /></>,
     },
     // Money right after the number (issue 31): a clerk sees a row's figures at 1366 without scrolling.
     { title: '金额', key: 'amountExcl', width: 150, align: 'right', sorter: true, sortOrder: sorted('amountExcl'), render: (_, r) => <Money fen={r.amountExcl} /> },

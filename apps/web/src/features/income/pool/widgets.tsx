@@ -1,7 +1,7 @@
 /** The pool's tags: kind, invoice state, risk, verification, sign state, usage and the abnormal flags, labelled as the shared enumerations name them. */
 import { Space, Tag } from 'antd';
 import {
-  DIGITAL_INCOME_KINDS, IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeUseKind, IncomeVerifyState, OTHER_INCOME_KINDS,
+  DIGITAL_INCOME_KINDS, isRedInvoice, IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeUseKind, IncomeVerifyState, OTHER_INCOME_KINDS,
   type IncomeKindCode,
 } from '@zhyy/shared';
 
@@ -39,6 +39,15 @@ export const useText = (r: { useKind: string; docNo: string }) => (r.docNo ? `${
 export function orderedFlags(flags: readonly string[]): string[] {
   const order = IncomeAbnormalFlag.values as readonly string[];
   return [...flags].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+/**
+ * 红字: a red invoice received (价税合计 < 0, issue 29); its tooltip names the blue invoice it reverses. Nothing on a
+ * blue invoice. The amounts themselves show with a minus sign in red (Money).
+ */
+export function RedInvoiceTag({ r }: { r: { amountIncl: number; blueInvoiceNo: string } }) {
+  if (!isRedInvoice(r)) return null;
+  return <Tag color="red" title={r.blueInvoiceNo ? `冲减蓝字发票 ${r.blueInvoiceNo}` : '红字发票'} data-testid="red-invoice-tag">红字</Tag>;
 }
 
 /** The abnormal flags in the shared order, each a red tag; nothing for a clean invoice. */

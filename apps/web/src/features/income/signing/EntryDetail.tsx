@@ -17,7 +17,7 @@ import { Money } from '../../common/Money';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses } from '../pool/PoolDetailSections';
 import { SignTag } from '../pool/widgets';
 import { docTypeLabel, signingColumns } from './SigningList';
-import { ENTRY_KEY, ENTRY_LIST, entryEditPath } from './request';
+import { ENTRY_KEY, ENTRY_LIST, entryDetailPath, entryEditPath } from './request';
 import '../../common/ledger.css';
 
 const SIGNING_COLUMNS = signingColumns(false);
@@ -40,6 +40,7 @@ export default function EntryDetail() {
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="entry-detail">
       <PoolFace
         d={d}
+        linkPath={entryDetailPath}
         extra={<Space><Button onClick={() => navigate(entryEditPath(d.id))} data-testid="entry-add-files">补充文件</Button><Button onClick={() => navigate(ENTRY_LIST)}>返回列表</Button></Space>}
         more={[
           { key: 'sign', label: '签收状态', children: <SignTag state={d.signState} /> },

@@ -22,10 +22,11 @@ export type FieldName =
   | 'amount'
   | 'tax'
   | 'total'
-  | 'checkCode';
+  | 'checkCode'
+  | 'blueInvoiceNo';
 
 /** The fields in the order a form shows them. */
-export const FIELD_NAMES: readonly FieldName[] = ['kindCode', 'invoiceCode', 'invoiceNo', 'issueDate', 'buyerName', 'buyerTaxNo', 'sellerName', 'sellerTaxNo', 'amount', 'tax', 'total', 'checkCode'];
+export const FIELD_NAMES: readonly FieldName[] = ['kindCode', 'invoiceCode', 'invoiceNo', 'issueDate', 'buyerName', 'buyerTaxNo', 'sellerName', 'sellerTaxNo', 'amount', 'tax', 'total', 'checkCode', 'blueInvoiceNo'];
 
 export const FIELD_LABELS: Record<FieldName, string> = {
   kindCode: '发票种类',
@@ -40,6 +41,7 @@ export const FIELD_LABELS: Record<FieldName, string> = {
   tax: '税额',
   total: '价税合计',
   checkCode: '校验码',
+  blueInvoiceNo: '对应蓝字发票号码',
 };
 
 export const SOURCE_LABELS: Record<FieldSource, string> = { xml: 'XML', 'pdf-text': 'PDF文字', qr: '二维码' };

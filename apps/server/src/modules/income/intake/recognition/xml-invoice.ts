@@ -3,11 +3,13 @@
  * - the tax bureau's 数电 XML: EInvoice/Header/EIid and InherentLabel/GeneralOrSpecialVAT/LabelCode
  *   (01 专票, 02 普票) or InherentLabel/EInvoiceType (its code or name: the rail and air tickets), EInvoiceData/SellerInformation/SellerIdNum and SellerName, BuyerInformation
  *   likewise, BasicInformation/TotalAmWithoutTax, TotalTaxAm, TotalTax-includedAmount (and
- *   RequestTime), IssuItemInformation lines, TaxSupervisionInfo/InvoiceNumber and IssueTime; a 数电
- *   toll invoice has no InherentLabel and is named by its 通行费 lines (kinds.ts tollKind);
+ *   RequestTime), IssuItemInformation lines (a discount line has a negative Amount), TaxSupervisionInfo/InvoiceNumber
+ *   and IssueTime, and on a red invoice SpecificInformation/RedEInvoice/OriginalInvoiceCode (the blue invoice); a
+ *   数电 toll invoice has no InherentLabel and is named by its 通行费 lines (kinds.ts tollKind);
  * - the platform's own simulator XML (integrations/tax/simulator/xml.ts): EInvoice/Header/InvoiceNumber,
  *   InvoiceCode, IssueTime, InvoiceKind, Seller and Buyer Name/TaxNumber, Items/Item, Total.
  */
+import { blueNumberInRemark } from '@zhyy/shared';
 import { isTollLine, kindOfTitle, kindOfTypeCode, tollKind } from './kinds.js';
 import type { FieldValues, RecognisedLine } from './types.js';
 import { day, digits, money, plain, rate, taxNo } from './values.js';
@@ -58,6 +60,10 @@ function readDigital(root: XmlNode): XmlInvoice {
   put(fields, 'amount', money(textAt(basic, 'TotalAmWithoutTax')));
   put(fields, 'tax', money(textAt(basic, 'TotalTaxAm')));
   put(fields, 'total', money(textAt(basic, 'TotalTax-includedAmount')));
+  // A red invoice (红字发票) names the blue one it reverses: SpecificInformation/RedEInvoice/OriginalInvoiceCode,
+  // also printed in the remark (被红冲蓝字数电票号码：…); docs/income.md "Discount lines and red invoices received".
+  const red = textAt(data, 'SpecificInformation/RedEInvoice/OriginalInvoiceCode');
+  put(fields, 'blueInvoiceNo', digits(red, 20, 8) ?? (blueNumberInRemark(textAt(data, 'AdditionalInformation/Remark') ?? '') || undefined));
   const lines = (data ? data.children.filter((c) => c.name === 'IssuItemInformation') : []).map((l) => ({
     name: textAt(l, 'ItemName') ?? '',
     spec: textAt(l, 'SpecMod') ?? '',

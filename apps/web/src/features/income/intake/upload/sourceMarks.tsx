@@ -15,7 +15,7 @@ export function formFieldOf(key: string, draft: UploadRecognition['draft']): Ent
     case 'invoiceNo': return draft.digitalNo ? 'digitalNo' : 'invoiceNo';
     case 'amount': return 'amountExcl';
     case 'total': return 'amountIncl';
-    case 'invoiceCode': case 'issueDate': case 'buyerName': case 'buyerTaxNo': case 'sellerName': case 'sellerTaxNo': case 'tax': case 'checkCode': return key;
+    case 'invoiceCode': case 'issueDate': case 'buyerName': case 'buyerTaxNo': case 'sellerName': case 'sellerTaxNo': case 'tax': case 'checkCode': case 'blueInvoiceNo': return key;
     default: return null;
   }
 }
