@@ -1,6 +1,7 @@
 /** Red-letter confirmations in the simulator: our applications, buyers' applications, the automatic red invoice. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaxGatewayError, seedBuyerRedConfirm, type RedConfirmApplyRequest, type TaxGateway, type TaxInvoiceResult } from '../src/integrations/tax/index.js';
+import { simDb } from '../src/integrations/tax/simulator/store.js';
 import { startTestServer, type TestServer } from './helpers.js';
 import { DELAY, SELLER_TAX, TestClock, request, simulator } from './tax-helpers.js';
 
@@ -126,6 +127,21 @@ describe('our applications', () => {
     clock.advance(2 * DELAY);
     expect(await refusal(gw.cancelRedConfirm(d.billId))).toBe('确认单已确认并已开具红字发票，不能撤销');
     expect(await refusal(gw.confirmRedConfirm(d.billId, true))).toBe('该确认单当前状态（购销双方已确认）不是待我方确认');
+  });
+});
+
+describe('two advances at once', () => {
+  it('issue one red invoice when two reads move the same confirmation to 04 together', async () => {
+    const clock = new TestClock();
+    const gw = simulator(s, clock);
+    const c = await gw.applyRedConfirm(apply(await blue(gw, clock)));
+    clock.advance(2 * DELAY);
+    const reads = await Promise.all(Array.from({ length: 4 }, () => gw.queryRedConfirms({ billIds: [c.billId] })));
+    const serials = new Set(reads.map((r) => r[0]!.redSerialNo));
+    expect(reads.map((r) => r[0]!.state)).toEqual(['04', '04', '04', '04']);
+    expect(serials.size).toBe(1);
+    const order = (await simDb(s.db).selectFrom('taxsim_invoices').select('order_no').where('serial_no', '=', [...serials][0]!).executeTakeFirstOrThrow()).order_no;
+    expect(Number((await simDb(s.db).selectFrom('taxsim_invoices').select((eb) => eb.fn.countAll<number>().as('n')).where('order_no', '=', order).executeTakeFirstOrThrow()).n)).toBe(1);
   });
 });
 

@@ -44,8 +44,12 @@ async function issueRed(ctx: SimContext, row: RedConfirmRow, at: string): Promis
       amount_excluding_tax: Number(row.amount_excluding_tax), tax: Number(row.tax), amount_including_tax: Number(row.amount_excluding_tax) + Number(row.tax),
       reissue_count: 0, created_at: at, updated_at: at,
     })
+    // Two advances of one confirmation at once (a query and the status poll, two app servers) both come
+    // here: the first insert wins and both answer its invoice (a unique violation on PostgreSQL before).
+    .onConflict((oc) => oc.columns(['seller_tax_number', 'order_no']).doNothing())
     .execute();
-  return serialNo;
+  const issued = await ctx.sdb.selectFrom('taxsim_invoices').select('serial_no').where('seller_tax_number', '=', row.seller_tax_number).where('order_no', '=', row.red_order_no).executeTakeFirstOrThrow();
+  return issued.serial_no;
 }
 
 /** The next state of a confirmation and when it is due, or null when it waits for someone. */
