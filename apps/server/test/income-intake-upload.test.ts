@@ -94,6 +94,18 @@ describe('recognise, correct, save', () => {
     expect(saved.r.outcome).toBe('created');
     expect(saved.r.id).not.toBe(sdId);
   });
+
+  it('an OFD whose names and 价税合计 are only in its CustomTag.xml (issue 29 item 5): source OFD标签, the form filled', async () => {
+    const a = await s.call('/api/income/pool/upload-recognise', file('invoice-sd-tagged.ofd'), t13);
+    expect(a.code).toBe(20000);
+    expect(a.r.format).toBe('ofd');
+    const by = (key: string) => a.r.fields.find((f: { key: string }) => f.key === key);
+    expect(by('sellerName')).toEqual({ key: 'sellerName', label: '销售方名称', value: '南京智联信息技术服务有限公司', source: 'ofd-tag', sourceLabel: 'OFD标签' });
+    expect(by('total')).toMatchObject({ value: '5000.00', source: 'ofd-tag', sourceLabel: 'OFD标签' });
+    expect(by('amount')).toMatchObject({ value: '4716.98', source: 'xml', sourceLabel: 'XML' });
+    expect(a.r.draft).toMatchObject({ digitalNo: '25322000000104871945', issueDate: '2025-04-07', sellerName: '南京智联信息技术服务有限公司', buyerName: '华建工程技术服务有限公司', amountExcl: 471_698, tax: 28_302, amountIncl: 500_000 });
+    expect(a.r.warnings).toEqual([]);
+  });
 });
 
 describe('refusals', () => {

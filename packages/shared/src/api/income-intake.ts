@@ -77,9 +77,9 @@ export interface RecognisedFieldView {
   key: string;
   label: string;
   value: string;
-  /** xml, pdf-text, qr */
+  /** xml, pdf-text, qr, ofd-tag */
   source: string;
-  /** XML, PDF文字, 二维码 */
+  /** XML, PDF文字, 二维码, OFD标签 */
   sourceLabel: string;
 }
 

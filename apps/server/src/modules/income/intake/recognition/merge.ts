@@ -1,6 +1,7 @@
 /**
  * One value a field from what the readers of one file found: the XML first (the invoice's own
- * data), then the QR code (exact, machine printed), then the PDF's text (read by its labels). Where
+ * data), then the QR code (exact, machine printed), then an OFD page's text its custom tags name
+ * (printed, but tied to the field by the file itself), then the PDF's text (read by its labels). Where
  * two sources disagree the first one stays and a warning names both values (except the kind a PDF's
  * title suggests: 数电纸质 85/86 print the titles of 01/04, so the title only fills a gap); then the figures are
  * checked against each other (amount + tax = total, tax numbers per GB 32100).
@@ -10,7 +11,7 @@ import { taxNumberProblem } from '@zhyy/shared';
 import { sameKind } from './kinds.js';
 import { FIELD_LABELS, FIELD_NAMES, SOURCE_LABELS, type FieldSource, type Recognition, type SourceReading } from './types.js';
 
-const PRIORITY: FieldSource[] = ['xml', 'qr', 'pdf-text'];
+const PRIORITY: FieldSource[] = ['xml', 'qr', 'ofd-tag', 'pdf-text'];
 
 /** Names compare without spaces and with full-width brackets as half-width ones. */
 const comparable = (v: string) => v.replace(/\s/g, '').replace(/（/g, '(').replace(/）/g, ')');

@@ -2,7 +2,8 @@
  * An OFD file (GB/T 33190: a zip of XML documents) read with jszip: the invoice fields that e-invoice
  * OFDs carry in OFD.xml's DocInfo/CustomDatas (发票代码, 发票号码, 开票日期, 合计金额, 合计税额,
  * 价税合计, 校验码, 购买方/销售方名称 and 纳税人识别号, and the kind as 发票种类/发票类型/票种, a code or a name), an original invoice XML (EInvoice) packed
- * inside (usually under Attachs; every XML part is looked at), and the PNG/JPEG images of its resources for the QR code. Page text is not read:
+ * inside (usually under Attachs; every XML part is looked at), and the PNG/JPEG images of its resources for the QR code; and the fields its custom tags
+ * (Doc_0/Tags/CustomTag.xml) map to the text objects of its pages (ofd-tags.ts). Page text is not otherwise read:
  * OFD invoices keep labels in a template and values in the page, so they cannot be paired by order.
  */
 import JSZip from 'jszip';
@@ -11,8 +12,9 @@ import { decodeJpeg, decodePng } from './image-decode.js';
 import { imageFormat } from './detect.js';
 import { kindOfTitle, kindOfTypeCode } from './kinds.js';
 import { day, digits, money, plain, taxNo } from './values.js';
+import { readOfdTags } from './ofd-tags.js';
 import { readInvoiceXml } from './xml-invoice.js';
-import { decodeXml, descendants, parseXml } from './xml-tree.js';
+import { decodeXml, descendants, parseXml, type XmlNode } from './xml-tree.js';
 
 const MAX_ENTRIES = 2000;
 /** A part larger than this once inflated is not read (a zip bomb stops here, not in memory). */
@@ -63,6 +65,8 @@ const CUSTOM_DATA: Record<string, [keyof FieldValues, (v: string) => string | nu
 export interface OfdContent {
   /** Fields of OFD.xml's CustomDatas and of an invoice XML inside, the latter winning. */
   fields: FieldValues;
+  /** Fields the custom tags (Doc_0/Tags/CustomTag.xml …) map to the page text, ofd-tags.ts. */
+  tagFields: FieldValues;
   lines: RecognisedLine[];
   images: RgbaImage[];
   warnings: string[];
@@ -74,7 +78,7 @@ export async function readOfd(bytes: Uint8Array): Promise<OfdContent | null> {
   const entries = Object.values(zip.files).filter((f) => !f.dir);
   const main = entries.find((f) => f.name.replace(/^\//, '').toLowerCase() === 'ofd.xml');
   if (!main) return null;
-  const out: OfdContent = { fields: {}, lines: [], images: [], warnings: [] };
+  const out: OfdContent = { fields: {}, tagFields: {}, lines: [], images: [], warnings: [] };
   if (entries.length > MAX_ENTRIES) {
     out.warnings.push('OFD 文件包含的条目过多，未读取');
     return out;
@@ -85,8 +89,19 @@ export async function readOfd(bytes: Uint8Array): Promise<OfdContent | null> {
     if (!data) tooLarge(f);
     return data && parseXml(decodeXml(data));
   };
+  // The few parts the tag reader opens (OFD.xml, Document.xml, the tag files, the pages it needs) are kept,
+  // so the look for an invoice XML below does not inflate and parse them again.
+  const parsedParts = new Map<JSZip.JSZipObject, Promise<XmlNode | null>>();
+  const keptXmlOf = (f: JSZip.JSZipObject) => {
+    let held = parsedParts.get(f);
+    if (!held) parsedParts.set(f, (held = xmlOf(f)));
+    return held;
+  };
+  // Paths in OFD are compared without a leading '/' and without case (producers write TPLS or Tpls).
+  const byPath = new Map(entries.map((f) => [f.name.replace(/^\/+/, '').toLowerCase(), f]));
+  let root: XmlNode | null = null;
   try {
-    const root = await xmlOf(main);
+    root = await xmlOf(main);
     for (const cd of root ? descendants(root, 'CustomData') : []) {
       const rule = CUSTOM_DATA[(cd.attrs.Name ?? '').trim()];
       const value = rule?.[1](cd.text.trim());
@@ -95,11 +110,18 @@ export async function readOfd(bytes: Uint8Array): Promise<OfdContent | null> {
   } catch {
     out.warnings.push('OFD 文件的 OFD.xml 无法解析');
   }
+  if (root) {
+    const open = async (path: string) => {
+      const f = byPath.get(path.toLowerCase());
+      return f ? keptXmlOf(f) : null;
+    };
+    out.tagFields = await readOfdTags(root, open, (part) => out.warnings.push(`OFD 文件的 ${part} 无法解析`));
+  }
   for (const f of entries) {
     const name = f.name.toLowerCase();
     if (name.endsWith('.xml') && f !== main) {
       try {
-        const root = await xmlOf(f);
+        const root = await (parsedParts.get(f) ?? xmlOf(f));
         const inv = root && readInvoiceXml(root);
         if (inv) {
           Object.assign(out.fields, inv.fields);

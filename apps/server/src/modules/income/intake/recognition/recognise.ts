@@ -121,6 +121,7 @@ async function readOfdFile(bytes: Uint8Array, found: Found): Promise<boolean> {
   if (!ofd) return false;
   found.warnings.push(...ofd.warnings);
   if (Object.keys(ofd.fields).length > 0) found.readings.push({ source: 'xml', fields: ofd.fields });
+  if (Object.keys(ofd.tagFields).length > 0) found.readings.push({ source: 'ofd-tag', fields: ofd.tagFields });
   if (ofd.lines.length > 0) found.lines = ofd.lines;
   qrReading(ofd.images, found, false);
   return true;

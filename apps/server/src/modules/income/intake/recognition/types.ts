@@ -7,8 +7,11 @@
 /** The format read from the file's content (never from its name); 'unknown' when none fits. */
 export type FileKind = 'xml' | 'pdf' | 'ofd' | 'image' | 'unknown';
 
-/** Where a value came from: an XML document (数电 XML, or the XML inside an OFD), a PDF's text, the invoice's QR code. */
-export type FieldSource = 'xml' | 'pdf-text' | 'qr';
+/**
+ * Where a value came from: an XML document (数电 XML, or the XML inside an OFD, or OFD.xml's CustomDatas), a PDF's
+ * text, the invoice's QR code, an OFD page's text that the OFD's custom tags (CustomTag.xml) name as the field.
+ */
+export type FieldSource = 'xml' | 'pdf-text' | 'qr' | 'ofd-tag';
 
 export type FieldName =
   | 'kindCode'
@@ -44,7 +47,7 @@ export const FIELD_LABELS: Record<FieldName, string> = {
   blueInvoiceNo: '对应蓝字发票号码',
 };
 
-export const SOURCE_LABELS: Record<FieldSource, string> = { xml: 'XML', 'pdf-text': 'PDF文字', qr: '二维码' };
+export const SOURCE_LABELS: Record<FieldSource, string> = { xml: 'XML', 'pdf-text': 'PDF文字', qr: '二维码', 'ofd-tag': 'OFD标签' };
 
 /**
  * Values as text: kindCode two digits (DOMAIN.md: 01 专票, 04 普票, 08 电子专票, 10 电子普票, 14 通行费,

@@ -53,7 +53,7 @@ export function sourceMarks(fields: RecognisedFieldView[], draft: UploadRecognit
   return out;
 }
 
-const COLOURS: Record<string, string> = { xml: 'green', 'pdf-text': 'blue', qr: 'purple' };
+const COLOURS: Record<string, string> = { xml: 'green', 'pdf-text': 'blue', qr: 'purple', 'ofd-tag': 'cyan' };
 
 export function SourceTag({ mark }: { mark: SourceMark }) {
   const tag = (
