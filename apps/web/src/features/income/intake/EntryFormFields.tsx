@@ -10,7 +10,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { IncomeKind, PoolEntryBody, PoolLineInput, TAX_RATES, fenToYuan, yuanToFen, type UploadRecognition } from '@zhyy/shared';
 import { zodRule } from '../../../components/zodRule';
-import { entryLabels, entryProblems, numberFields } from './entryChecks';
+import { asksItineraryFigures, entryLabels, entryProblems, numberFields } from './entryChecks';
 
 const S = PoolEntryBody.shape;
 const L = PoolLineInput.shape;
@@ -35,6 +35,10 @@ export interface EntryForm {
   remark?: string;
   /** 对应蓝字发票号码 (a red invoice). */
   blueInvoiceNo?: string;
+  /** A paper air itinerary's 票价, 燃油附加费 and 民航发展基金 (元). */
+  fare?: number | null;
+  fuelSurcharge?: number | null;
+  developmentFund?: number | null;
   lines?: LineForm[];
 }
 
@@ -45,7 +49,14 @@ const yuan = (v: number | undefined) => (v === undefined ? undefined : Number(fe
 const toLines = (lines: LineForm[] = []) => lines.map((l) => ({ ...l, amount: fen(l.amount) ?? 0, tax: fen(l.tax) ?? 0, taxRate: l.taxRate ?? '0' }));
 
 /** The form's values as the checks and the body see them (money in 分). */
-export const faceOf = (v: EntryForm) => ({ ...v, issueDate: v.issueDate?.format('YYYY-MM-DD'), amountExcl: fen(v.amountExcl), tax: fen(v.tax), amountIncl: fen(v.amountIncl), lines: toLines(v.lines) });
+export const faceOf = (v: EntryForm) => {
+  const itinerary = asksItineraryFigures(v.kind, v.digitalNo);
+  return {
+    ...v, issueDate: v.issueDate?.format('YYYY-MM-DD'), amountExcl: fen(v.amountExcl), tax: fen(v.tax), amountIncl: fen(v.amountIncl), lines: toLines(v.lines),
+    // Only a paper itinerary sends them (a field left from another kind is not part of this face).
+    fare: itinerary ? fen(v.fare) : undefined, fuelSurcharge: itinerary ? fen(v.fuelSurcharge) : undefined, developmentFund: itinerary ? fen(v.developmentFund) : undefined,
+  };
+};
 
 /** A face with money in 分 (a recognised draft, a pool invoice) as the form holds it (元, the date a Dayjs). */
 export function formOf(d: UploadRecognition['draft'] & { remark?: string }): EntryForm {
@@ -102,6 +113,7 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
   children?: ReactNode;
 }) {
   const kind = Form.useWatch('kind', form) as string | undefined;
+  const digitalNo = Form.useWatch('digitalNo', form) as string | undefined;
   const show = numberFields(kind);
   const words = entryLabels(kind);
   const label = (field: EntryField, text: string) => (marks[field] ? <span>{text}{marks[field]}</span> : text);
@@ -129,6 +141,14 @@ export function EntryFormFields({ form, name, marks = {}, initialValues, childre
         {col(12, 'checkCode', '校验码', <Input maxLength={20} />, [zodRule(S.checkCode, '校验码')])}
         {col(12, 'remark', '备注', <Input maxLength={200} />, [zodRule(S.remark, '备注')])}
         {col(12, 'blueInvoiceNo', '对应蓝字发票号码（红字发票填写）', <Input maxLength={20} />, [zodRule(S.blueInvoiceNo, '对应蓝字发票号码')])}
+        {asksItineraryFigures(kind, digitalNo) ? (
+          <>
+            <Col span={24}><Typography.Text type="secondary">纸质行程单：按票面填写票价、燃油附加费和民航发展基金；可抵扣的计算基数为票价与燃油附加费之和，不含民航发展基金。</Typography.Text></Col>
+            {col(8, 'fare', '票价', <InputNumber precision={2} style={{ width: '100%' }} placeholder="元" />)}
+            {col(8, 'fuelSurcharge', '燃油附加费', <InputNumber precision={2} style={{ width: '100%' }} placeholder="元" />)}
+            {col(8, 'developmentFund', '民航发展基金', <InputNumber precision={2} style={{ width: '100%' }} placeholder="元" />)}
+          </>
+        ) : null}
       </Row>
       <Typography.Title level={5}>发票明细（可选；填写时合计须与票面一致；折扣行填负数，紧随被折扣行）</Typography.Title>
       <Form.List name="lines">

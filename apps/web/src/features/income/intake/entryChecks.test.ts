@@ -1,6 +1,8 @@
 /** 手工录入's checks before sending, in the server's words (docs/income.md, Arrival). */
 import { describe, expect, it } from 'vitest';
-import { entryLabels, entryProblems, numberFields } from './entryChecks';
+import dayjs from 'dayjs';
+import { asksItineraryFigures, entryLabels, entryProblems, ITINERARY_NEGATIVE, numberFields } from './entryChecks';
+import { faceOf } from './EntryFormFields';
 
 const ok = { kind: '01', invoiceCode: '3200261130', invoiceNo: '12345678', issueDate: '2026-11-02', amountExcl: 100000, tax: 13000, amountIncl: 113000 };
 
@@ -39,4 +41,19 @@ describe('手工录入 checks', () => {
     expect(entryProblems({ ...red, tax: 9_000, amountIncl: -91_000, lines: [] }, '2026-11-22')).toEqual(['红字发票的金额和税额不能为正数']);
     expect(entryProblems({ ...ok, blueInvoiceNo: '25322000000104862417' }, '2026-11-22')).toEqual(['只有红字发票可填写对应蓝字发票号码']);
   });
+
+  it('issue 29 item 7: a paper air itinerary takes its 票价, 燃油附加费 and 民航发展基金 (元 → 分); they cannot pass 合计 nor be negative', () => {
+    expect(asksItineraryFigures('air', '')).toBe(true);
+    expect(asksItineraryFigures('air', '26329000000012345678')).toBe(false); // 数电 itinerary: ticked with its stated tax
+    expect(asksItineraryFigures('rail', '')).toBe(false);
+    const paper = { kind: 'air', invoiceNo: 'XC1234567890', issueDate: dayjs('2026-11-02'), sellerName: '东方航空', buyerName: '本公司', amountExcl: 1100, tax: 0, amountIncl: 1100, fare: 1000, fuelSurcharge: 50, developmentFund: 50 };
+    const face = faceOf(paper);
+    expect([face.fare, face.fuelSurcharge, face.developmentFund, face.amountIncl]).toEqual([100_000, 5_000, 5_000, 110_000]);
+    expect(entryProblems(face, '2026-11-22')).toEqual([]);
+    expect(entryProblems(faceOf({ ...paper, fare: 1100 }), '2026-11-22')).toEqual(['票价、燃油附加费与民航发展基金之和不能超过价税合计']); // the server's words (shared itineraryProblem)
+    expect(entryProblems(faceOf({ ...paper, fuelSurcharge: -50 }), '2026-11-22')).toEqual([ITINERARY_NEGATIVE]);
+    // Another kind sends none of them, even when the form still holds figures typed before the kind changed.
+    expect(faceOf({ ...paper, kind: 'rail' }).fare).toBeUndefined();
+  });
 });
+

@@ -4,7 +4,7 @@
  * numbers (the shared GB 32100 rule), 金额 + 税额 = 价税合计, the lines' sums against the face and a date not
  * after today (Asia/Shanghai).
  */
-import { CODED_INCOME_KINDS, DIGITAL_INCOME_KINDS, formatShanghai, incomeFaceProblems, taxNumberProblem, type IncomeKindCode } from '@zhyy/shared';
+import { CODED_INCOME_KINDS, DIGITAL_INCOME_KINDS, formatShanghai, incomeFaceProblems, itineraryProblem, taxNumberProblem, type IncomeKindCode } from '@zhyy/shared';
 
 export interface EntryFace {
   kind?: string;
@@ -21,7 +21,19 @@ export interface EntryFace {
   lines?: Array<{ amount: number; tax: number }>;
   /** 对应蓝字发票号码 (a red invoice). */
   blueInvoiceNo?: string;
+  /** A paper air itinerary's printed 票价, 燃油附加费 and 民航发展基金 (分). */
+  fare?: number;
+  fuelSurcharge?: number;
+  developmentFund?: number;
 }
+
+/**
+ * A paper air itinerary (航空运输电子客票行程单 on paper: kind air without a 数电 number) prints 票价, 燃油附加费 and
+ * 民航发展基金 beside its 合计; the deduction base is 票价 + 燃油附加费 (公告2019年第39号; shared airFareAndFuel).
+ */
+export const asksItineraryFigures = (kind: string | undefined, digitalNo: string | undefined): boolean => kind === 'air' && !(digitalNo ?? '').trim();
+
+export const ITINERARY_NEGATIVE = '票价、燃油附加费和民航发展基金不能为负数';
 
 /** Which number fields the kind asks for. */
 export function numberFields(kind: string | undefined): { code: boolean; number: boolean; digital: boolean } {
@@ -62,6 +74,13 @@ export function entryProblems(f: EntryFace, today: string = formatShanghai(new D
     if (f.tax !== undefined && f.lines.reduce((a, l) => a + l.tax, 0) !== f.tax) out.push('明细税额合计与发票税额不一致');
   }
   if (f.issueDate && f.issueDate > today) out.push('开票日期不能晚于今天');
+  if (asksItineraryFigures(f.kind, f.digitalNo)) {
+    if ([f.fare, f.fuelSurcharge, f.developmentFund].some((v) => (v ?? 0) < 0)) out.push(ITINERARY_NEGATIVE);
+    else if (f.amountIncl !== undefined) {
+      const problem = itineraryProblem('air', f.amountIncl, { fare: f.fare, fuelSurcharge: f.fuelSurcharge, developmentFund: f.developmentFund });
+      if (problem) out.push(problem);
+    }
+  }
   return out;
 }
 
