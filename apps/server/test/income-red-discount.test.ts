@@ -143,6 +143,9 @@ describe('a red invoice received (红字发票)', () => {
     expect((await half(1)).code).toBe(20000);
     expect((await detail(blue.r.id)).invoiceState).toBe(7);
     await registerKnownIncoming({ db: s.db, synclog: s.app.synclog }, [{ key: blueNo, kind: '81', issueDate: day, tax: 900, riskLevel: '01' }]);
+    // The ticking list shows the printed tax and, beside it, the net tax that is the default and the ceiling.
+    const row = (await s.call('/api/income/deduction/list', { pageIndex: 1, pageSize: 10, number: blueNo }, t13)).r.items[0];
+    expect([row.tax, row.netTax]).toEqual([900, 450]);
     const over = await s.call('/api/income/deduction/tick', { vatUsage: 1, items: [{ id: blue.r.id, effectiveTax: 900 }], confirmed: true }, t13);
     expect(over.code).toBe(30000);
     expect(over.message).toContain('有效税额须大于0且不超过发票税额（4.50元）');

@@ -61,6 +61,11 @@ export interface CandidateRow extends PoolRow {
   tickedBy: string;
   /** 疑点 or abnormal: ticking asks for confirmation. */
   needsConfirm: boolean;
+  /**
+   * The tax that can be ticked: the printed 税额 net of the red invoices received that reverse this one (issue
+   * 29; equal to `tax` when none). The default and the ceiling of the effective tax.
+   */
+  netTax: number;
 }
 
 export interface CandidatePage {

@@ -10,6 +10,7 @@ import {
 import type { Database } from '../../../db/schema.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { applyPoolFilters, poolSort, sumsSelect } from '../pool/filters.js';
+import { redSumsOf } from '../identity/reversals.js';
 import { toPoolRow } from '../pool/repo.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { needsConfirm, SCOPE_USAGES, type TickScope } from './rules.js';
@@ -44,7 +45,13 @@ export function applyCandidates<QB extends SelectQueryBuilder<any, any, any>>(qu
   return q as unknown as QB;
 }
 
-export function toCandidate(r: IncomeInvoiceTable): CandidateRow {
+/** Candidate rows with their net tax: the printed tax plus the (negative) tax of the red invoices reversing each. */
+async function candidatesOf(db: Db, rows: IncomeInvoiceTable[]): Promise<CandidateRow[]> {
+  const reds = await redSumsOf(db, rows.map((r) => r.id));
+  return rows.map((r) => toCandidate(r, reds.get(r.id)?.tax ?? 0));
+}
+
+export function toCandidate(r: IncomeInvoiceTable, redTax = 0): CandidateRow {
   return {
     ...toPoolRow(r),
     vatUsage: Number(r.vat_usage ?? 0),
@@ -55,6 +62,7 @@ export function toCandidate(r: IncomeInvoiceTable): CandidateRow {
     tickedAt: r.ticked_at ?? null,
     tickedBy: r.ticked_by ?? '',
     needsConfirm: needsConfirm(r as Parameters<typeof needsConfirm>[0]),
+    netTax: Number(r.tax) + redTax,
   };
 }
 
@@ -67,7 +75,7 @@ export async function candidatePage(db: Db, q: CandidateQuery, scope: TickScope,
     applyCandidates(base(db), q, scope, w).select([...sumsSelect, sql<number>`coalesce(sum(case when p.tick_state = 1 then p.effective_tax else 0 end), 0)`.as('eff')]).executeTakeFirstOrThrow(),
   ]);
   const totals = { count: Number(sums.n), amountExcl: Number(sums.amount_excl), tax: Number(sums.tax), amountIncl: Number(sums.amount_incl), effectiveTax: Number(sums.eff) };
-  return { items: rows.map((r) => toCandidate(r as IncomeInvoiceTable)), total: totals.count, totals };
+  return { items: await candidatesOf(db, rows as IncomeInvoiceTable[]), total: totals.count, totals };
 }
 
 /** The ids of a filter's candidates (select all), at most `limit` + 1 so the caller can tell it overflowed. */
@@ -89,7 +97,7 @@ export async function* candidateBatches(db: Db, f: CandidateFilter, scope: TickS
       q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, p.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, p.id) > (${a.v}, ${a.id})`);
     }
     const rows = await q.orderBy(s.column, s.order).orderBy('p.id', s.order).limit(size).execute();
-    if (rows.length) yield rows.map((r) => toCandidate(r as IncomeInvoiceTable));
+    if (rows.length) yield await candidatesOf(db, rows as IncomeInvoiceTable[]);
     if (rows.length < size) return;
     const last = rows[rows.length - 1] as IncomeInvoiceTable;
     after = { v: last[col] as string | number, id: last.id };

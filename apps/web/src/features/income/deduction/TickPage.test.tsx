@@ -28,9 +28,10 @@ configure({ asyncUtilTimeout: 15_000 });
 
 const ID1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01';
 const ID2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a02';
-const cand = (over: Partial<CandidateRow> = {}): CandidateRow => ({
-  ...poolRow(), vatUsage: 0, tickState: 0, effectiveTax: null, deductReason: null, tickPeriod: '', tickedAt: null, tickedBy: '', needsConfirm: false, ...over,
-});
+const cand = (over: Partial<CandidateRow> = {}): CandidateRow => {
+  const row = { ...poolRow(), vatUsage: 0, tickState: 0, effectiveTax: null, deductReason: null, tickPeriod: '', tickedAt: null, tickedBy: '', needsConfirm: false, ...over };
+  return { ...row, netTax: over.netTax ?? row.tax };
+};
 const PAGE: CandidatePage = {
   items: [cand(), cand({ id: ID2, digitalNo: '26322000000012345679', vatUsage: 1, tickState: 1, effectiveTax: 6500, tickPeriod: '202611', needsConfirm: true })],
   total: 88,
@@ -133,10 +134,21 @@ describe('抵扣勾选 / 退税勾选 (issue 14)', { timeout: 60_000 }, () => {
   });
 
   it('有效税额 opens written as every figure is, with the thousands separator (issue 31 #8)', async () => {
-    calls.page.mockResolvedValue({ ...PAGE, items: [{ ...PAGE.items[0]!, tax: 3_688_247, tickState: 0, effectiveTax: null }, ...PAGE.items.slice(1)] });
+    calls.page.mockResolvedValue({ ...PAGE, items: [{ ...PAGE.items[0]!, tax: 3_688_247, netTax: 3_688_247, tickState: 0, effectiveTax: null }, ...PAGE.items.slice(1)] });
     renderPage(<DeductionTick />);
     await screen.findByText('26322000000012345678');
     expect((screen.getByLabelText('有效税额 26322000000012345678') as HTMLInputElement).value).toBe('36,882.47');
+  });
+
+  it('a blue invoice partly reversed by a red invoice received (issue 29): the printed 税额 with 红冲后 under it, the net tax by default and as the ceiling', async () => {
+    calls.page.mockResolvedValue({ ...PAGE, items: [{ ...PAGE.items[0]!, tax: 90_000, netTax: 81_000, tickState: 0, effectiveTax: null }, ...PAGE.items.slice(1)] });
+    renderPage(<DeductionTick />);
+    await screen.findByText('26322000000012345678');
+    expect(within(rowOf('26322000000012345678')).getByTestId('tick-net-tax').textContent).toBe('红冲后 810.00');
+    const input = screen.getByLabelText('有效税额 26322000000012345678') as HTMLInputElement;
+    expect(input.value).toBe('810.00');
+    fireEvent.change(input, { target: { value: '900.00' } });
+    expect(await screen.findByTestId('tick-effective-invalid')).toBeTruthy();
   });
 
   it('a batch with 疑点 invoices asks first and is resent with confirmed: true', async () => {

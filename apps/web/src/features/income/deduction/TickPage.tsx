@@ -124,10 +124,10 @@ export function TickPage({ scope }: { scope: TickScope }) {
   const rows = selected.rows.filter(Boolean);
   const chosen = allFiltered ? (q.data?.total ?? 0) : selected.keys.length;
 
-  /** A row's effective tax by default (分): what it has if already ticked for deduction, else the full tax. */
-  const defaultEffective = (r: CandidateRow) => (r.vatUsage === 1 && r.tickState === 1 && r.effectiveTax !== null ? r.effectiveTax : r.tax);
-  /** The effective tax to send for a row (分) or why it cannot be: typed (checked), else the default (checked too). */
-  const effectiveOf = (r: CandidateRow) => (edits[r.id] !== undefined ? typedEffective(edits[r.id]!, r.tax) : typedEffective((defaultEffective(r) / 100).toFixed(2), r.tax));
+  /** A row's effective tax by default (分): what it has if already ticked for deduction, else its tax net of red invoices received. */
+  const defaultEffective = (r: CandidateRow) => (r.vatUsage === 1 && r.tickState === 1 && r.effectiveTax !== null ? r.effectiveTax : r.netTax);
+  /** The effective tax to send for a row (分) or why it cannot be: typed (checked), else the default (checked too); never above the net tax. */
+  const effectiveOf = (r: CandidateRow) => (edits[r.id] !== undefined ? typedEffective(edits[r.id]!, r.netTax) : typedEffective((defaultEffective(r) / 100).toFixed(2), r.netTax));
   /** The first chosen row whose effective tax cannot be sent, with the reason: 勾选抵扣 is blocked until it is put right. */
   const badEffective = scope === 'deduction' && !allFiltered ? rows.map((r) => ({ r, problem: effectiveOf(r).problem })).find((x) => x.problem) : undefined;
   const badEffectiveWhy = badEffective ? `发票 ${poolNumber(badEffective.r)} 的${badEffective.problem}` : '';
@@ -163,7 +163,11 @@ export function TickPage({ scope }: { scope: TickScope }) {
     },
     // Money right after the number, the rare abnormal flags under the state (issue 31: figures seen at 1366 without scrolling).
     { title: '金额', key: 'amountExcl', width: 140, align: 'right', sorter: true, sortOrder: sorted('amountExcl'), render: (_, r) => <Money fen={r.amountExcl} /> },
-    { title: '税额', key: 'tax', width: 130, align: 'right', sorter: true, sortOrder: sorted('tax'), render: (_, r) => <Money fen={r.tax} /> },
+    {
+      title: '税额', key: 'tax', width: 130, align: 'right', sorter: true, sortOrder: sorted('tax'),
+      // A blue invoice partly reversed by red invoices received: the printed tax, and under it what can still be ticked.
+      render: (_, r) => (r.netTax !== r.tax ? <Space direction="vertical" size={0} align="end"><Money fen={r.tax} /><Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="tick-net-tax">红冲后 {formatFen(r.netTax)}</Typography.Text></Space> : <Money fen={r.tax} />),
+    },
     { title: '价税合计', key: 'amountIncl', width: 150, align: 'right', sorter: true, sortOrder: sorted('amountIncl'), render: (_, r) => <Money fen={r.amountIncl} strong /> },
     { title: '种类', key: 'kind', width: 180, render: (_, r) => <IncomeKindTag kind={r.kind} /> },
     { title: '状态', key: 'invoiceState', width: 130, render: (_, r) => <Space direction="vertical" size={2}><InvoiceStateTag state={r.invoiceState} /><AbnormalFlags flags={r.abnormalFlags} /></Space> },
@@ -178,7 +182,7 @@ export function TickPage({ scope }: { scope: TickScope }) {
       render: (_, r) => {
         if (!(scope === 'deduction' && !closed)) return r.effectiveTax !== null ? <Money fen={r.effectiveTax} /> : '—';
         // The text as typed, checked by the server's rule as it is typed: marked on the field, never clamped.
-        const problem = edits[r.id] !== undefined ? typedEffective(edits[r.id]!, r.tax).problem : '';
+        const problem = edits[r.id] !== undefined ? typedEffective(edits[r.id]!, r.netTax).problem : '';
         return (
           <Tooltip title={problem} open={problem ? undefined : false}>
             <Input
