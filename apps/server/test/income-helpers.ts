@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { CollectTaskState, creditCodeCheckChar } from '@zhyy/shared';
 import { COMPANY_NAME } from '../src/seed/company.js';
 import { SELLER } from '../src/seed/invoiceData.js';
-import type { TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
 
 export const creditCode = (first17: string) => `${first17}${creditCodeCheckChar(first17)}`;
 export const SUPPLIER = { name: '测试分包有限公司', taxNo: creditCode('91320106MA1TE8TAB') };
@@ -79,4 +79,11 @@ export async function registerSignDocs(s: TestServer, docs: { reimbursement?: st
   for (const code of docs.contract ?? []) await k.insertInto('contracts').values({ ...contract, id: randomUUID(), code }).execute();
   const project = await k.selectFrom('projects').selectAll().where('is_temp', '=', 0).orderBy('code').executeTakeFirstOrThrow();
   for (const code of docs.project ?? []) await k.insertInto('projects').values({ ...project, id: randomUUID(), code }).execute();
+}
+
+/** A server of the test demo with its income job stopped (a test drives the collection), and demo13's token (role 13, 进项管理). */
+export async function startIncomeServer(): Promise<{ s: TestServer; t13: string }> {
+  const s = await startTestServer();
+  await s.app.incomeJob.stop();
+  return { s, t13: await s.login('demo13') };
 }

@@ -16,15 +16,13 @@ import { arrive } from '../src/modules/income/intake/arrival.js';
 import { toArriving } from '../src/modules/income/intake/collect.js';
 import { CURSOR, defaultStart, IncomeJob, INCOME_JOB_LEASE, windows } from '../src/modules/income/intake/job.js';
 import { InvoiceSettings } from '../src/modules/invoice/settings/service.js';
-import { attachServer, startTestServer, type TestServer } from './helpers.js';
-import { shanghaiDay } from './income-helpers.js';
+import { attachServer, type TestServer } from './helpers.js';
+import { shanghaiDay, startIncomeServer } from './income-helpers.js';
 
 let s: TestServer;
 let t13: string;
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.incomeJob.stop();
-  t13 = await s.login('demo13');
+  ({ s, t13 } = await startIncomeServer());
 });
 afterAll(() => s?.close());
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeSource } from '@zhyy/shared';
-import { startTestServer, type TestServer } from './helpers.js';
+import type { TestServer } from './helpers.js';
+import { startIncomeServer } from './income-helpers.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/income');
 const file = (name: string) => ({ fileName: name, content: fs.readFileSync(path.join(dir, name)).toString('base64') });
@@ -17,9 +18,7 @@ const file = (name: string) => ({ fileName: name, content: fs.readFileSync(path.
 let s: TestServer;
 let t13: string;
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.incomeJob.stop();
-  t13 = await s.login('demo13');
+  ({ s, t13 } = await startIncomeServer());
 });
 afterAll(() => s?.close());
 

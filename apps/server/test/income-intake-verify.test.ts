@@ -12,8 +12,8 @@ import { IncomeVerifyState } from '@zhyy/shared';
 import { TaxErrorCode, TaxGatewayError, type IncomingInvoice, type TaxGateway } from '../src/integrations/tax/index.js';
 import { poolKindOf } from '../src/modules/income/intake/collect.js';
 import { InvoiceSettings } from '../src/modules/invoice/settings/service.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { collectAndWait, shanghaiDay } from './income-helpers.js';
+import type { TestServer } from './helpers.js';
+import { collectAndWait, shanghaiDay, startIncomeServer } from './income-helpers.js';
 
 let s: TestServer;
 let t13: string;
@@ -21,9 +21,7 @@ let later: IncomingInvoice[];
 /** The pool numbers (数电 number, else 发票号码) of the invoices the tax simulator holds for the collected window. */
 let collected: string[];
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.incomeJob.stop();
-  t13 = await s.login('demo13');
+  ({ s, t13 } = await startIncomeServer());
   await collectAndWait(s, { from: shanghaiDay(-12), to: shanghaiDay(-10) }, t13);
   const gateway = await new InvoiceSettings(s.app).gateway();
   // Only these: the demo's own collected invoices are not the simulator's, which would answer 查无此票 for them.

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncomeFaceMessages } from '@zhyy/shared';
 import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { RED_NOT_TICKABLE } from '../src/modules/income/deduction/rules.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { entry } from './income-helpers.js';
+import type { TestServer } from './helpers.js';
+import { entry, startIncomeServer } from './income-helpers.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/income');
 const file = (name: string) => ({ fileName: name, content: fs.readFileSync(path.join(dir, name)).toString('base64') });
@@ -25,9 +25,7 @@ const SELLER_TAX_NO = '91320105MA2B7LQ3K6';
 let s: TestServer;
 let t13: string;
 beforeAll(async () => {
-  s = await startTestServer();
-  await s.app.incomeJob.stop();
-  t13 = await s.login('demo13');
+  ({ s, t13 } = await startIncomeServer());
 });
 afterAll(() => s?.close());
 

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { airFareAndFuel, airTicketTax, itineraryProblem, periodOfDay, type TransportRow } from '@zhyy/shared';
 import { refreshTransport, transportFacts } from '../src/modules/income/transport/facts.js';
-import { startTestServer, type TestServer } from './helpers.js';
-import { entry, shanghaiDay } from './income-helpers.js';
+import type { TestServer } from './helpers.js';
+import { entry, shanghaiDay, startIncomeServer } from './income-helpers.js';
 
 describe('the base of an air itinerary (shared airFareAndFuel, transport/facts.ts)', () => {
   it('total 1,100.00 = 1,000 + 50 + 民航发展基金 50 → base 1,050.00, tax 86.70 (the fund was counted: 1,100.00 → 90.83)', () => {
@@ -41,9 +41,7 @@ describe('saving a paper itinerary without lines (/api/income/pool/save)', () =>
   let s: TestServer;
   let t13: string;
   beforeAll(async () => {
-    s = await startTestServer();
-    await s.app.incomeJob.stop();
-    t13 = await s.login('demo13');
+    ({ s, t13 } = await startIncomeServer());
   });
   afterAll(() => s?.close());
 

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage, PART_IDLE_MS } from '../src/platform/storage/local.js';
-import { TEMP_FILE_IDLE_MS, TenderExportRunner } from '../src/modules/tender/export/jobs.js';
+import { TenderExportRunner } from '../src/modules/tender/export/jobs.js';
+import { TEMP_FILE_IDLE_MS } from '../src/modules/tender/export/temp-files.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;

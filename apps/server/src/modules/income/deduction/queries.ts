@@ -11,6 +11,7 @@ import type { Database } from '../../../db/schema.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { applyPoolFilters, poolSort, sumsSelect } from '../pool/filters.js';
 import { redSumsOf } from '../identity/reversals.js';
+import { keysetBatches } from '../pool/keyset.js';
 import { toPoolRow } from '../pool/repo.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { needsConfirm, SCOPE_USAGES, type TickScope } from './rules.js';
@@ -87,21 +88,7 @@ export async function candidateIds(db: Db, f: CandidateFilter, scope: TickScope,
 
 /** The filter's candidates in the list's order, in keyset batches (the export). */
 export async function* candidateBatches(db: Db, f: CandidateFilter, scope: TickScope, w: Window, size = 1000): AsyncIterable<CandidateRow[]> {
-  const s = poolSort(f);
-  const col = s.column.slice(2) as keyof IncomeInvoiceTable;
-  let after: { v: string | number; id: string } | null = null;
-  for (;;) {
-    let q = applyCandidates(base(db), f, scope, w).selectAll('p');
-    if (after) {
-      const a = after;
-      q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, p.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, p.id) > (${a.v}, ${a.id})`);
-    }
-    const rows = await q.orderBy(s.column, s.order).orderBy('p.id', s.order).limit(size).execute();
-    if (rows.length) yield await candidatesOf(db, rows as IncomeInvoiceTable[]);
-    if (rows.length < size) return;
-    const last = rows[rows.length - 1] as IncomeInvoiceTable;
-    after = { v: last[col] as string | number, id: last.id };
-  }
+  for await (const rows of keysetBatches(() => applyCandidates(base(db), f, scope, w), f, size)) yield await candidatesOf(db, rows);
 }
 
 /** The number of a filter's candidates (the export's count). */

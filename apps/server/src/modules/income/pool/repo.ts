@@ -4,12 +4,13 @@
  * with everything about it.
  */
 import { SYSTEM_ACTOR_NAME } from '@zhyy/shared';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { PoolDetail, PoolFilter, PoolPage, PoolQuery, PoolRow, PoolTotals } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { notFound } from '../../../platform/envelope.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { applyPoolFilters, flagsOf, isAbnormal, poolSort, sumsSelect, type Scope } from './filters.js';
+import { keysetBatches } from './keyset.js';
 import { summaryAnswers, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';
 import { displayNo } from '../identity/identity.js';
@@ -47,25 +48,9 @@ export async function poolPage(db: Kysely<Database>, q: PoolQuery, scope: Scope)
   return { items: rows.map(toPoolRow), total: totals.count, totals };
 }
 
-type Key = { v: string | number; id: string };
-
 /** Every row of the filter in the chosen order, batch by batch after the last key (the export). */
 export async function* poolBatches(db: Kysely<Database>, f: PoolFilter, scope: Scope, size = 1000): AsyncIterable<PoolRow[]> {
-  const s = poolSort(f);
-  const col = s.column.slice(2) as keyof IncomeInvoiceTable;
-  let after: Key | null = null;
-  for (;;) {
-    let q = applyPoolFilters(base(db), f, scope).selectAll('p');
-    if (after) {
-      const a: Key = after;
-      q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, p.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, p.id) > (${a.v}, ${a.id})`);
-    }
-    const rows = await q.orderBy(s.column, s.order).orderBy('p.id', s.order).limit(size).execute();
-    if (rows.length) yield rows.map(toPoolRow);
-    if (rows.length < size) return;
-    const last = rows[rows.length - 1]!;
-    after = { v: last[col] as string | number, id: last.id };
-  }
+  for await (const rows of keysetBatches(() => applyPoolFilters(base(db), f, scope), f, size)) yield rows.map(toPoolRow);
 }
 
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {

@@ -12,9 +12,9 @@ import { refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { POOL_COLUMNS } from '../pool/export.js';
-import { applyPoolFilters, poolSort, sumsSelect } from '../pool/filters.js';
+import { applyPoolFilters, sumsSelect } from '../pool/filters.js';
+import { keysetBatches } from '../pool/keyset.js';
 import { toPoolRow } from '../pool/repo.js';
-import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { revokeFiltered, signingFiltered, signingSelect, toRevoke, toSigning, waitingBase } from './queries.js';
 
 type Db = Kysely<Database>;
@@ -53,21 +53,7 @@ export const REVOKE_COLUMNS = [
 // ---------------------------------------------------------------- batches (keyset, the list's order)
 
 export async function* waitingBatches(db: Db, f: PoolFilter, size = 1000): AsyncIterable<PoolRow[]> {
-  const s = poolSort(f);
-  const col = s.column.slice(2) as keyof IncomeInvoiceTable;
-  let after: { v: string | number; id: string } | null = null;
-  for (;;) {
-    let q = applyPoolFilters(waitingBase(db, undefined), f, 'all').selectAll('p');
-    if (after) {
-      const a = after;
-      q = q.where(s.order === 'desc' ? sql<boolean>`(${sql.ref(s.column)}, p.id) < (${a.v}, ${a.id})` : sql<boolean>`(${sql.ref(s.column)}, p.id) > (${a.v}, ${a.id})`);
-    }
-    const rows = await q.orderBy(s.column, s.order).orderBy('p.id', s.order).limit(size).execute();
-    if (rows.length) yield rows.map(toPoolRow);
-    if (rows.length < size) return;
-    const last = rows[rows.length - 1]!;
-    after = { v: last[col] as string | number, id: last.id };
-  }
+  for await (const rows of keysetBatches(() => applyPoolFilters(waitingBase(db, undefined), f, 'all'), f, size)) yield rows.map(toPoolRow);
 }
 
 export async function* signingBatches(db: Db, f: SigningFilter, size = 1000): AsyncIterable<SigningRow[]> {

@@ -14,24 +14,22 @@
  * (a stop within the grace period gives the lease up at once). Jobs of a kind with no resolver registered
  * are left queued.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
 import { newId } from '../../../platform/ids.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { Leases, newHolderId } from '../../../platform/leases.js';
 import type { OperationLogService } from '../../../platform/oplog.js';
-import { sweepFiles, SWEEP_INTERVAL_MS } from '../../../platform/tempFiles.js';
+import { SWEEP_INTERVAL_MS } from '../../../platform/tempFiles.js';
 import { nowIso } from '../../../platform/time.js';
 import { fileExportActorOf, recordFileExportAs, type FileExportActor } from '../../syslog/fileExports.js';
 import { assemblePdf } from './pdf/assemble.js';
 import type { ExportStorage } from './storage.js';
 import type { TenderExportFormat, TenderExportItemKind, TenderExportItemTable, TenderExportKind, TenderExportTable } from './tables.js';
 import { ExportInputError, type ExportSection } from './types.js';
+import { exportTempPath, sweepExportTemp } from './temp-files.js';
 import { assembleZip } from './zip.js';
 import './tables.js';
 
@@ -161,9 +159,6 @@ export interface RunnerOptions {
 }
 
 export const EXPORT_MAX_ATTEMPTS = 3;
-/** The file of an assembly in the temporary folder: tender-export-<job id>-<attempt>-<random>.<pdf|zip>. */
-export const TEMP_FILE_IDLE_MS = 60 * 60 * 1000;
-const TEMP_FILE = /^tender-export-([0-9a-f-]{36})-(\d+)-[0-9a-f]{8}\.(?:pdf|zip)$/;
 export const EXPORT_GAVE_UP = '导出多次中断未能完成，请重新生成';
 
 class JobLost extends Error {
@@ -223,24 +218,9 @@ export class TenderExportRunner {
     await Promise.race([this.running?.catch(() => 0), grace]);
   }
 
-  /**
-   * Removes the files of assemblies that no runner is doing any more (a server killed mid-export leaves
-   * its file behind): at the first loop after start, then hourly. A file is kept while its job is running
-   * under the same attempt, on whichever server, and while it was written in the last hour (an assembly
-   * writes as it goes; the folder may be shared with servers of another database); the names removed.
-   */
-  async sweepTemp(now = Date.now()): Promise<string[]> {
-    const db = this.opts.db.kysely;
-    return sweepFiles(this.tmpDir(), {
-      match: TEMP_FILE,
-      olderThanMs: TEMP_FILE_IDLE_MS,
-      now,
-      keep: async (m) => !!(await db.selectFrom('tender_exports').select('id').where('id', '=', m[1]!).where('attempt', '=', Number(m[2])).where('state', '=', 'running').executeTakeFirst()),
-    });
-  }
-
-  private tmpDir(): string {
-    return this.opts.tmpDir ?? os.tmpdir();
+  /** The sweep of assembly files left by a crash (temp-files.ts): at the first loop after start, then hourly. */
+  sweepTemp(now = Date.now()): Promise<string[]> {
+    return sweepExportTemp(this.opts.db, this.opts.tmpDir, now);
   }
 
   /** Runs queued (or abandoned) jobs until there is none this runner may take; how many it finished. Ticks never overlap. */
@@ -344,7 +324,7 @@ export class TenderExportRunner {
       const res = await fenced().set({ progress: pct, step: step.slice(0, 200) }).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw new JobLost();
     };
-    const tmp = path.join(this.tmpDir(), `tender-export-${job.id}-${attempt}-${crypto.randomBytes(4).toString('hex')}.${job.format}`);
+    const tmp = exportTempPath(this.opts.tmpDir, job.id, attempt, job.format);
     try {
       const resolve = this.resolvers[job.kind];
       if (!resolve) throw new ExportInputError('该类导出暂不可用');
