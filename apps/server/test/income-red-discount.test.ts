@@ -12,7 +12,7 @@ import { IncomeFaceMessages } from '@zhyy/shared';
 import { registerKnownIncoming } from '../src/integrations/tax/index.js';
 import { RED_NOT_TICKABLE } from '../src/modules/income/deduction/rules.js';
 import type { TestServer } from './helpers.js';
-import { entry, startIncomeServer } from './income-helpers.js';
+import { creditCode, entry, startIncomeServer } from './income-helpers.js';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/income');
 const file = (name: string) => ({ fileName: name, content: fs.readFileSync(path.join(dir, name)).toString('base64') });
@@ -163,5 +163,17 @@ describe('a red invoice received (红字发票)', () => {
     expect([a.status, a.message]).toEqual([400, IncomeFaceMessages.blueNoOnBlue]);
     const b = await s.call('/api/income/pool/save', entry({ amountExcl: -10_000, tax: 900, amountIncl: -9_100, lines: [] }), t13);
     expect([b.status, b.message]).toEqual([400, IncomeFaceMessages.redPositive]);
+  });
+
+  it('a red invoice of another seller naming a blue invoice\u2019s number links nothing and leaves the blue one as it was', async () => {
+    const blue = await s.call('/api/income/pool/save', entry(), t13);
+    expect(blue.code, blue.message).toBe(20000);
+    const blueNo = (await detail(blue.r.id)).digitalNo as string;
+    const other = { sellerName: '另一家供应商有限公司', sellerTaxNo: creditCode('91320106MA1TE8TAC') };
+    const red = await s.call('/api/income/pool/save', entry({ ...other, amountExcl: -10_000, tax: -900, amountIncl: -10_900, lines: [], blueInvoiceNo: blueNo }), t13);
+    expect(red.code, red.message).toBe(20000);
+    expect((await detail(blue.r.id)).invoiceState).toBe(0);
+    const row = await s.db.kysely.selectFrom('income_invoices').select(['blue_id', 'blue_no']).where('id', '=', red.r.id).executeTakeFirstOrThrow();
+    expect([row.blue_id, row.blue_no]).toEqual([null, blueNo]);
   });
 });

@@ -182,7 +182,7 @@ export async function arrive(inv: ArrivingInvoice, source: number, trx: Kysely<D
   await recordTransport(trx, { invoiceId: id, kind: inv.kind, amountIncl: inv.amountIncl, tax: inv.tax, remark: inv.remark ?? '', lines: inv.lines, passengerName: inv.passengerName, travelDate: inv.travelDate, itinerary });
   await storeFiles(trx, id, files, ctx);
   await addEvent(trx, id, 'arrive', `${IncomeSource.label(source)}进入票池${warnings.length ? `：${warnings.join('；')}` : ''}`, ctx.userName);
-  await linkReversal(trx, { id, invoiceNo: inv.invoiceNo, digitalNo: inv.digitalNo, amountIncl: inv.amountIncl, blueInvoiceNo: inv.blueInvoiceNo }, ctx.userName);
+  await linkReversal(trx, { id, invoiceNo: inv.invoiceNo, digitalNo: inv.digitalNo, amountIncl: inv.amountIncl, sellerTaxNo: inv.sellerTaxNo.trim().toUpperCase(), blueInvoiceNo: inv.blueInvoiceNo }, ctx.userName);
   // A flag it arrives with (购方非本公司, 疑似重复, the tax account's state) is a case of the worklist.
   await raiseCases(trx, id);
   return { id, outcome: 'created', message: '已加入票池', warnings };

@@ -1,8 +1,9 @@
 /**
  * Red invoices received (红字发票, issue 29 item 2): a red invoice names the blue invoice it reverses
  * (对应蓝字发票号码). Whichever of the two reaches the pool second links them (`blue_id` on the red row) and
- * writes it to both histories, so the detail of each shows the other. A number that matches no pool
- * invoice, or more than one, links nothing: the red invoice keeps the number it stated.
+ * writes it to both histories, so the detail of each shows the other. Only an invoice of the same seller
+ * (销方税号) is linked: a red invoice names its own seller's blue invoice, never another supplier's. A number
+ * that matches no such pool invoice, or more than one, links nothing: the red invoice keeps the number it stated.
  */
 import { sql, type Kysely } from 'kysely';
 import { formatFen, IncomeInvoiceState, isRedInvoice } from '@zhyy/shared';
@@ -18,6 +19,8 @@ interface Arrived {
   invoiceNo: string;
   digitalNo: string;
   amountIncl: number;
+  /** The seller's tax number: a red invoice reverses a blue one of the same seller only. */
+  sellerTaxNo: string;
   blueInvoiceNo?: string;
 }
 
@@ -53,6 +56,7 @@ export async function linkReversal(trx: Kysely<Database>, inv: Arrived, userName
       .selectFrom('income_invoices')
       .select(['id', 'invoice_code', 'invoice_no', 'digital_no'])
       .where('amount_incl', '>=', 0)
+      .where('seller_tax_no', '=', inv.sellerTaxNo)
       .where((eb) => eb.or([eb('digital_no', '=', n), eb.and([eb('digital_no', '=', ''), eb('invoice_no', '=', n)])]))
       .limit(2)
       .execute();
@@ -68,6 +72,7 @@ export async function linkReversal(trx: Kysely<Database>, inv: Arrived, userName
     .where(sql<boolean>`blue_no <> ''`)
     .where('blue_id', 'is', null)
     .where('amount_incl', '<', 0)
+    .where('seller_tax_no', '=', inv.sellerTaxNo)
     .execute();
   for (const r of reds) await link(trx, { id: r.id, no: displayNo(r), amount: Number(r.amount_incl) }, { id: inv.id, no: own }, userName);
 }
