@@ -178,7 +178,7 @@ export async function seedReimbursement(ctx: SeedContext): Promise<void> {
       amount: 0, approved_amount: 0, tax: 0, deductible_tax: 0, line_count: billLines.length,
       acct_summary: summary, cost_centre_code: centre.code, cost_centre_name: centre.name,
       voucher_id: pushedNow ? v!.id : '', voucher_no: pushedNow ? v!.no : '', voucher_period: pushedNow ? v!.period : '', voucher_date: pushedNow ? v!.date : '',
-      push_message: fate === 'failed' ? rng.pick(FAIL_MESSAGES) : '', push_claimed_until: null,
+      push_message: fate === 'failed' ? rng.pick(FAIL_MESSAGES) : '', push_claimed_until: null, reverse_claimed_until: null,
       pushed_at: pushedNow || fate === 'failed' ? iso(s.pushedMs) : null, pushed_by: pushedNow || fate === 'failed' ? accountant.name : '',
       submitted_at: submittedAt, approved_at: approvedAt, created_at: createdAt, updated_at: iso(Math.max(s.ms, fate === 'pushed' || fate === 'failed' || fate === 'revokeRefused' ? s.pushedMs : approved ? s.approvedMs : s.ms)),
     };
@@ -191,7 +191,7 @@ export async function seedReimbursement(ctx: SeedContext): Promise<void> {
       const at = Math.min(nowMs - 60_000, s.pushedMs + rng.int(1, 5) * DAY);
       const done = fate === 'revoked';
       const message = done ? `凭证 ${v!.period} ${v!.no} 已撤销` : REFUSED_REVOKE;
-      revocations.push({ id: rowId(T.revocation, revocations.length), bill_id: bill.id, bill_no: bill.bill_no, voucher_no: v!.no, voucher_period: v!.period, reason: rng.pick(REVOKE_REASONS), state: done ? ReimbRevocationState.done : ReimbRevocationState.refused, message, requested_by: accountant.id, requested_by_name: accountant.name, created_at: iso(at) });
+      revocations.push({ id: rowId(T.revocation, revocations.length), bill_id: bill.id, bill_no: bill.bill_no, voucher_no: v!.no, voucher_period: v!.period, reason: rng.pick(REVOKE_REASONS), state: done ? ReimbRevocationState.done : ReimbRevocationState.refused, message, requested_by: accountant.id, requested_by_name: accountant.name, created_at: iso(at), method: 'delete', reversal_voucher_no: '', reversal_period: '' });
       pushes.push({ id: rowId(T.push, pushes.length), bill_id: bill.id, action: 'revoke', ok: done ? 1 : 0, voucher_no: v!.no, message, user_name: accountant.name, created_at: iso(at) });
       if (done) bill.updated_at = iso(at);
     }

@@ -6,6 +6,14 @@
 import { z } from '../zod-locale.js';
 import { isoDay, PageQuery, text, Uuid } from './common.js';
 import { IsoTime, optText } from './system.js';
+import { defineEnum } from '../enum.js';
+
+/**
+ * How a pushed bill is revoked (issue 32 item 3): 删除凭证 — the accountant deletes the voucher in the
+ * accounting system first (its period open); 红字冲销 — a red reversing voucher (same subjects, negative
+ * amounts, referring to the original) is booked in the current open period, the original kept.
+ */
+export const ReimbRevokeMethod = defineEnum({ delete: ['delete', '删除凭证后撤销'], reverse: ['reverse', '红字冲销凭证'] });
 
 const BillIds = z.array(Uuid, { message: '请选择报销单' }).min(1, '请选择报销单').max(50, '一次最多推送50张报销单');
 
@@ -48,8 +56,9 @@ export type ReimbEditBody = z.infer<typeof ReimbEditBody>;
 export const ReimbRevokeQuery = PageQuery.extend({
   billNo: optText(40),
   voucherNo: optText(40),
-  /** 1 已撤销, 2 被拒绝. */
-  state: z.union([z.literal(1), z.literal(2)], { message: '状态不正确' }).optional(),
+  /** 0 冲销中, 1 已撤销, 2 被拒绝. */
+  state: z.union([z.literal(0), z.literal(1), z.literal(2)], { message: '状态不正确' }).optional(),
+  method: z.enum(['delete', 'reverse'], { message: '撤销方式不正确' }).optional(),
   from: isoDay().optional(),
   to: isoDay().optional(),
 });
@@ -64,6 +73,8 @@ export type ReimbPushedQuery = z.infer<typeof ReimbPushedQuery>;
 export const ReimbRevokeBody = z.object({
   billId: Uuid,
   reason: text({ error: '请填写撤销原因' }).trim().min(2, '撤销原因至少2个字').max(200, '撤销原因不能超过200个字'),
+  /** delete (the default: the voucher deleted in the accounting system first) or reverse (红字冲销). */
+  method: z.enum(['delete', 'reverse'], { message: '撤销方式不正确' }).default('delete'),
 });
 export type ReimbRevokeBody = z.infer<typeof ReimbRevokeBody>;
 
@@ -178,6 +189,7 @@ export interface ReimbEditDetail {
 
 export interface ReimbPushHistoryRow {
   id: string;
+  /** push, revoke (deleted voucher) or reverse (红字冲销: voucherNo is the reversing voucher's). */
   action: string;
   ok: boolean;
   voucherNo: string;
@@ -199,6 +211,11 @@ export interface ReimbRevocationRow {
   message: string;
   requestedByName: string;
   createdAt: string;
+  /** ReimbRevokeMethod: delete or reverse. */
+  method: string;
+  /** The red reversing voucher's number and period ('' for a deletion). */
+  reversalVoucherNo: string;
+  reversalPeriod: string;
 }
 
 export interface ReimbPushedRow {
@@ -219,6 +236,10 @@ export interface ReimbRevokeAnswer {
   billNo: string;
   voucherNo: string;
   message: string;
+  method: string;
+  /** The red reversing voucher (红字冲销 only; '' otherwise). */
+  reversalVoucherNo: string;
+  reversalPeriod: string;
 }
 
 export interface ReimbSimDeleteAnswer {
@@ -233,6 +254,7 @@ export const REIMB_SYNC_METHODS: Readonly<Record<string, string>> = {
   accountingVoucherState: '查询凭证状态',
   accountingPeriodState: '查询会计期间',
   accountingSimDeleteVoucher: '模拟会计删除凭证',
+  accountingReverseVoucher: '红字冲销凭证',
 };
 /** A method's Chinese name (the code itself when it has none). */
 export const reimbSyncMethodName = (type: string): string => REIMB_SYNC_METHODS[type] ?? type;

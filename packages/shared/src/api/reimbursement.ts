@@ -10,7 +10,8 @@ import { defineEnum } from '../enum.js';
 export const ReimbFlowState = defineEnum({ draft: [0, '草稿'], approving: [1, '审批中'], returned: [2, '已退回'], approved: [3, '已通过'] });
 /** The accounting side, once approved (DOMAIN: 0 or 2 → applying -1 → success 1 or failed 2). */
 export const ReimbState = defineEnum({ applying: [-1, '报销中'], unReimburse: [0, '未报销'], success: [1, '已报销'], failed: [2, '报销失败'] });
-export const ReimbRevocationState = defineEnum({ done: [1, '已撤销'], refused: [2, '被拒绝'] });
+/** A revocation record: 0 冲销中 (a 红字冲销 waiting for the accounting side's answer), 1 已撤销, 2 被拒绝. */
+export const ReimbRevocationState = defineEnum({ pending: [0, '冲销中'], done: [1, '已撤销'], refused: [2, '被拒绝'] });
 /** Which travel standard a category is checked against. */
 export const ReimbTravelKind = defineEnum({ none: ['', '不适用'], hotel: ['hotel', '住宿'], transport: ['transport', '交通'], allowance: ['allowance', '补助'] });
 /** The grades the travel standards are set for. */

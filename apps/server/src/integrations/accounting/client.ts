@@ -7,9 +7,16 @@ idempotency key: whether a push cut short arrived; `data: { voucherNo, period, d
  * an unknown id answers HTTP 404 or code 'NOT_FOUND'. `GET {url}/periods/{YYYYMM}` answers
  * `{ code: '0', data: { period, closed } }` (closed true once the month is 结账). Any other code is a refusal
  * whose message is kept as the failure reason. The token is never logged.
+ *
+ * 红字冲销 (issue 32 item 3): `POST {url}/vouchers/{originalId}/reversal` with the VoucherReversal as JSON
+ * (its `id`, the reversing voucher's own, is the idempotency key; the accounting side makes the red voucher
+ * from the original: same subjects, negative amounts, a reference to it) answers
+ * `{ code: '0', data: { voucherNo, period, reversedVoucherNo, reversedPeriod } }`; refusals as for a push
+ * (e.g. 'NOT_FOUND' for an original it does not hold, 'PERIOD_CLOSED' for a closed current period). Whether a
+ * reversal cut short arrived is asked by `GET {url}/vouchers/{id}` with the reversal's id, as for a push.
  */
 import { exchangeJson } from '../json-exchange.js';
-import { AccountingError, type PeriodState, type Voucher, type VoucherAnswer, type VoucherLookup } from './types.js';
+import { AccountingError, type PeriodState, type ReversalAnswer, type Voucher, type VoucherAnswer, type VoucherLookup, type VoucherReversal } from './types.js';
 
 export interface AccountingHttpOptions {
   url: string;
@@ -20,7 +27,7 @@ export interface AccountingHttpOptions {
 interface Reply {
   code?: string | number;
   message?: string;
-  data?: { voucherNo?: string; period?: string; date?: string; closed?: boolean };
+  data?: { voucherNo?: string; period?: string; date?: string; closed?: boolean; reversedVoucherNo?: string; reversedPeriod?: string };
 }
 
 export class AccountingHttpClient {
@@ -43,6 +50,13 @@ export class AccountingHttpClient {
     if (String(reply.code) !== '0') throw new AccountingError(reply.message || `会计系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
     if (!reply.data?.voucherNo) throw new AccountingError('会计系统未返回凭证号', 'INVALID', reply, 502);
     return { id: v.id, voucherNo: reply.data.voucherNo, period: reply.data.period ?? v.period };
+  }
+
+  async reverseVoucher(r: VoucherReversal): Promise<ReversalAnswer> {
+    const { reply } = await this.send('POST', `/vouchers/${encodeURIComponent(r.reverses)}/reversal`, r);
+    if (String(reply.code) !== '0') throw new AccountingError(reply.message || `会计系统拒绝（${String(reply.code)}）`, String(reply.code ?? 'UNKNOWN'), reply);
+    if (!reply.data?.voucherNo) throw new AccountingError('会计系统未返回冲销凭证号', 'INVALID', reply, 502);
+    return { id: r.id, voucherNo: reply.data.voucherNo, period: reply.data.period ?? r.period, reversed: { voucherNo: reply.data.reversedVoucherNo ?? '', period: reply.data.reversedPeriod ?? '' } };
   }
 
   async voucherState(id: string): Promise<VoucherLookup> {

@@ -12,7 +12,7 @@ import type { Db } from '../../db/index.js';
 import type { SyncLogService } from '../../platform/synclog.js';
 import { AccountingHttpClient } from './client.js';
 import { AccountingSimulator } from './simulator.js';
-import { AccountingMethods, periodText, type AccountingCallContext, type AccountingConfig, type AccountingGateway, type Voucher } from './types.js';
+import { AccountingMethods, periodText, type AccountingCallContext, type AccountingConfig, type AccountingGateway, type Voucher, type VoucherReversal } from './types.js';
 
 export * from './types.js';
 export { ACCOUNTING_FAIL_TRIGGER, ACCOUNTING_SIM_DOWN, ACCOUNTING_SIM_REFUSAL, accountingSimControl, formatVoucherNo, simPeriodClosed } from './simulator.js';
@@ -58,6 +58,8 @@ export function createAccountingGateway(deps: AccountingDeps, config: Accounting
       : {}),
     pushVoucher: (v: Voucher, ctx: AccountingCallContext = {}) =>
       deps.synclog.track({ system, type: AccountingMethods.push, request: v, userId: ctx.userId ?? null, refs: [v.id, v.sourceNo] }, () => impl.pushVoucher(v), (a) => `凭证推送成功（${v.summary}，金额${yuan(debitOf(v))}元），凭证号 ${a.period} ${a.voucherNo}`),
+    reverseVoucher: (r: VoucherReversal, ctx: AccountingCallContext = {}) =>
+      deps.synclog.track({ system, type: AccountingMethods.reverse, request: r, userId: ctx.userId ?? null, refs: [r.id, r.reverses, r.sourceNo, ...(ctx.refs ?? [])] }, () => impl.reverseVoucher(r), (a) => `红字冲销凭证 ${a.period} ${a.voucherNo}（冲销原凭证 ${a.reversed.period} ${a.reversed.voucherNo}）`),
     voucherState: (id: string, ctx: AccountingCallContext = {}) =>
       deps.synclog.track({ system, type: AccountingMethods.state, request: { id }, userId: ctx.userId ?? null, refs: [id, ...(ctx.refs ?? [])] }, () => impl.voucherState(id), (a) => (a.status === 'posted' ? `凭证已入账，凭证号 ${a.voucherNo}` : '会计系统无此凭证')),
   };

@@ -45,6 +45,30 @@ export interface VoucherAnswer {
 }
 
 /**
+ * 红字冲销 (issue 32 item 3): the request to reverse a posted voucher. The accounting side makes the red
+ * reversing voucher itself from the original it holds (same subjects, same 借/贷 sides, the amounts
+ * negative), as 用友/金蝶's 冲销凭证 does, dated `date` in `period` (the current open period: the original's
+ * may be closed). `id` is the reversing voucher's own id and the idempotency key (the same id again answers
+ * the reversal already made); an original is reversed at most once.
+ */
+export interface VoucherReversal {
+  id: string;
+  /** Our id of the voucher to reverse. */
+  reverses: string;
+  date: string;
+  period: string;
+  summary: string;
+  maker: string;
+  sourceType: string;
+  sourceNo: string;
+}
+
+export interface ReversalAnswer extends VoucherAnswer {
+  /** The original voucher's number and period as the accounting side holds them. */
+  reversed: { voucherNo: string; period: string };
+}
+
+/**
  * What the accounting side holds under our voucher id (the idempotency key): the question a settling job
  * asks after an exchange cut short (a crash between sending and recording). `date` is the voucher date
  * when the side tells it.
@@ -73,6 +97,8 @@ export interface AccountingGateway {
   readonly mode: 'simulator' | 'http';
   /** Pushes a voucher; idempotent by `voucher.id` (a repeat answers the same voucher number). Throws AccountingError on a refusal or failed exchange. */
   pushVoucher(voucher: Voucher, ctx?: AccountingCallContext): Promise<VoucherAnswer>;
+  /** Books the red reversing voucher of a posted voucher (红字冲销); idempotent by `reversal.id`. Throws AccountingError on a refusal or failed exchange. */
+  reverseVoucher(reversal: VoucherReversal, ctx?: AccountingCallContext): Promise<ReversalAnswer>;
   /** Whether the accounting side holds our voucher `id`. */
   voucherState(id: string, ctx?: AccountingCallContext): Promise<VoucherLookup>;
   /** Whether the accounting period `period` (YYYYMM) is closed. */
@@ -104,7 +130,7 @@ export interface AccountingConfig {
 }
 
 /** Sync log types (system 2, the accounting system) of the exchanges. */
-export const AccountingMethods = { push: 'accountingPushVoucher', state: 'accountingVoucherState', period: 'accountingPeriodState', simDelete: 'accountingSimDeleteVoucher' } as const;
+export const AccountingMethods = { push: 'accountingPushVoucher', state: 'accountingVoucherState', period: 'accountingPeriodState', simDelete: 'accountingSimDeleteVoucher', reverse: 'accountingReverseVoucher' } as const;
 
 /** 2026年05月 for 202605. */
 export const periodText = (period: string) => (/^\d{6}$/.test(period) ? `${period.slice(0, 4)}年${period.slice(4)}月` : period);

@@ -36,6 +36,8 @@ export interface ReimbBillTable {
   voucher_date: string;
   push_message: string;
   push_claimed_until: string | null;
+  /** The lease of a 红字冲销 in progress (0047); null otherwise. */
+  reverse_claimed_until: string | null;
   pushed_at: string | null;
   pushed_by: string;
   submitted_at: string | null;
@@ -99,12 +101,16 @@ export interface ReimbRevocationTable {
   voucher_no: string;
   voucher_period: string;
   reason: string;
-  /** 1 已撤销, 2 被拒绝. */
+  /** 0 冲销中, 1 已撤销, 2 被拒绝. */
   state: number;
   message: string;
   requested_by: string | null;
   requested_by_name: string;
   created_at: string;
+  /** 0047: 'delete' (the voucher deleted in the accounting system first) or 'reverse' (红字冲销). */
+  method: string;
+  reversal_voucher_no: string;
+  reversal_period: string;
 }
 
 export interface ReimbCategoryTable {

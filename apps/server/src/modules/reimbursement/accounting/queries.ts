@@ -97,17 +97,19 @@ function revocationBase(db: Db, q: ReimbRevokeExportQuery) {
   if (q.billNo) b = b.where((eb) => contains(eb.ref('r.bill_no'), q.billNo!));
   if (q.voucherNo) b = b.where((eb) => contains(eb.ref('r.voucher_no'), q.voucherNo!));
   if (q.state !== undefined) b = b.where('r.state', '=', q.state);
+  if (q.method) b = b.where('r.method', '=', q.method);
   if (q.from) b = b.where('r.created_at', '>=', shanghaiDayStartIso(q.from));
   if (q.to) b = b.where('r.created_at', '<', shanghaiDayStartIso(q.to, 1));
   return b;
 }
 
 const REVOKE_SORTS = { createdAt: 'r.created_at', billNo: 'r.bill_no', state: 'r.state' } as const;
-const revocationColumns = ['r.id', 'r.bill_id', 'r.bill_no', 'r.voucher_no', 'r.voucher_period', 'r.reason', 'r.state', 'r.message', 'r.requested_by_name', 'r.created_at', 'b.applicant_name', 'b.approved_amount'] as const;
-type RevocationRecord = { id: string; bill_id: string; bill_no: string; voucher_no: string; voucher_period: string; reason: string; state: number; message: string; requested_by_name: string; created_at: string; applicant_name: string | null; approved_amount: number | null };
+const revocationColumns = ['r.id', 'r.bill_id', 'r.bill_no', 'r.voucher_no', 'r.voucher_period', 'r.reason', 'r.state', 'r.message', 'r.requested_by_name', 'r.created_at', 'r.method', 'r.reversal_voucher_no', 'r.reversal_period', 'b.applicant_name', 'b.approved_amount'] as const;
+type RevocationRecord = { id: string; bill_id: string; bill_no: string; voucher_no: string; voucher_period: string; reason: string; state: number; message: string; requested_by_name: string; created_at: string; method: string; reversal_voucher_no: string; reversal_period: string; applicant_name: string | null; approved_amount: number | null };
 const toRevocation = (r: RevocationRecord): ReimbRevocationRow => ({
   id: r.id, billId: r.bill_id, billNo: r.bill_no, applicantName: r.applicant_name ?? '', approvedAmount: Number(r.approved_amount ?? 0), voucherNo: r.voucher_no, voucherPeriod: r.voucher_period,
   reason: r.reason, state: r.state, message: r.message, requestedByName: r.requested_by_name, createdAt: r.created_at,
+  method: r.method, reversalVoucherNo: r.reversal_voucher_no, reversalPeriod: r.reversal_period,
 });
 
 export async function revocationPage(db: Db, q: ReimbRevokeQuery): Promise<PageResult<ReimbRevocationRow>> {

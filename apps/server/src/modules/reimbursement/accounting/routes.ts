@@ -16,6 +16,7 @@ import {
   ReimbRevocationState,
   ReimbRevokeBody,
   ReimbRevokeExportQuery,
+  ReimbRevokeMethod,
   ReimbRevokeQuery,
   ReimbSyncLogQuery,
   Uuid,
@@ -33,6 +34,7 @@ import { access, tags } from '../paths.js';
 import { reimbAccountingConfig } from '../settings/read.js';
 import { applyPage, pushedPage, reimbSyncLogDetail, reimbSyncLogs, revocationBatches, revocationCount, revocationPage } from './queries.js';
 import { editBill, editDetail, pushBills, revokeBill, type AccountingDeps } from './service.js';
+import { reverseBill } from './reverse.js';
 import { PushSettleJob } from './settle.js';
 
 const yuan = (fen: number) => fen / 100;
@@ -42,6 +44,8 @@ const REVOKE_COLUMNS = [
   { header: '核定金额（元）', width: 14, value: (r: ReimbRevocationRow) => yuan(r.approvedAmount) },
   { header: '凭证号', width: 12, value: (r: ReimbRevocationRow) => r.voucherNo },
   { header: '会计期间', width: 10, value: (r: ReimbRevocationRow) => r.voucherPeriod },
+  { header: '撤销方式', width: 14, value: (r: ReimbRevocationRow) => ReimbRevokeMethod.label(r.method) },
+  { header: '冲销凭证号', width: 16, value: (r: ReimbRevocationRow) => (r.reversalVoucherNo ? `${r.reversalPeriod} ${r.reversalVoucherNo}` : '') },
   { header: '撤销原因', width: 30, value: (r: ReimbRevocationRow) => r.reason },
   { header: '状态', width: 8, value: (r: ReimbRevocationRow) => ReimbRevocationState.label(r.state) },
   { header: '说明', width: 40, value: (r: ReimbRevocationRow) => r.message },
@@ -95,9 +99,10 @@ export async function accountingRoutes(app: FastifyInstance): Promise<void> {
     return exportXlsx(app, req, reply, { fileName: '报销撤销', sheetName: '报销撤销', category: '费用报销', description: `导出报销撤销记录 ${rowCount} 条`, rowCount, columns: REVOKE_COLUMNS, rows: revocationBatches(db(), req.body) });
   });
   r.post(`${P}/revoke/pushed`, { schema: { body: ReimbPushedQuery, summary: '新增撤销：已报销的报销单，按报销单号、申请人或凭证号查找', tags }, config: access.revoke }, async (req) => ok(await pushedPage(db(), req.body)));
-  r.post(`${P}/revoke/add`, { schema: { body: ReimbRevokeBody, summary: '撤销报销：会计系统已删除凭证且会计期间未结账时，报销单恢复为未报销、发票恢复占用并撤销入账；否则拒绝并记录原因', tags }, config: access.revoke }, async (req) => {
-    const a = await revokeBill(deps(), req.body.billId, req.body.reason, actor(req));
-    await app.oplog.record(req, OperationLogType.edit, `撤销报销：报销单 ${a.billNo}，凭证 ${a.voucherNo}，原因：${req.body.reason}`);
+  r.post(`${P}/revoke/add`, { schema: { body: ReimbRevokeBody, summary: '撤销报销：method=delete 会计系统已删除凭证且会计期间未结账时撤销；method=reverse 在当前会计期间生成红字冲销凭证（原凭证保留，原期间已结账也可）。报销单恢复为未报销、发票恢复占用并撤销入账（06）；拒绝时记录原因', tags }, config: access.revoke }, async (req) => {
+    const reverse = req.body.method === 'reverse';
+    const a = reverse ? await reverseBill(deps(), req.body.billId, req.body.reason, actor(req)) : await revokeBill(deps(), req.body.billId, req.body.reason, actor(req));
+    await app.oplog.record(req, OperationLogType.edit, reverse ? `红字冲销报销：报销单 ${a.billNo}，原凭证 ${a.voucherNo}，冲销凭证 ${a.reversalPeriod} ${a.reversalVoucherNo}，原因：${req.body.reason}` : `撤销报销：报销单 ${a.billNo}，凭证 ${a.voucherNo}，原因：${req.body.reason}`);
     return ok(a, a.message);
   });
   r.post(`${P}/revoke/sim-delete-voucher`, { schema: { body: ReimbBillBody, summary: '模拟会计系统操作：会计在会计系统删除报销单的凭证（仅模拟模式，演示和测试用）', tags }, config: access.synclog }, async (req) => {

@@ -11,7 +11,10 @@
  *
  * Revoke: only when the accounting side no longer holds the voucher and its period is not closed; the
  * bill returns to 0 (voucher fields cleared), its invoices to locked (reopen) with booking 06. Refused
- * attempts are recorded too.
+ * attempts are recorded too. Revoking by a red reversing voucher (红字冲销, issue 32 item 3) is reverse.ts.
+ *
+ * The voucher id is the bill number; after a 红字冲销 the original stays in the accounting system under it,
+ * so the next push of the bill uses `{bill number}-{n}` (voucher.ts `voucherIdOf`), still one id per round.
  */
 import type { Kysely } from 'kysely';
 import { ReimbFlowState, ReimbRevocationState, ReimbState, type ReimbEditBody, type ReimbEditDetail, type ReimbPushResult, type ReimbRevokeAnswer } from '@zhyy/shared';
@@ -57,14 +60,14 @@ export const ReimbRefusals = {
   changed: '报销单状态已变化，请刷新后重试',
 } as const;
 
-const stateLabel = (s: number | null) => (s === null ? '未审批' : ReimbState.has(s) ? ReimbState.label(s) : String(s));
-const billLink = (id: string) => `/my/reimbursement/detail/${id}`;
+export const stateLabel = (s: number | null) => (s === null ? '未审批' : ReimbState.has(s) ? ReimbState.label(s) : String(s));
+export const billLink = (id: string) => `/my/reimbursement/detail/${id}`;
 
-async function pushRow(db: Db, billId: string, action: 'push' | 'revoke', ok: boolean, voucherNo: string, message: string, userName: string): Promise<void> {
+export async function pushRow(db: Db, billId: string, action: 'push' | 'revoke' | 'reverse', ok: boolean, voucherNo: string, message: string, userName: string): Promise<void> {
   await db.insertInto('reimb_pushes').values({ id: newId(), bill_id: billId, action, ok: ok ? 1 : 0, voucher_no: voucherNo, message: message.slice(0, 1000), user_name: userName, created_at: nowIso() }).execute();
 }
 
-async function invoiceIdsOf(db: Db, billId: string): Promise<string[]> {
+export async function invoiceIdsOf(db: Db, billId: string): Promise<string[]> {
   const rows = await db.selectFrom('reimb_lines').select('invoice_id').where('bill_id', '=', billId).where('invoice_id', 'is not', null).execute();
   return [...new Set(rows.map((r) => r.invoice_id!))];
 }
@@ -116,8 +119,8 @@ export async function pushBill(deps: AccountingDeps, billId: string, by: Actor):
   try {
     gateway = await deps.accounting();
     // A claim taken over from a push that never finished: the voucher may have arrived already.
-    const known = how === 'stale' ? await gateway.voucherState(b.bill_no, { userId: by.id }) : null;
-    answer = known?.status === 'posted' ? { id: b.bill_no, voucherNo: known.voucherNo, period: known.period } : await gateway.pushVoucher(plan.voucher, { userId: by.id });
+    const known = how === 'stale' ? await gateway.voucherState(plan.voucher.id, { userId: by.id, refs: [b.bill_no] }) : null;
+    answer = known?.status === 'posted' ? { id: plan.voucher.id, voucherNo: known.voucherNo, period: known.period } : await gateway.pushVoucher(plan.voucher, { userId: by.id });
   } catch (err) {
     if (!(err instanceof AppError)) deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement push failed unexpectedly');
     const message = err instanceof AppError ? err.message : '推送会计系统失败，请稍后重试';
@@ -148,7 +151,7 @@ export async function succeed(deps: AccountingDeps, b: ReimbBillTable, a: Vouche
     const now = nowIso();
     const u = await trx
       .updateTable('reimb_bills')
-      .set({ reimb_state: ReimbState.success, voucher_id: b.bill_no, voucher_no: a.voucherNo, voucher_period: a.period, voucher_date: voucherDate, push_message: '', push_claimed_until: null, pushed_at: now, pushed_by: by.name, updated_at: now })
+      .set({ reimb_state: ReimbState.success, voucher_id: a.id, voucher_no: a.voucherNo, voucher_period: a.period, voucher_date: voucherDate, push_message: '', push_claimed_until: null, pushed_at: now, pushed_by: by.name, updated_at: now })
       .where('id', '=', b.id)
       .where('reimb_state', '=', ReimbState.applying)
       .executeTakeFirst();
@@ -250,7 +253,7 @@ export async function editBill(db: Db, body: ReimbEditBody): Promise<string> {
 async function revocationRow(db: Db, b: ReimbBillTable, reason: string, state: number, message: string, by: Actor): Promise<void> {
   await db
     .insertInto('reimb_revocations')
-    .values({ id: newId(), bill_id: b.id, bill_no: b.bill_no, voucher_no: b.voucher_no, voucher_period: b.voucher_period, reason, state, message: message.slice(0, 1000), requested_by: by.id, requested_by_name: by.name, created_at: nowIso() })
+    .values({ id: newId(), bill_id: b.id, bill_no: b.bill_no, voucher_no: b.voucher_no, voucher_period: b.voucher_period, reason, state, message: message.slice(0, 1000), requested_by: by.id, requested_by_name: by.name, created_at: nowIso(), method: 'delete', reversal_voucher_no: '', reversal_period: '' })
     .execute();
 }
 
@@ -280,8 +283,6 @@ export async function revokeBill(deps: AccountingDeps, billId: string, reason: s
     throw err;
   }
   const invoiceIds = await invoiceIdsOf(db, b.id);
-  const use = { kind: 'reimbursement' as const, docNo: b.bill_no };
-  const booker = { id: by.id, name: by.name };
   const queued = await db.transaction().execute(async (trx) => {
     const u = await trx
       .updateTable('reimb_bills')
@@ -290,26 +291,38 @@ export async function revokeBill(deps: AccountingDeps, billId: string, reason: s
       .where('reimb_state', '=', ReimbState.success)
       .executeTakeFirst();
     if (Number(u.numUpdatedRows) === 0) throw conflict(ReimbRefusals.changed);
-    for (const id of invoiceIds) {
-      try {
-        await reopen(id, use, trx, by.name);
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-      }
-    }
     const message = `凭证 ${b.voucher_no} 已在会计系统删除，报销单恢复为未报销`;
     await revocationRow(trx, b, reason, ReimbRevocationState.done, message, by);
     await pushRow(trx, b.id, 'revoke', true, b.voucher_no, `撤销报销：${reason}`, by.name);
-    // 06 queued with the revocation, as 02 with the push.
-    return invoiceIds.length && deps.booking ? queueChanges(trx, invoiceIds, '06', { type: 'reimbursement', no: b.bill_no }, booker) : null;
+    return releaseInvoices(deps, trx, b, invoiceIds, by);
   });
-  if (queued && deps.booking) {
+  await sendUnbooking(deps, b, queued, by);
+  await notifyUser(db, b.applicant_id, { title: `报销单 ${b.bill_no} 已撤销入账`, content: `您的报销单 ${b.bill_no}（凭证号 ${b.voucher_no}）已撤销入账，原因：${reason}。`, link: billLink(b.id) }).catch(() => undefined);
+  return { billNo: b.bill_no, voucherNo: b.voucher_no, message: `已撤销报销单 ${b.bill_no}，恢复为未报销`, method: 'delete', reversalVoucherNo: '', reversalPeriod: '' };
+}
+
+/**
+ * The revoked bill's invoices (in the transaction that revokes it): back to locked for the bill (the usage
+ * lock released from 已使用) and booking 06 queued, as 02 was with the push. Answers what to send.
+ */
+export async function releaseInvoices(deps: AccountingDeps, trx: Db, b: Pick<ReimbBillTable, 'bill_no'>, invoiceIds: readonly string[], by: Actor): Promise<QueuedChanges | null> {
+  const use = { kind: 'reimbursement' as const, docNo: b.bill_no };
+  for (const id of invoiceIds) {
     try {
-      await sendQueued(db, await deps.booking(), queued, booker);
-    } catch (err) {
-      deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement unbooking flags not sent; the booking job sends them');
+      await reopen(id, use, trx, by.name);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
     }
   }
-  await notifyUser(db, b.applicant_id, { title: `报销单 ${b.bill_no} 已撤销入账`, content: `您的报销单 ${b.bill_no}（凭证号 ${b.voucher_no}）已撤销入账，原因：${reason}。`, link: billLink(b.id) }).catch(() => undefined);
-  return { billNo: b.bill_no, voucherNo: b.voucher_no, message: `已撤销报销单 ${b.bill_no}，恢复为未报销` };
+  return invoiceIds.length && deps.booking ? queueChanges(trx, [...invoiceIds], '06', { type: 'reimbursement', no: b.bill_no }, { id: by.id, name: by.name }) : null;
+}
+
+/** Sends the queued 06 flags now; a failure leaves them to the booking job. */
+export async function sendUnbooking(deps: AccountingDeps, b: Pick<ReimbBillTable, 'bill_no'>, queued: QueuedChanges | null, by: Actor): Promise<void> {
+  if (!queued || !deps.booking) return;
+  try {
+    await sendQueued(deps.db, await deps.booking(), queued, { id: by.id, name: by.name });
+  } catch (err) {
+    deps.log?.warn({ err, billNo: b.bill_no }, 'reimbursement unbooking flags not sent; the booking job sends them');
+  }
 }

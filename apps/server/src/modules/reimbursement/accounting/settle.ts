@@ -13,8 +13,14 @@
  * - not found → 2 报销失败 with 推送中断：会计系统未收到凭证，请重新推送 (`fail`): the bill is back in 一键报销
  *   and may be pushed again — the same bill number, so still one voucher;
  * - the exchange failed → left 报销中 for the next round (once the renewed lease has run out).
+ *
+ * The same round settles 红字冲销 cut short (issue 32 item 3, reverse.ts): bills still 1 已报销 whose
+ * reversal lease (reverse_claimed_until) has run out, with their record in 0 冲销中. The job renews the lease
+ * by the same guarded UPDATE a reversal by hand uses and asks the side by the reversal's id: posted →
+ * recorded as done (bill 0, invoices released, 06) by 系统; not found → the record 2 被拒绝 with
+ * 冲销中断：会计系统未收到冲销凭证，可重新冲销, the bill stays 已报销; the exchange failed → the next round.
  */
-import { OperationLogType, ReimbState, SYSTEM_ACTOR_NAME } from '@zhyy/shared';
+import { OperationLogType, ReimbRevocationState, ReimbState, SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
 import { LeasedJob } from '../../../platform/leases.js';
@@ -22,7 +28,8 @@ import { SYSTEM_OPERATOR, type OperationLogService } from '../../../platform/opl
 import { shanghaiDay } from '../../../platform/listing.js';
 import { isoAfter } from '../../../platform/time.js';
 import { fail, PUSH_LEASE_MS, succeed, type AccountingDeps, type Actor } from './service.js';
-import { planVoucher } from './voucher.js';
+import { exchange as reversalExchange, REVERSE_LEASE_MS } from './reverse.js';
+import { planVoucher, voucherIdOf } from './voucher.js';
 
 export const PUSH_SETTLE_LEASE = 'reimbursement-push';
 export const PUSH_SETTLE_TTL_MS = 120_000;
@@ -54,7 +61,14 @@ export class PushSettleJob extends LeasedJob {
     private readonly deps: { db: Db; log: FastifyBaseLogger; oplog: OperationLogService; accounting: () => AccountingDeps },
     opts: PushSettleOptions = {},
   ) {
-    super({ db: deps.db, log: deps.log, name: PUSH_SETTLE_LEASE, intervalMs: opts.intervalMs ?? PUSH_SETTLE_INTERVAL_MS, ttlMs: PUSH_SETTLE_TTL_MS, round: (lease) => this.settleDue(() => lease.check()).then(() => undefined), ...(opts.holder ? { holder: opts.holder } : {}) });
+    super({
+      db: deps.db, log: deps.log, name: PUSH_SETTLE_LEASE, intervalMs: opts.intervalMs ?? PUSH_SETTLE_INTERVAL_MS, ttlMs: PUSH_SETTLE_TTL_MS,
+      round: async (lease) => {
+        await this.settleDue(() => lease.check());
+        await this.settleReversals(() => lease.check());
+      },
+      ...(opts.holder ? { holder: opts.holder } : {}),
+    });
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -89,10 +103,11 @@ export class PushSettleJob extends LeasedJob {
       const b = await db.selectFrom('reimb_bills').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
       try {
         const gateway = await deps.accounting();
-        const v = await gateway.voucherState(b.bill_no, { userId: null });
+        const voucherId = await voucherIdOf(db, b);
+        const v = await gateway.voucherState(voucherId, { userId: null, refs: [b.bill_no] });
         if (v.status === 'posted') {
           const date = v.date || (await planVoucher(db, b, SYSTEM.name)).voucher?.date || shanghaiDay(now);
-          const r = await succeed(deps, b, { id: b.bill_no, voucherNo: v.voucherNo, period: v.period }, date, SYSTEM);
+          const r = await succeed(deps, b, { id: voucherId, voucherNo: v.voucherNo, period: v.period }, date, SYSTEM);
           await this.deps.oplog.write({ type: OperationLogType.edit, description: `报销入账中断已处理：报销单 ${b.bill_no} 的凭证 ${v.voucherNo} 已在会计系统，记为已报销`, actor: SYSTEM_OPERATOR });
           this.deps.log.info({ billNo: b.bill_no, voucherNo: v.voucherNo, ok: r.ok }, 'interrupted reimbursement push settled: posted');
           sum.pushed++;
@@ -109,4 +124,63 @@ export class PushSettleJob extends LeasedJob {
     }
     return sum;
   }
+
+  /** One pass over the 红字冲销 past their lease (bills 1 已报销 with reverse_claimed_until run out). */
+  async settleReversals(stillOurs: () => Promise<void> = async () => undefined): Promise<ReversalSettleSummary> {
+    const db = this.deps.db.kysely;
+    const at = this.now();
+    const now = at.toISOString();
+    const due = await db
+      .selectFrom('reimb_bills')
+      .select(['id'])
+      .where('reimb_state', '=', ReimbState.success)
+      .where('reverse_claimed_until', 'is not', null)
+      .where('reverse_claimed_until', '<', now)
+      .orderBy('reverse_claimed_until')
+      .orderBy('id')
+      .limit(PUSH_SETTLE_BATCH)
+      .execute();
+    const sum: ReversalSettleSummary = { reversed: 0, interrupted: 0, unknown: 0 };
+    if (!due.length) return sum;
+    const deps = this.deps.accounting();
+    for (const d of due) {
+      await stillOurs();
+      const took = await db
+        .updateTable('reimb_bills')
+        .set({ reverse_claimed_until: isoAfter(REVERSE_LEASE_MS, at), updated_at: now })
+        .where('id', '=', d.id)
+        .where('reimb_state', '=', ReimbState.success)
+        .where('reverse_claimed_until', '<', now)
+        .executeTakeFirst();
+      if (Number(took.numUpdatedRows) === 0) continue;
+      const b = await db.selectFrom('reimb_bills').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
+      const pending = await db.selectFrom('reimb_revocations').select(['id', 'reason']).where('bill_id', '=', b.id).where('state', '=', ReimbRevocationState.pending).executeTakeFirst();
+      if (!pending) {
+        await db.updateTable('reimb_bills').set({ reverse_claimed_until: null }).where('id', '=', b.id).execute();
+        continue;
+      }
+      try {
+        const a = await reversalExchange(deps, b, pending, SYSTEM, 'ask');
+        await this.deps.oplog.write({ type: OperationLogType.edit, description: `红字冲销中断已处理：报销单 ${b.bill_no} 的冲销凭证 ${a.reversalVoucherNo} 已在会计系统，记为已撤销`, actor: SYSTEM_OPERATOR });
+        sum.reversed++;
+      } catch (err) {
+        const stays = await db.selectFrom('reimb_revocations').select('state').where('id', '=', pending.id).executeTakeFirstOrThrow();
+        if (stays.state === ReimbRevocationState.refused) {
+          await this.deps.oplog.write({ type: OperationLogType.edit, description: `红字冲销中断已处理：会计系统未收到报销单 ${b.bill_no} 的冲销凭证，报销单仍为已报销，可重新冲销`, actor: SYSTEM_OPERATOR });
+          sum.interrupted++;
+        } else {
+          this.deps.log.warn({ err, billNo: b.bill_no }, 'could not ask the accounting side about an interrupted reversal; the next round asks again');
+          sum.unknown++;
+        }
+      }
+    }
+    return sum;
+  }
+}
+
+export interface ReversalSettleSummary {
+  reversed: number;
+  /** The side never got it: recorded 被拒绝 (冲销中断), the bill still 已报销. */
+  interrupted: number;
+  unknown: number;
 }

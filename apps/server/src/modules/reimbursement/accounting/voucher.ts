@@ -55,6 +55,17 @@ export async function billCostCentre(db: Db, b: Pick<ReimbBillTable, 'cost_centr
   return c ? { code: c.centre_code, name: c.centre_name } : null;
 }
 
+/**
+ * The id the bill's next voucher is pushed under: the bill number, or `{bill number}-{n}` once n-1 of its
+ * vouchers were reversed (红字冲销 keeps the original under its id in the accounting system, so a new
+ * push under the same id would only answer the original).
+ */
+export async function voucherIdOf(db: Db, b: Pick<ReimbBillTable, 'id' | 'bill_no'>): Promise<string> {
+  const r = await db.selectFrom('reimb_revocations').select((eb) => eb.fn.countAll<number>().as('n')).where('bill_id', '=', b.id).where('method', '=', 'reverse').where('state', '=', 1).executeTakeFirstOrThrow();
+  const n = Number(r.n);
+  return n ? `${b.bill_no}-${n + 1}` : b.bill_no;
+}
+
 export async function planVoucher(db: Db, b: ReimbBillTable, maker: string, at: Date = new Date()): Promise<VoucherPlan> {
   const lines = await db.selectFrom('reimb_lines').selectAll().where('bill_id', '=', b.id).orderBy('line_no').execute();
   const subjects = await lineSubjects(db, lines);
@@ -85,7 +96,7 @@ export async function planVoucher(db: Db, b: ReimbBillTable, maker: string, at: 
   entries.push({ dc: 'credit', accountCode: PAYABLE.code, accountName: PAYABLE.name, amount: total, summary: `${summary}（应付${b.applicant_name}）`.slice(0, 200) });
   const date = shanghaiDay(at);
   const voucher: Voucher = {
-    id: b.bill_no, date, period: date.slice(0, 7).replace('-', ''), summary: `${summary}【成本中心 ${costCentre!.code} ${costCentre!.name}】`.slice(0, 240), maker,
+    id: await voucherIdOf(db, b), date, period: date.slice(0, 7).replace('-', ''), summary: `${summary}【成本中心 ${costCentre!.code} ${costCentre!.name}】`.slice(0, 240), maker,
     sourceType: 'reimbursement', sourceNo: b.bill_no, entries,
   };
   return { problem: '', voucher, entries, costCentre };
