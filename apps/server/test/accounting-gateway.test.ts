@@ -9,13 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncSystem } from '@zhyy/shared';
-import { ACCOUNTING_SIM_DOWN, accountingConfigFromEnv, accountingSimControl, AccountingMethods, createAccountingGateway, simPeriodClosed, type Voucher } from '../src/integrations/accounting/index.js';
+import { ACCOUNTING_SIM_DOWN, accountingConfigFromEnv, accountingSimControl, AccountingMethods, createAccountingGateway, simPeriodClosed, type Voucher, type VoucherReversal } from '../src/integrations/accounting/index.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let fake: http.Server;
 let base = '';
 const posted = new Map<string, string>();
+/** The fake side's reversals: reversal id → { voucher number, the original's id, the request's path }. */
+const reversed = new Map<string, { no: string; reverses: string; path: string }>();
 
 beforeAll(async () => {
   s = await startTestServer({ demo: false });
@@ -33,6 +35,13 @@ beforeAll(async () => {
         const id = decodeURIComponent(req.url!.split('/').pop()!);
         const no = posted.get(id);
         return no ? res.end(JSON.stringify({ code: '0', data: { voucherNo: no, period: '202611', ...(id.startsWith('dated-') ? { date: '2026-11-20' } : {}) } })) : res.writeHead(404).end(JSON.stringify({ code: 'NOT_FOUND', message: '无此凭证' }));
+      }
+      if (req.url!.endsWith('/reversal')) {
+        const r = JSON.parse(body) as VoucherReversal;
+        if (!posted.has(r.reverses)) return res.end(JSON.stringify({ code: 'NOT_FOUND', message: '原凭证不存在，无法冲销' }));
+        if (!reversed.has(r.id)) reversed.set(r.id, { no: `记-${String(900 + reversed.size + 1)}`, reverses: r.reverses, path: req.url! });
+        posted.set(r.id, reversed.get(r.id)!.no);
+        return res.end(JSON.stringify({ code: '0', data: { voucherNo: reversed.get(r.id)!.no, period: r.period, reversedVoucherNo: posted.get(r.reverses), reversedPeriod: '202611' } }));
       }
       const v = JSON.parse(body) as Voucher;
       if (v.summary.includes('已结账')) return res.end(JSON.stringify({ code: 'E3001', message: '会计期间已结账，不能制单' }));
@@ -153,6 +162,57 @@ describe('simulator: closed periods and the accountant deleting a voucher', () =
   });
 });
 
+describe('simulator: 红字冲销 (issue 32 item 3)', () => {
+  const gw = () => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'simulator', delayMs: 0 });
+  const reversal = (reverses: string, over: Partial<VoucherReversal> = {}): VoucherReversal => ({
+    id: `${reverses}-R`, reverses, date: '2035-02-03', period: '203502', summary: `注销 ${reverses} 号凭证`, maker: '张会计', sourceType: 'incomeTransferOut', sourceNo: '12345678', ...over,
+  });
+  type Row = { id: string; period: string; voucher_no: string; body: string; reverses: string };
+  const row = (id: string) => s.db.kysely.withTables<{ accountingsim_vouchers: Row }>().selectFrom('accountingsim_vouchers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('books the red voucher in its own open period although the original period is closed: same subjects, negative amounts, a reference; once', async () => {
+    const v = voucher({ period: '203501' });
+    const made = await gw().pushVoucher(v);
+    accountingSimControl.closePeriod('203501');
+    try {
+      const a = await gw().reverseVoucher(reversal(v.id));
+      expect(a).toEqual({ id: `${v.id}-R`, voucherNo: '记-0001', period: '203502', reversed: { voucherNo: made.voucherNo, period: '203501' } });
+      const red = await row(`${v.id}-R`);
+      expect(red.reverses).toBe(v.id);
+      const body = JSON.parse(red.body) as { entries: Voucher['entries']; reverses: unknown };
+      expect(body.entries.map((e) => [e.dc, e.accountCode, e.amount])).toEqual(v.entries.map((e) => [e.dc, e.accountCode, -e.amount]));
+      expect(body.reverses).toEqual({ id: v.id, voucherNo: made.voucherNo, period: '203501' });
+      // The same reversal id again: the same voucher. Another id for the same original, or a reversal of the red voucher: refused.
+      expect(await gw().reverseVoucher(reversal(v.id))).toEqual(a);
+      await expect(gw().reverseVoucher(reversal(v.id, { id: randomUUID() }))).rejects.toThrow(`会计系统拒绝冲销：原凭证 ${made.voucherNo} 已被冲销（冲销凭证 203502 记-0001）`);
+      await expect(gw().reverseVoucher(reversal(`${v.id}-R`))).rejects.toThrow('本身是冲销凭证');
+      // The original stays; once reversed it cannot be deleted, even with its period open again.
+      expect((await gw().voucherState(v.id)).status).toBe('posted');
+      accountingSimControl.openPeriod('203501');
+      await expect(gw().simulator!.deleteVoucher(v.id)).rejects.toThrow(`凭证 ${made.voucherNo} 已被冲销（冲销凭证 203502 记-0001），不能删除`);
+      expect((await logs(`${v.id}-R`)).map((r) => r.type)).toContain(AccountingMethods.reverse);
+    } finally {
+      accountingSimControl.reset();
+    }
+  });
+
+  it('refuses a reversal into a closed period and of an unknown voucher; concurrent reversals make one voucher', async () => {
+    const v = voucher({ period: '203601' });
+    await gw().pushVoucher(v);
+    accountingSimControl.closePeriod('203602');
+    try {
+      await expect(gw().reverseVoucher(reversal(v.id, { period: '203602' }))).rejects.toThrow('会计系统拒绝冲销：会计期间 2036年02月 已结账，不能制单');
+    } finally {
+      accountingSimControl.reset();
+    }
+    await expect(gw().reverseVoucher(reversal(randomUUID()))).rejects.toThrow('会计系统中没有原凭证');
+    const all = await Promise.all(Array.from({ length: 8 }, () => gw().reverseVoucher(reversal(v.id, { period: '203603' }))));
+    expect(new Set(all.map((a) => a.voucherNo)).size).toBe(1);
+    const n = await s.db.kysely.withTables<{ accountingsim_vouchers: Row }>().selectFrom('accountingsim_vouchers').select('id').where('reverses', '=', v.id).execute();
+    expect(n).toHaveLength(1);
+  });
+});
+
 describe('HTTP client', () => {
   const gw = (token = 'tok') => createAccountingGateway({ db: s.db, synclog: s.app.synclog }, { mode: 'http', url: base, token, timeoutMs: 2000 });
 
@@ -168,6 +228,20 @@ describe('HTTP client', () => {
     const d = voucher({ id: `dated-${randomUUID()}` });
     await gw().pushVoucher(d);
     expect(await gw().voucherState(d.id)).toEqual({ status: 'posted', voucherNo: posted.get(d.id), period: '202611', date: '2026-11-20' });
+  });
+
+  it('reverses by POST /vouchers/{original}/reversal: the reversal id is the idempotency key; refusals in Chinese', async () => {
+    const v = voucher();
+    const made = await gw().pushVoucher(v);
+    const r: VoucherReversal = { id: `${v.id}-R`, reverses: v.id, date: '2026-11-25', period: '202611', summary: '注销凭证', maker: '张会计', sourceType: 'reimbursement', sourceNo: 'BX2026110001' };
+    const a = await gw().reverseVoucher(r);
+    expect(a).toEqual({ id: r.id, voucherNo: reversed.get(r.id)!.no, period: '202611', reversed: { voucherNo: made.voucherNo, period: '202611' } });
+    expect(reversed.get(r.id)!.path).toBe(`/vouchers/${v.id}/reversal`);
+    expect((await gw().reverseVoucher(r)).voucherNo).toBe(a.voucherNo);
+    expect([...reversed.values()].filter((x) => x.reverses === v.id)).toHaveLength(1);
+    expect(await gw().voucherState(r.id)).toEqual({ status: 'posted', voucherNo: a.voucherNo, period: '202611' });
+    await expect(gw().reverseVoucher({ ...r, id: randomUUID(), reverses: randomUUID() })).rejects.toThrow('原凭证不存在，无法冲销');
+    expect((await logs(r.id)).filter((x) => x.type === AccountingMethods.reverse)).toHaveLength(2);
   });
 
   it('asks whether a period is closed; has no simulated accountant', async () => {
