@@ -28,7 +28,8 @@ export const reimbAccountingApi = {
   revocations: (p: ListParams) => api.post<PageResult<ReimbRevocationRow>>(`${P}/revoke/list`, p),
   exportRevocations: (filters: Record<string, unknown>) => api.blob(`${P}/revoke/export`, filters),
   pushed: (p: ListParams) => api.post<PageResult<ReimbPushedRow>>(`${P}/revoke/pushed`, p),
-  revoke: (body: { billId: string; reason: string }) => api.request<ReimbRevokeAnswer>(`${P}/revoke/add`, body, quiet),
+  /** method: delete (the voucher deleted in the accounting system first) or reverse (红字冲销凭证). */
+  revoke: (body: { billId: string; reason: string; method: 'delete' | 'reverse' }) => api.request<ReimbRevokeAnswer>(`${P}/revoke/add`, body, quiet),
   /** 模拟会计系统操作 (simulator mode only): the accountant deletes the bill's voucher. */
   simDeleteVoucher: (billId: string) => api.request<ReimbSimDeleteAnswer>(`${P}/revoke/sim-delete-voucher`, { billId }, quiet),
   syncLogs: (p: ListParams) => api.post<PageResult<ReimbSyncLogRow>>(`${P}/synclog/list`, p),

@@ -184,7 +184,7 @@ export default function BillEdit() {
             dataSource={d.history}
             columns={[
               { title: '时间', dataIndex: 'createdAt', width: 170, render: formatTime },
-              { title: '操作', dataIndex: 'action', width: 80, render: (a: string) => (a === 'revoke' ? '撤销' : '推送') },
+              { title: '操作', dataIndex: 'action', width: 80, render: (a: string) => (a === 'revoke' ? '撤销' : a === 'reverse' ? '红字冲销' : '推送') },
               { title: '结果', dataIndex: 'ok', width: 80, render: (v: boolean) => (v ? <Tag color="success">成功</Tag> : <Tag color="error">失败</Tag>) },
               { title: '凭证号', dataIndex: 'voucherNo', width: 100 },
               { title: '说明', dataIndex: 'message', render: (m: string) => <Typography.Text>{m}</Typography.Text> },

@@ -1,16 +1,20 @@
 /**
  * 新增撤销 (/reimbursement/revoke/add, roles 1, 12, 16): pick a pushed bill (已报销) by bill number, applicant or
- * voucher number, give the reason (2–200 characters, ReimbRevokeBody's rule), confirm. The accounting side
- * is asked first: while the voucher is still there, or its month is closed, the revocation is refused (and
- * recorded) and the reason shows in place. In simulator mode roles 1 and 12 may act as the accountant and
- * delete the voucher (模拟会计系统操作), so the flow can be shown end to end.
+ * voucher number, choose how (撤销方式), give the reason (2–200 characters, ReimbRevokeBody's rule), confirm.
+ *
+ * - 删除凭证后撤销: the accounting side is asked first: while the voucher is still there, or its month is
+ *   closed, the revocation is refused (and recorded) and the reason shows in place. In simulator mode roles
+ *   1 and 12 may act as the accountant and delete the voucher (模拟会计系统操作), so the flow can be shown.
+ * - 红字冲销凭证 (issue 32 item 3): the accounting system books a red reversing voucher in the current open
+ *   period (same subjects, negative amounts, referring to the original, which is kept), also when the
+ *   original's month is closed; the confirmation says so.
  */
 import { DeleteOutlined, RollbackOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Empty, Form, Input, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Form, Input, Radio, Space, Table, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ReimbRevokeBody, type ReimbPushedRow } from '@zhyy/shared';
+import { ReimbRevokeBody, ReimbRevokeMethod, type ReimbPushedRow } from '@zhyy/shared';
 import { reimbAccountingApi } from '../../../api/reimbursementAccounting';
 import { formatTime } from '../../../components/download';
 import { zodRule } from '../../../components/zodRule';
@@ -21,8 +25,20 @@ import { REIMB_ACCOUNTING_KEY, REVOKE_ADD, REVOKE_LIST, useCanSimulate } from '.
 
 export const REASON_RULES = [{ required: true, whitespace: true, message: '请填写撤销原因' }, zodRule(ReimbRevokeBody.shape.reason)];
 
-export const revokeConfirmText = (r: Pick<ReimbPushedRow, 'billNo' | 'voucherNo'>) =>
-  `撤销后报销单 ${r.billNo} 恢复为未报销，发票恢复占用并撤销入账。请确认会计已在会计系统删除凭证 ${r.voucherNo}，否则撤销将被拒绝。`;
+export type RevokeMethod = 'delete' | 'reverse';
+
+export const revokeConfirmText = (r: Pick<ReimbPushedRow, 'billNo' | 'voucherNo' | 'voucherPeriod'>, method: RevokeMethod = 'delete') =>
+  method === 'reverse'
+    ? `将在会计系统当前会计期间生成红字冲销凭证，冲销凭证 ${r.voucherPeriod} ${r.voucherNo}（科目相同、金额为负，原凭证保留；原凭证所属期间已结账也可冲销）。冲销后报销单 ${r.billNo} 恢复为未报销，发票恢复占用并撤销入账。`
+    : `撤销后报销单 ${r.billNo} 恢复为未报销，发票恢复占用并撤销入账。请确认会计已在会计系统删除凭证 ${r.voucherNo}，否则撤销将被拒绝。`;
+
+export const revokeConfirmTitle = (r: Pick<ReimbPushedRow, 'billNo'>, method: RevokeMethod = 'delete') =>
+  method === 'reverse' ? `确认以红字冲销凭证撤销报销单 ${r.billNo} 的入账？` : `确认撤销报销单 ${r.billNo} 的入账？`;
+
+const METHOD_HINTS: Record<RevokeMethod, string> = {
+  delete: '撤销前须由会计在会计系统删除该凭证；凭证仍在或所属会计期间已结账时，撤销会被拒绝并记录。',
+  reverse: '会计系统在当前会计期间生成一张红字冲销凭证（科目相同、金额为负，注明冲销的原凭证），原凭证保留；原凭证所属期间已结账也可冲销。冲销凭证与原凭证都记入报销单的入账记录。',
+};
 
 const columns: TableColumnsType<ReimbPushedRow> = [
   { title: '报销单号', dataIndex: 'billNo', width: 150 },
@@ -43,11 +59,12 @@ export default function ReimbRevokeAdd() {
   const [page, setPage] = useState({ pageIndex: 1, pageSize: 10 });
   const [picked, setPicked] = useState<ReimbPushedRow | null>(null);
   const [simNote, setSimNote] = useState('');
+  const [method, setMethod] = useState<RevokeMethod>('delete');
   const [form] = Form.useForm<{ reason: string }>();
   const params = { ...page, ...(keyword ? { keyword } : {}) };
   const list = useQuery({ queryKey: [...REIMB_ACCOUNTING_KEY, 'pushed', params], queryFn: () => reimbAccountingApi.pushed(params) });
   const revoke = useMutation({
-    mutationFn: (v: { billId: string; reason: string }) => reimbAccountingApi.revoke(v),
+    mutationFn: (v: { billId: string; reason: string; method: RevokeMethod }) => reimbAccountingApi.revoke(v),
     onSuccess: (res) => {
       void feedback().message.success(res.message || '已撤销');
       void qc.invalidateQueries({ queryKey: REIMB_ACCOUNTING_KEY });
@@ -71,13 +88,14 @@ export default function ReimbRevokeAdd() {
     if (!picked) return;
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
+    const how = method;
     feedback().modal.confirm({
-      title: `确认撤销报销单 ${picked.billNo} 的入账？`,
-      content: revokeConfirmText(picked),
-      okText: '确认撤销',
+      title: revokeConfirmTitle(picked, how),
+      content: revokeConfirmText(picked, how),
+      okText: how === 'reverse' ? '确认冲销' : '确认撤销',
       okButtonProps: { danger: true },
       cancelText: '取消',
-      onOk: () => revoke.mutateAsync({ billId: picked.id, reason: v.reason.trim() }).catch(() => undefined),
+      onOk: () => revoke.mutateAsync({ billId: picked.id, reason: v.reason.trim(), method: how }).catch(() => undefined),
     });
   };
   return (
@@ -110,8 +128,20 @@ export default function ReimbRevokeAdd() {
               <Descriptions.Item label="申请人">{picked.applicantName}</Descriptions.Item>
               <Descriptions.Item label="核定金额"><Money fen={picked.approvedAmount} strong /></Descriptions.Item>
             </Descriptions>
-            <Alert type="info" showIcon style={{ marginBottom: 12 }} title="撤销前须由会计在会计系统删除该凭证；凭证仍在或所属会计期间已结账时，撤销会被拒绝并记录。" />
-            {canSimulate ? (
+            <div style={{ marginBottom: 12 }}>
+              <Typography.Text style={{ marginRight: 12 }}>撤销方式</Typography.Text>
+              <Radio.Group
+                value={method}
+                onChange={(e) => {
+                  setMethod(e.target.value as RevokeMethod);
+                  revoke.reset();
+                }}
+                options={(['delete', 'reverse'] as const).map((m) => ({ value: m, label: ReimbRevokeMethod.label(m) }))}
+                data-testid="revoke-method"
+              />
+            </div>
+            <Alert type="info" showIcon style={{ marginBottom: 12 }} title={METHOD_HINTS[method]} data-testid="revoke-method-hint" />
+            {canSimulate && method === 'delete' ? (
               <Alert
                 type="warning"
                 style={{ marginBottom: 12 }}
@@ -131,7 +161,7 @@ export default function ReimbRevokeAdd() {
                 <Input.TextArea rows={3} maxLength={200} showCount placeholder="例如：报销金额有误，需退回重新核定" data-testid="revoke-reason" />
               </Form.Item>
               <Space>
-                <Button type="primary" danger icon={<RollbackOutlined />} loading={revoke.isPending} onClick={() => void submit()} data-testid="revoke-submit">撤销入账</Button>
+                <Button type="primary" danger icon={<RollbackOutlined />} loading={revoke.isPending} onClick={() => void submit()} data-testid="revoke-submit">{method === 'reverse' ? '红字冲销' : '撤销入账'}</Button>
                 <Button onClick={() => navigate(REVOKE_LIST)}>返回</Button>
               </Space>
             </Form>

@@ -14,7 +14,7 @@ import { ApiError } from '../../../api/errors';
 import { useSession } from '../../../stores/session';
 import ApplyList, { pushOneByOne } from './ApplyList';
 import BillEdit, { initialValues } from './BillEdit';
-import RevokeAdd, { REASON_RULES, revokeConfirmText } from './RevokeAdd';
+import RevokeAdd, { REASON_RULES, revokeConfirmText, revokeConfirmTitle } from './RevokeAdd';
 import RevokeList from './RevokeList';
 import SyncLogPage from './SyncLogPage';
 import { APPLY_LIST, REVOKE_ADD, REVOKE_LIST, SYNCLOG } from './common';
@@ -191,7 +191,7 @@ describe('新增撤销', { timeout: 60_000 }, () => {
     expect(c.title).toBe('确认撤销报销单 BX2026110003 的入账？');
     expect(c.content).toBe(revokeConfirmText(pushedRow));
     await c.onOk();
-    expect(api.revoke).toHaveBeenCalledWith({ billId: pushedRow.id, reason: '报销金额有误' });
+    expect(api.revoke).toHaveBeenCalledWith({ billId: pushedRow.id, reason: '报销金额有误', method: 'delete' });
     expect((await screen.findByTestId('revoke-error')).textContent).toContain('凭证 记-0012 仍在会计系统中');
   });
 
@@ -212,6 +212,47 @@ describe('新增撤销', { timeout: 60_000 }, () => {
     expect(success).toHaveBeenCalledWith('已撤销报销单 BX2026110003，恢复为未报销');
   });
 
+  it('issue 32 item 3: the choice between deleting the voucher and a red reversing voucher, each with its own confirmation', async () => {
+    api.revoke.mockResolvedValue({ code: 20000, message: '已红字冲销报销单 BX2026110003：冲销凭证 2026年11月 记-0031 冲销原凭证 2026年11月 记-0012，报销单恢复为未报销', r: { billNo: 'BX2026110003', voucherNo: '记-0012', method: 'reverse', reversalVoucherNo: '记-0031', reversalPeriod: '202611', message: '' } });
+    renderAt(REVOKE_ADD);
+    await pick();
+    // By deletion first (the default): the hint and the simulated accountant.
+    expect(screen.getByTestId('revoke-method-hint').textContent).toContain('撤销前须由会计在会计系统删除该凭证');
+    expect(screen.getByTestId('sim-delete')).toBeTruthy();
+    fireEvent.click(within(screen.getByTestId('revoke-method')).getByText('红字冲销凭证'));
+    expect(screen.getByTestId('revoke-method-hint').textContent).toContain('原凭证所属期间已结账也可冲销');
+    expect(screen.queryByTestId('sim-delete')).toBeNull();
+    expect(screen.getByTestId('revoke-submit').textContent).toContain('红字冲销');
+    fireEvent.change(screen.getByTestId('revoke-reason'), { target: { value: '报销金额有误' } });
+    fireEvent.click(screen.getByTestId('revoke-submit'));
+    await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
+    const c = confirm.mock.calls[0]![0] as { title: string; content: string; okText: string; onOk: () => Promise<unknown> };
+    expect(c.title).toBe('确认以红字冲销凭证撤销报销单 BX2026110003 的入账？');
+    expect(c.content).toBe(revokeConfirmText(pushedRow, 'reverse'));
+    expect(c.content).toContain('冲销凭证 202611 记-0012（科目相同、金额为负，原凭证保留');
+    expect(c.okText).toBe('确认冲销');
+    // Nothing is sent before the confirmation.
+    expect(api.revoke).not.toHaveBeenCalled();
+    await c.onOk();
+    expect(api.revoke).toHaveBeenCalledWith({ billId: pushedRow.id, reason: '报销金额有误', method: 'reverse' });
+    await screen.findByTestId('at-list');
+    expect(success).toHaveBeenCalledWith('已红字冲销报销单 BX2026110003：冲销凭证 2026年11月 记-0031 冲销原凭证 2026年11月 记-0012，报销单恢复为未报销');
+  });
+
+  it('switching back to deletion asks the deletion question; nothing is sent before the confirmation', async () => {
+    renderAt(REVOKE_ADD);
+    await pick();
+    fireEvent.click(within(screen.getByTestId('revoke-method')).getByText('红字冲销凭证'));
+    fireEvent.click(within(screen.getByTestId('revoke-method')).getByText('删除凭证后撤销'));
+    fireEvent.change(screen.getByTestId('revoke-reason'), { target: { value: '重复报销' } });
+    fireEvent.click(screen.getByTestId('revoke-submit'));
+    await waitFor(() => expect(confirm).toHaveBeenCalledTimes(1));
+    const c = confirm.mock.calls[0]![0] as { title: string; content: string };
+    expect([c.title, c.content]).toEqual([revokeConfirmTitle(pushedRow, 'delete'), revokeConfirmText(pushedRow, 'delete')]);
+    expect(c.content).toContain('请确认会计已在会计系统删除凭证 记-0012');
+    expect(api.revoke).not.toHaveBeenCalled();
+  });
+
   it('role 16 revokes but has no simulated accountant', async () => {
     useSession.setState({ roles: ['16'] } as never);
     renderAt(REVOKE_ADD);
@@ -230,6 +271,15 @@ describe('报销撤销 and 同步日志', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('export-button')).toBeTruthy();
     fireEvent.click(screen.getByTestId('reimb-revoke-add'));
     expect(await screen.findByTestId('reimb-revoke-add-page')).toBeTruthy();
+  });
+
+  it('报销撤销 shows how each bill was revoked and the red reversing voucher', async () => {
+    api.revocations.mockResolvedValue({ items: [{ id: 'r2', billId: pushedRow.id, billNo: 'BX2026110003', applicantName: '李晓燕', approvedAmount: 18_000, voucherNo: '记-0012', voucherPeriod: '202609', reason: '报销金额有误', state: 1, message: '红字冲销凭证 2026年11月 记-0031 冲销原凭证 2026年09月 记-0012，报销单恢复为未报销', requestedByName: '王建国', createdAt: '2026-11-22T02:00:00.000Z', method: 'reverse', reversalVoucherNo: '记-0031', reversalPeriod: '202611' }], total: 1 });
+    renderAt(REVOKE_LIST);
+    expect(await screen.findByText('已撤销')).toBeTruthy();
+    expect(screen.getAllByText('红字冲销凭证').length).toBeGreaterThan(0);
+    expect(screen.getByText('202611 记-0031')).toBeTruthy();
+    expect(screen.getByText('202609 记-0012')).toBeTruthy();
   });
 
   it('同步日志 shows each exchange with its bill number, the method by its Chinese name (issue 31 #9)', async () => {
