@@ -159,6 +159,8 @@ export class AccountingSimulator implements Pick<AccountingGateway, 'pushVoucher
     if (!o) throw new AccountingError('会计系统拒绝冲销：会计系统中没有原凭证（可能已被删除）', 'NOT_FOUND');
     if (o.reverses) throw new AccountingError(`会计系统拒绝冲销：凭证 ${o.voucher_no} 本身是冲销凭证`, 'REFUSED');
     const other = await this.reversalOf(r.reverses);
+    // The same reversal made a moment ago by a concurrent call: answer it.
+    if (other?.id === r.id) return answer(other, o);
     if (other) throw new AccountingError(`会计系统拒绝冲销：原凭证 ${o.voucher_no} 已被冲销（冲销凭证 ${other.period} ${other.voucher_no}）`, 'ALREADY_REVERSED');
     if (simPeriodClosed(r.period)) throw new AccountingError(`会计系统拒绝冲销：${periodClosedMessage(r.period, '不能制单')}`, 'PERIOD_CLOSED');
     const original = JSON.parse(o.body) as Voucher;
