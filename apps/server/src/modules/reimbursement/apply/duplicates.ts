@@ -26,7 +26,8 @@ type Db = Kysely<Database>;
 /** Whether the user may follow the bill's matches to the other bills: its approvers (current or past) and roles 1, 12, 16. */
 export async function mayFollowMatches(app: FastifyInstance, b: ReimbBillTable, user: AuthUser): Promise<boolean> {
   if (isSuperUser(user.roles) || user.roles.some((r) => BILL_READER_ROLES.includes(r))) return true;
-  if (b.work_id === null) return false;
+  // The applicant handled the start node: a past handler of their own instance, but no approver of it.
+  if (b.work_id === null || b.applicant_id === user.id) return false;
   const h = await app.workflow.handlerOf(b.work_id, user.id);
   return h.current || h.past;
 }
