@@ -11,7 +11,8 @@
  * cases do not match one another.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DUPLICATE_CLAIM_DAYS, ReimbFlowState } from '@zhyy/shared';
+import { DUPLICATE_CLAIM_DAYS, ReimbFlowState, sellerKey } from '@zhyy/shared';
+import { backfillSellers, sellerKey as frozenSellerKey } from '../src/db/migrations/0048_reimb_duplicate_claims.backfill.js';
 import type { TestServer } from './helpers.js';
 import { shanghaiDay } from './income-helpers.js';
 import { openHandlers } from './workflow-helpers.js';
@@ -192,5 +193,22 @@ describe('the index', () => {
       where l.seller_key = ${'北京出租汽车'} and l.amount = ${3_650} and l.expense_date >= ${'2026-01-01'} and l.expense_date <= ${'2026-01-07'} and b.flow_state in (1, 3)`.execute(s.db.kysely);
     const text = plan.rows.map((r) => r.detail).join('\n');
     expect(text).toMatch(/SEARCH l USING INDEX reimb_lines_dup_idx \(seller_key=\? AND amount=\? AND expense_date>\? AND expense_date<\?\)/);
+  });
+});
+
+describe('migration 0048\'s backfill (frozen)', () => {
+  it('gives the existing lines the seller of their invoice and the key today\'s rule gives, as the demo seed writes them', async () => {
+    const k = s.db.kysely;
+    const seeded = await k.selectFrom('reimb_lines').select(['id', 'seller_name', 'seller_key']).where('invoice_id', 'is not', null).orderBy('id').execute();
+    expect(seeded.length).toBeGreaterThan(10);
+    expect(seeded.every((l) => l.seller_name && l.seller_key === sellerKey(l.seller_name!))).toBe(true);
+    // The state before the migration: no sellers; the backfill restores what the seed wrote.
+    const ids = seeded.map((l) => l.id);
+    await k.updateTable('reimb_lines').set({ seller_name: '', seller_key: '' }).where('id', 'in', ids).execute();
+    await backfillSellers(k);
+    expect(await k.selectFrom('reimb_lines').select(['id', 'seller_name', 'seller_key']).where('id', 'in', ids).orderBy('id').execute()).toEqual(seeded);
+    // The frozen copy of the rule is today's on every seller the demo knows and on the awkward spellings.
+    const names = (await k.selectFrom('income_invoices').select('seller_name').distinct().execute()).map((r) => r.seller_name);
+    for (const n of [...names, '北京（首汽）出租汽车有限责任公司', 'ＡＢＣ停车场', ' 京沪高速·沧州收费站 ', '公司', '']) expect(frozenSellerKey(n)).toBe(sellerKey(n));
   });
 });

@@ -11,37 +11,17 @@
  *
  * Backfill: the lines backed by an invoice take its seller; the key is computed here with a copy of
  * `sellerKey` of packages/shared/src/reimbursement-rules.ts as it is today (a migration never imports live code),
- * once per distinct name through a scratch table, so the existing claims are found by the check from the start.
+ * once per distinct name through a scratch table, so the existing claims are found by the check from the start
+ * (0048_reimb_duplicate_claims.backfill.ts).
  */
-import { sql, type Kysely } from 'kysely';
-
-const SUFFIXES = ['股份有限公司', '有限责任公司', '有限公司', '集团公司', '公司'];
-function sellerKey(name: string): string {
-  let s = name.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]/gu, '');
-  for (const suffix of SUFFIXES)
-    if (s.length > suffix.length && s.endsWith(suffix)) {
-      s = s.slice(0, -suffix.length);
-      break;
-    }
-  return s;
-}
+import type { Kysely } from 'kysely';
+import { backfillSellers } from './0048_reimb_duplicate_claims.backfill.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('reimb_lines').addColumn('seller_name', 'text', (c) => c.notNull().defaultTo('')).execute();
   await db.schema.alterTable('reimb_lines').addColumn('seller_key', 'text', (c) => c.notNull().defaultTo('')).execute();
 
-  await sql`update reimb_lines set seller_name = coalesce((select i.seller_name from income_invoices i where i.id = reimb_lines.invoice_id), '') where invoice_id is not null`.execute(db);
-  const names = (await db.selectFrom('reimb_lines').select('seller_name').distinct().where('seller_name', '<>', '').execute()) as Array<{ seller_name: string }>;
-  if (names.length) {
-    await db.schema.createTable('reimb_seller_keys_0048').addColumn('name', 'text', (c) => c.primaryKey()).addColumn('seller_key', 'text', (c) => c.notNull()).execute();
-    for (let i = 0; i < names.length; i += 500)
-      await db
-        .insertInto('reimb_seller_keys_0048')
-        .values(names.slice(i, i + 500).map((n) => ({ name: n.seller_name, seller_key: sellerKey(n.seller_name) })))
-        .execute();
-    await sql`update reimb_lines set seller_key = coalesce((select k.seller_key from reimb_seller_keys_0048 k where k.name = reimb_lines.seller_name), '') where seller_name <> ''`.execute(db);
-    await db.schema.dropTable('reimb_seller_keys_0048').execute();
-  }
+  await backfillSellers(db);
   await db.schema.createIndex('reimb_lines_dup_idx').on('reimb_lines').columns(['seller_key', 'amount', 'expense_date']).execute();
 
   await db.schema
