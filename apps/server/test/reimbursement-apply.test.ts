@@ -158,10 +158,16 @@ describe('the checks', () => {
     expect(d.lines[3].checks).toEqual([{ code: 'invoiceTooOld', level: 'warn', message: `发票开具于 ${shanghaiDay(-400)}，已超过 365 天` }]);
     // Exactly at the standard: nothing.
     expect(d.lines[4].checks).toEqual([]);
-    // The same claim on a second bill: 疑似重复报销 (warns, does not block).
+    // The same claim on a second bill: 疑似重复报销 (warns, does not block) once the first is a claim (submitted;
+    // a draft is not one, issue 32 #4).
+    const early = await call('/bill/save', { ...header(), lines: [lines[4]] }, A.token);
+    expect((await call('/bill/get', { id: early.r.id }, A.token)).r.lines[0].checks).toEqual([]);
+    expect((await call('/bill/delete', { id: early.r.id }, A.token)).code).toBe(20000);
+    const sub = await call('/bill/submit', { id: a.r.id }, A.token);
+    expect(sub.code, sub.message).toBe(20000);
     const b = await call('/bill/save', { ...header(), lines: [lines[4]] }, A.token);
     const db2 = (await call('/bill/get', { id: b.r.id }, A.token)).r;
-    expect(db2.lines[0].checks).toEqual([{ code: 'duplicateClaim', level: 'warn', message: `与报销单 ${a.r.billNo} 的费用类别、日期和金额相同，疑似重复报销` }]);
+    expect(db2.lines[0].checks).toEqual([{ code: 'duplicateClaim', level: 'warn', message: `与报销单 ${a.r.billNo} 的费用类别、日期和金额相同，疑似重复报销`, ref: expect.objectContaining({ billId: a.r.id, lineNo: 5 }) }]);
   });
 
   it('takes the standard as a ceiling (issue 29 #10): the lowest classes pass for the lowest grade, a class above its ceiling is flagged', async () => {

@@ -3,7 +3,7 @@
  * them) and in the editor (which shows them while typing). Money in integer 分, rounded half-up.
  */
 import { Decimal } from 'decimal.js';
-import type { ReimbCheck } from './api/reimbursement.js';
+import type { ReimbCheck, ReimbDuplicateRef } from './api/reimbursement.js';
 import { formatFen } from './workflow-rules.js';
 import { travelClassAllowed } from './travel-classes.js';
 
@@ -50,6 +50,51 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+/**
+ * 疑似重复报销 across employees (issue 32 #4): two lines of two claiming bills match when their sellers are the
+ * same (sellerKey), their amounts are equal to the 分 and their dates at most this many days apart. A receipt
+ * carries one date but the claimant types the line's date: the day of the trip or the day printed, a ride after
+ * midnight, a 定额发票 that prints no date at all, a ticket claimed by the day it was collected; so one receipt
+ * claimed twice may differ by a day or two, three over a long weekend. Wider, a recurring expense (the same
+ * parking fee every week, the same fare every day) would bury the approvers in matches (docs/reimbursement.md).
+ */
+export const DUPLICATE_CLAIM_DAYS = 3;
+
+/** Legal-form endings that do not tell two sellers apart (北京出租汽车有限公司 = 北京出租汽车公司 = 北京出租汽车). */
+const SELLER_SUFFIXES = ['股份有限公司', '有限责任公司', '有限公司', '集团公司', '公司'];
+
+/**
+ * A seller's name as the duplicate-claim check compares it: NFKC (full-width letters, digits and brackets become
+ * ordinary ones), lower case, without spaces, punctuation or symbols, and without one legal-form ending. '' when
+ * nothing is left (no seller known). Migration 0048 carries a copy of this rule for its backfill.
+ */
+export function sellerKey(name: string): string {
+  let s = name.normalize('NFKC').toLowerCase().replace(/[\s\p{P}\p{S}]/gu, '');
+  for (const suffix of SELLER_SUFFIXES)
+    if (s.length > suffix.length && s.endsWith(suffix)) {
+      s = s.slice(0, -suffix.length);
+      break;
+    }
+  return s;
+}
+
+/** A match of the duplicate-claim check: the other line, and whether it is the same applicant's. */
+export interface DuplicateClaimMatch {
+  ref: ReimbDuplicateRef;
+  sameApplicant: boolean;
+  /** Matched without a seller (neither line names one): same person, category, day and amount. */
+  bySeller: boolean;
+}
+
+/** The words of a 疑似重复报销 finding; another employee's bill is not named (its reference goes only to the approvers). */
+export function duplicateClaimMessage(m: DuplicateClaimMatch): string {
+  const r = m.ref;
+  if (!m.bySeller) return `与报销单 ${r.billNo} 的费用类别、日期和金额相同，疑似重复报销`;
+  const when = r.days === 0 ? '日期相同' : `日期相差 ${r.days} 天`;
+  const whose = m.sameApplicant ? `报销单 ${r.billNo} 第${r.lineNo}行` : '另一员工的报销单';
+  return `与${whose}的收款方（${r.sellerName}）、金额（${formatFen(r.amount)} 元）相同，${when}，疑似重复报销`;
+}
+
 /** Money in the findings' words: the one format of the screens (16,916.10). */
 const yuan = (fen: number) => formatFen(fen);
 
@@ -75,8 +120,8 @@ export interface LineCheckFacts {
   } | null;
   /** Another bill already claiming the same invoice (by identity, file, or seller + date + total). */
   duplicateInvoiceBill?: string | null;
-  /** Another bill of the same person with the same category, date and amount. */
-  duplicateClaimBill?: string | null;
+  /** Other claims of the same expense (issue 32 #4: seller, amount, date within DUPLICATE_CLAIM_DAYS, any applicant). */
+  duplicateClaims?: readonly DuplicateClaimMatch[];
   /** The travel standard of the applicant's grade and the line's city tier, when the category has one; its seat classes are ceilings (travel-classes.ts). */
   standard?: { hotelPerNight: number; seatClasses: string[]; allowancePerDay: number; label: string } | null;
 }
@@ -105,7 +150,7 @@ export function lineChecks(f: LineCheckFacts): ReimbCheck[] {
       if (f.amount > s.allowancePerDay * days) out.push({ code: 'allowanceOverStandard', level: 'warn', message: `补助每天 ${yuan(Math.round(f.amount / days))} 元，超过${s.label}标准 ${yuan(s.allowancePerDay)} 元` });
     }
   }
-  if (f.duplicateClaimBill) out.push({ code: 'duplicateClaim', level: 'warn', message: `与报销单 ${f.duplicateClaimBill} 的费用类别、日期和金额相同，疑似重复报销` });
+  for (const m of f.duplicateClaims ?? []) out.push({ code: 'duplicateClaim', level: 'warn', message: duplicateClaimMessage(m), ref: m.ref });
   return out;
 }
 

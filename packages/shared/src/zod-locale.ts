@@ -74,7 +74,7 @@ export const FIELD_LABELS: Record<string, string> = {
   expenseDate: '发生日期', nights: '天数', seatClass: '座席', projectName: '项目名称',
   contractNo: '合同编号', periodFrom: '费用期间开始', periodTo: '费用期间结束', payeeName: '收款人', payeeBank: '收款银行',
   payeeAccount: '收款账号', saveAsDefault: '保存为默认收款信息',
-  lineId: '费用明细', approvedAmount: '核定金额',
+  lineId: '费用明细', approvedAmount: '核定金额', otherLineId: '对方费用明细', peerId: '对方报销单',
   // 投标管理: files and settings (api/tender-files.ts)
   ownerKind: '附件所属类型', ownerIds: '附件所属记录', watermark: '默认水印文字', windowYears: '业绩年限', thresholdFen: '业绩金额门槛',
   remindDays: '提醒天数',

@@ -1,6 +1,6 @@
 /** Issue 15: the bill arithmetic and the line checks the server stores and the editor shows. */
 import { describe, expect, it } from 'vitest';
-import { billSums, daysBetween, hasBlock, lineChecks, reimbRateLabel, taxOfIncluded, type LineCheckFacts } from '../src/reimbursement-rules.js';
+import { DUPLICATE_CLAIM_DAYS, billSums, daysBetween, hasBlock, lineChecks, reimbRateLabel, sellerKey, taxOfIncluded, type LineCheckFacts } from '../src/reimbursement-rules.js';
 
 const base: LineCheckFacts = { amount: 10_900, travelKind: '', nights: null, seatClass: '', today: '2026-11-23', invoiceAgeDays: 365 };
 const inv = { number: '1', total: 10_900, issueDate: '2026-11-01', buyerMismatch: false, deadState: '' };
@@ -42,8 +42,23 @@ describe('line checks', () => {
     expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '硬座', standard: std })).toEqual([]);
     expect(lineChecks({ ...base, travelKind: 'transport', seatClass: '软卧', standard: std })).toEqual([{ code: 'seatOverStandard', level: 'warn', message: '座席「软卧」超出员工一类城市标准（二等座、经济舱）' }]);
     expect(lineChecks({ ...base, travelKind: 'allowance', nights: 3, amount: 30_001, standard: std })[0]).toMatchObject({ code: 'allowanceOverStandard', level: 'warn' });
-    const w = lineChecks({ ...base, duplicateClaimBill: 'BX2026110002' });
-    expect(w).toEqual([{ code: 'duplicateClaim', level: 'warn', message: '与报销单 BX2026110002 的费用类别、日期和金额相同，疑似重复报销' }]);
+    const ref = { billId: 'b2', billNo: 'BX2026110002', lineId: 'l2', lineNo: 2, applicantName: '李四', expenseDate: '2026-11-20', amount: 3_650, sellerName: '北京出租汽车公司', days: 0 };
+    const w = lineChecks({ ...base, duplicateClaims: [{ ref, sameApplicant: true, bySeller: false }] });
+    expect(w).toEqual([{ code: 'duplicateClaim', level: 'warn', message: '与报销单 BX2026110002 的费用类别、日期和金额相同，疑似重复报销', ref }]);
     expect(hasBlock(w)).toBe(false);
+    // Issue 32 #4: by seller; another employee's bill is not named in the words (the reference goes to the approvers).
+    expect(lineChecks({ ...base, duplicateClaims: [{ ref: { ...ref, days: 2 }, sameApplicant: false, bySeller: true }] })[0]!.message).toBe('与另一员工的报销单的收款方（北京出租汽车公司）、金额（36.50 元）相同，日期相差 2 天，疑似重复报销');
+    expect(lineChecks({ ...base, duplicateClaims: [{ ref, sameApplicant: true, bySeller: true }] })[0]!.message).toBe('与报销单 BX2026110002 第2行的收款方（北京出租汽车公司）、金额（36.50 元）相同，日期相同，疑似重复报销');
+  });
+  it('sellerKey: full-width, spaces, punctuation and one legal-form ending do not tell sellers apart (issue 32 #4)', () => {
+    expect(sellerKey('北京出租汽车有限公司')).toBe('北京出租汽车');
+    expect(sellerKey(' 北京出租汽车公司 ')).toBe('北京出租汽车');
+    expect(sellerKey('北京（首汽）出租汽车有限责任公司')).toBe(sellerKey('北京(首汽)出租汽车'));
+    expect(sellerKey('ＡＢＣ停车场')).toBe('abc停车场');
+    expect(sellerKey('京沪高速·沧州收费站')).toBe('京沪高速沧州收费站');
+    expect(sellerKey('公司')).toBe('公司');
+    expect(sellerKey('  ')).toBe('');
+    expect(sellerKey('北京出租汽车')).not.toBe(sellerKey('天津出租汽车'));
+    expect(DUPLICATE_CLAIM_DAYS).toBe(3);
   });
 });

@@ -29,7 +29,7 @@
  */
 import { INPUT_VAT, PAYABLE } from '../modules/reimbursement/accounting/voucher.js';
 import type { Kysely } from 'kysely';
-import { IncomeBookingState, IncomeUsage, ReimbFlowState, ReimbRevocationState, ReimbState } from '@zhyy/shared';
+import { IncomeBookingState, IncomeUsage, ReimbFlowState, ReimbRevocationState, ReimbState, sellerKey } from '@zhyy/shared';
 import type { Database } from '../db/schema.js';
 import { formatVoucherNo, type Voucher } from '../integrations/accounting/index.js';
 import { shanghaiMonth } from '../modules/income/signing/archive-no.js';
@@ -164,6 +164,7 @@ export async function seedReimbursement(ctx: SeedContext): Promise<void> {
         id: lineId, bill_id: s.id!, line_no: k + 1, category_code: l.code, category_name: cat.name, expense_date: l.date, description: l.description, city: l.city, nights: l.nights, seat_class: l.seat,
         amount: l.gross, tax_rate: rate, tax: taxInside(l.gross, rate), approved_amount: approved ? l.approved : null, approve_note: approved && l.approved !== null ? l.note : '', approved_by: approved && l.approved !== null ? accountant.name : '',
         deductible_tax: 0, invoice_id: invoice?.id ?? null, invoice_number: invoice ? invoice.digital_no || invoice.invoice_no : '', subject_code: cat.subject_code, subject_name: cat.subject_name, checks: '[]',
+        seller_name: invoice?.seller_name ?? '', seller_key: sellerKey(invoice?.seller_name ?? ''),
       });
     }
     lines.push(...billLines);

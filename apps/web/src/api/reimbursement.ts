@@ -7,6 +7,7 @@ import type {
   ReimbBillRow,
   ReimbCandidate,
   ReimbListAnswer,
+  ReimbPeerView,
   ReimbProfile,
   ReimbSaveBody,
   UploadRecognition,
@@ -30,6 +31,10 @@ export const reimbApi = {
   withdraw: (id: string) => api.request<null>(`${P}/bill/withdraw`, { id }, { silent: true }),
   remove: (id: string) => api.request<null>(`${P}/bill/delete`, { id }, { silent: true }),
   approveLine: (lineId: string, approvedAmount: number, note: string) => api.request<{ approvedAmount: number }>(`${P}/bill/approve-line`, { lineId, approvedAmount, note }, { silent: true }),
+  /** 接受疑似重复 (issue 32 #4): the current approver accepts one match of a line with an opinion. */
+  acceptDuplicate: (lineId: string, otherLineId: string, opinion: string) => api.request<{ otherBillNo: string }>(`${P}/bill/accept-duplicate`, { lineId, otherLineId, opinion }, { silent: true }),
+  /** The other bill of a match, as the approver of `billId` may see it. */
+  peer: (billId: string, peerId: string) => api.post<ReimbPeerView>(`${P}/bill/peer`, { id: billId, peerId }, { silent: true }),
   candidates: (billId?: string, keyword?: string) => api.post<ReimbCandidate[]>(`${P}/invoice/candidates`, { ...(billId ? { billId } : {}), ...(keyword ? { keyword } : {}) }),
   /** One invoice as a candidate (the one just uploaded), whatever the search; refused (no toast) with the reason it may not be picked. */
   candidate: async (invoiceId: string, billId?: string) => (await api.post<ReimbCandidate[]>(`${P}/invoice/candidates`, { invoiceId, ...(billId ? { billId } : {}) }, { silent: true }))[0],

@@ -43,6 +43,11 @@ export const ReimbLineInput = z.object({
     .transform((v) => (v === '' ? '' : (normaliseRate(v) ?? v)))
     .default(''),
   invoiceId: Uuid.nullable().default(null),
+  /**
+   * 收款方 (the seller or payee on the receipt: 出租车公司, 停车场, 收费站…) for a line without a pool invoice; a line
+   * backed by an invoice takes the invoice's seller instead. What 疑似重复报销 matches on (issue 32 #4).
+   */
+  sellerName: text().trim().max(100, '收款方不能超过100字').default(''),
 });
 export type ReimbLineInput = z.infer<typeof ReimbLineInput>;
 
@@ -96,6 +101,18 @@ export const ReimbApproveLineBody = z.object({
   note: text().trim().min(1, '请填写核定意见').max(200, '核定意见不能超过200字'),
 });
 export type ReimbApproveLineBody = z.infer<typeof ReimbApproveLineBody>;
+
+/** 接受疑似重复 (issue 32 #4): the current handler accepts one match of a line with an opinion. */
+export const ReimbAcceptDuplicateBody = z.object({
+  lineId: Uuid,
+  otherLineId: Uuid,
+  opinion: text().trim().min(1, '请填写接受意见').max(200, '接受意见不能超过200字'),
+});
+export type ReimbAcceptDuplicateBody = z.infer<typeof ReimbAcceptDuplicateBody>;
+
+/** The other bill of a 疑似重复报销 match, as the approver of `id` may see it. */
+export const ReimbPeerBody = z.object({ id: Uuid, peerId: Uuid });
+export type ReimbPeerBody = z.infer<typeof ReimbPeerBody>;
 
 export const ReimbAttachmentUploadBody = z.object({
   billId: Uuid,
@@ -190,6 +207,8 @@ export interface ReimbLineView {
   invoiceId: string | null;
   invoiceNumber: string;
   invoice: ReimbInvoiceInfo | null;
+  /** The seller the duplicate-claim check matches on: the invoice's, else the one typed. */
+  sellerName: string;
   subjectCode: string;
   subjectName: string;
   checks: ReimbCheck[];
@@ -229,6 +248,23 @@ export interface ReimbBillDetail extends ReimbBillRow {
   pushes: ReimbPushView[];
   /** What the reader may do. */
   can: { edit: boolean; submit: boolean; withdraw: boolean; delete: boolean; approve: boolean };
+}
+
+/**
+ * The other bill of a 疑似重复报销 match as its reader sees it (`/bill/peer`): the header and the lines, no payee
+ * account, no files, no approval track (issue 32 #4).
+ */
+export interface ReimbPeerView {
+  id: string;
+  billNo: string;
+  applicantName: string;
+  deptName: string;
+  reason: string;
+  flowStateName: string;
+  reimbStateName: string;
+  amount: number;
+  submittedAt: string | null;
+  lines: Array<{ id: string; lineNo: number; categoryName: string; expenseDate: string; description: string; sellerName: string; amount: number; invoiceNumber: string; matched: boolean }>;
 }
 
 export interface ReimbCandidate extends ReimbInvoiceInfo {

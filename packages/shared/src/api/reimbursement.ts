@@ -39,6 +39,27 @@ export interface ReimbCheck {
   code: ReimbCheckCodeValue;
   level: 'block' | 'warn';
   message: string;
+  /**
+   * duplicateClaim: the other claim the line matches (issue 32 #4). Sent only to whoever may look at it: the
+   * bill's approvers (current or past handlers), roles 1, 12, 16, and the applicant when the other bill is theirs too.
+   */
+  ref?: ReimbDuplicateRef;
+  /** duplicateClaim: the approver accepted this match with an opinion. */
+  accepted?: { by: string; at: string; opinion: string };
+}
+
+/** The other line of a 疑似重复报销 match. */
+export interface ReimbDuplicateRef {
+  billId: string;
+  billNo: string;
+  lineId: string;
+  lineNo: number;
+  applicantName: string;
+  expenseDate: string;
+  amount: number;
+  sellerName: string;
+  /** Days between the two lines' dates (0 … DUPLICATE_CLAIM_DAYS). */
+  days: number;
 }
 
 /** BX{yyyyMM}{seq}: the month the bill was made and a 4-digit sequence of that month. */

@@ -49,6 +49,7 @@ import * as m0041 from './0041_income_red_received.js';
 import * as m0042 from './0042_filing_calendars.js';
 import * as m0043 from './0043_tender_manager_exceptions.js';
 import * as m0047 from './0047_reimb_reversal.js';
+import * as m0048 from './0048_reimb_duplicate_claims.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -94,4 +95,5 @@ export const migrations: Record<string, Migration> = {
   '0042_filing_calendars': m0042,
   '0043_tender_manager_exceptions': m0043,
   '0047_reimb_reversal': m0047,
+  '0048_reimb_duplicate_claims': m0048,
 };

@@ -70,6 +70,26 @@ export interface ReimbLineTable {
   subject_name: string;
   /** JSON array of ReimbCheck. */
   checks: string;
+  /**
+   * The seller (the invoice's, else the 收款方 typed) and its normalised key (sellerKey; '' unknown), migration 0048.
+   * Optional in the type only (the columns are NOT NULL DEFAULT ''), so rows written by other parts need not name them.
+   */
+  seller_name?: string;
+  seller_key?: string;
+}
+
+/** An approver's acceptance of one 疑似重复报销 match (migration 0048). */
+export interface ReimbDupAcceptTable {
+  id: string;
+  line_id: string;
+  bill_id: string;
+  other_line_id: string;
+  other_bill_id: string;
+  other_bill_no: string;
+  opinion: string;
+  user_id: string;
+  user_name: string;
+  created_at: string;
 }
 
 export interface ReimbAttachmentTable {
@@ -171,6 +191,7 @@ declare module '../../db/schema.js' {
   interface Database {
     reimb_bills: ReimbBillTable;
     reimb_lines: ReimbLineTable;
+    reimb_dup_accepts: ReimbDupAcceptTable;
     reimb_attachments: ReimbAttachmentTable;
     reimb_pushes: ReimbPushTable;
     reimb_revocations: ReimbRevocationTable;

@@ -5,7 +5,7 @@
  * class against the standard's classes as ceilings by the one order of travel-classes.ts).
  */
 import type { Kysely } from 'kysely';
-import { IncomeInvoiceState, ReimbCityTier, ReimbFlowState, ReimbGrade, lineChecks, type ReimbCheck } from '@zhyy/shared';
+import { DUPLICATE_CLAIM_DAYS, IncomeInvoiceState, ReimbCityTier, ReimbFlowState, ReimbGrade, daysBetween, lineChecks, type DuplicateClaimMatch, type ReimbCheck } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { cityTierOf, gradeOf, reimbSetting, travelStandardOf } from '../settings/read.js';
@@ -24,6 +24,8 @@ export interface CheckedLine {
   seatClass: string;
   amount: number;
   invoiceId: string | null;
+  /** The seller's key (sellerKey of the invoice's seller, else of the 收款方 typed); '' when unknown. */
+  sellerKey: string;
 }
 
 /** Bills whose claims count (submitted or approved); drafts and returned bills are not claims yet. */
@@ -56,19 +58,52 @@ async function duplicateInvoiceBill(db: Db, billId: string | null, invoiceId: st
   return hit?.bill_no ?? null;
 }
 
-/** Another bill (not deleted) of the same person with the same category, date and amount. */
-async function duplicateClaimBill(db: Db, billId: string | null, applicantId: string, l: CheckedLine): Promise<string | null> {
+/** The most matches one line lists (a fixed-price receipt may match many claims; the first few show the pattern). */
+export const MAX_DUPLICATE_MATCHES = 5;
+
+/** A calendar day (YYYY-MM-DD) moved by some days. */
+function shiftDay(day: string, days: number): string {
+  const t = Date.parse(`${day}T00:00:00Z`) + days * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/**
+ * Other claims of the same expense (issue 32 #4), in other bills that are claims (审批中 or 已通过: a draft, a
+ * withdrawn or a returned bill is not one), whoever applied:
+ * - with a seller: the same seller key, the same amount to the 分 and dates at most DUPLICATE_CLAIM_DAYS apart, where at
+ *   least one of the two lines has no pool invoice (two different invoices with numbers are two documents; the same
+ *   invoice is duplicateInvoice's). One index range: reimb_lines_dup_idx (seller_key, amount, expense_date).
+ * - without a seller on either line (no invoice, no 收款方): the same person, category, day and amount.
+ */
+export async function duplicateClaims(db: Db, billId: string | null, applicantId: string, l: CheckedLine): Promise<DuplicateClaimMatch[]> {
   let q = db
     .selectFrom('reimb_lines as l')
     .innerJoin('reimb_bills as b', 'b.id', 'l.bill_id')
-    .select('b.bill_no')
-    .where('b.applicant_id', '=', applicantId)
-    .where('l.category_code', '=', l.categoryCode)
-    .where('l.expense_date', '=', l.expenseDate)
-    .where('l.amount', '=', l.amount);
+    .select(['l.id', 'l.line_no', 'l.expense_date', 'l.amount', 'l.seller_name', 'b.id as bill_id', 'b.bill_no', 'b.applicant_id', 'b.applicant_name'])
+    .where('l.seller_key', '=', l.sellerKey)
+    .where('l.amount', '=', l.amount)
+    .where('b.flow_state', 'in', CLAIMING);
+  if (l.sellerKey) {
+    q = q.where('l.expense_date', '>=', shiftDay(l.expenseDate, -DUPLICATE_CLAIM_DAYS)).where('l.expense_date', '<=', shiftDay(l.expenseDate, DUPLICATE_CLAIM_DAYS));
+    if (l.invoiceId) q = q.where('l.invoice_id', 'is', null);
+  } else q = q.where('l.expense_date', '=', l.expenseDate).where('l.category_code', '=', l.categoryCode).where('b.applicant_id', '=', applicantId);
   if (billId) q = q.where('b.id', '!=', billId);
-  const hit = await q.orderBy('b.bill_no').executeTakeFirst();
-  return hit?.bill_no ?? null;
+  const rows = await q.orderBy('b.bill_no').orderBy('l.line_no').limit(MAX_DUPLICATE_MATCHES).execute();
+  return rows.map((r) => ({
+    ref: {
+      billId: r.bill_id,
+      billNo: r.bill_no,
+      lineId: r.id,
+      lineNo: r.line_no,
+      applicantName: r.applicant_name,
+      expenseDate: r.expense_date,
+      amount: Number(r.amount),
+      sellerName: r.seller_name ?? '',
+      days: Math.abs(daysBetween(l.expenseDate, r.expense_date)),
+    },
+    sameApplicant: r.applicant_id === applicantId,
+    bySeller: !!l.sellerKey,
+  }));
 }
 
 /**
@@ -129,7 +164,7 @@ export async function checkLines(db: Db, bill: { id: string | null; applicantId:
             }
           : null,
         duplicateInvoiceBill: l.invoiceId ? await duplicateInvoiceBill(db, bill.id, l.invoiceId) : null,
-        duplicateClaimBill: await duplicateClaimBill(db, bill.id, bill.applicantId, l),
+        duplicateClaims: await duplicateClaims(db, bill.id, bill.applicantId, l),
         standard,
       }),
     );

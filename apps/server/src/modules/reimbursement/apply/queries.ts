@@ -20,6 +20,7 @@ import { shanghaiDayStartIso } from '../../../platform/time.js';
 import { enabledCategories, gradeOf, profileOf, reimbSetting } from '../settings/read.js';
 import type { ReimbBillTable } from '../tables.js';
 import { checkLines } from './checks.js';
+import { visibleChecks } from './duplicates.js';
 import { invoiceInfos } from './invoices.js';
 import type { ApplyService } from './service.js';
 
@@ -92,8 +93,10 @@ export async function billDetail(app: FastifyInstance, svc: ApplyService, user: 
     checks = await checkLines(
       db,
       { id: b.id, applicantId: b.applicant_id },
-      lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id })),
+      lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id, sellerKey: l.seller_key ?? '' })),
     );
+  // 疑似重复报销: acceptances shown, references only to whoever may follow them (duplicates.ts).
+  checks = await visibleChecks(app, b, user, lines.map((l) => l.id), checks);
   const views: ReimbLineView[] = lines.map((l, i) => ({
     id: l.id,
     lineNo: l.line_no,
@@ -116,6 +119,7 @@ export async function billDetail(app: FastifyInstance, svc: ApplyService, user: 
     invoiceId: l.invoice_id,
     invoiceNumber: l.invoice_number,
     invoice: l.invoice_id ? (invoices.get(l.invoice_id) ?? null) : null,
+    sellerName: l.seller_name ?? '',
     subjectCode: l.subject_code,
     subjectName: l.subject_name,
     checks: checks[i] ?? [],

@@ -7,12 +7,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ReimbAcceptDuplicateBody,
   ReimbApproveLineBody,
   ReimbAttachmentUploadBody,
   ReimbCandidatesBody,
   ReimbFileBody,
   ReimbIdBody,
   ReimbListQuery,
+  ReimbPeerBody,
   ReimbProfileSaveBody,
   ReimbSaveBody,
   ReimbGrade,
@@ -30,6 +32,7 @@ import { gradeOf, profileOf } from '../settings/read.js';
 import { candidates } from './invoices.js';
 import { applyOptions, billDetail, myBills } from './queries.js';
 import { BillFiles } from './files.js';
+import { acceptDuplicate, peerView } from './duplicates.js';
 import { ApplyService, RECORD_TYPE } from './service.js';
 
 const P = '/api/reimbursement';
@@ -78,6 +81,14 @@ export async function applyRoutes(app: FastifyInstance): Promise<void> {
     const a = await svc.approveLine(req, currentUser(req), req.body);
     return ok(a, '核定金额已保存');
   });
+
+  r.post(`${P}/bill/accept-duplicate`, { schema: { body: ReimbAcceptDuplicateBody, summary: '接受疑似重复报销：当前审批人核实后接受一行与另一报销单费用的匹配，须填写意见（记录在案）', tags }, config: mine }, async (req) => {
+    const a = await acceptDuplicate(app, svc, req, currentUser(req), req.body);
+    return ok(a, `已接受与报销单 ${a.otherBillNo} 的疑似重复`);
+  });
+  r.post(`${P}/bill/peer`, { schema: { body: ReimbPeerBody, summary: '疑似重复报销的另一张报销单（本单审批人、角色1、12、16可见）：表头与明细，不含收款账号、文件与审批轨迹', tags }, config: mine }, async (req) =>
+    ok(await peerView(app, currentUser(req), req.body.id, req.body.peerId)),
+  );
 
   r.post(`${P}/invoice/candidates`, { schema: { body: ReimbCandidatesBody, summary: '可选发票：本人上传的发票和本人的客票（可用，或已被本单占用；不含作废、红冲）', tags }, config: mine }, async (req) => {
     const user = currentUser(req);

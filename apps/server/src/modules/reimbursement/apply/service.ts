@@ -13,6 +13,7 @@ import {
   billSums,
   formatFen,
   isSuperUser,
+  sellerKey,
   taxOfIncluded,
   type ReimbApproveLineBody,
   type ReimbSaveBody,
@@ -186,10 +187,16 @@ export class ApplyService {
       cats.set(l.categoryCode, c);
     }
     const invoices = await invoiceRows(trx, invoiceIds);
+    // The seller a line was paid to: its invoice's, else the 收款方 typed (issue 32 #4, the duplicate-claim check).
+    const sellers = lines.map((l) => {
+      const inv = l.invoiceId ? invoices.get(l.invoiceId) : undefined;
+      const name = inv?.seller_name || l.sellerName;
+      return { name, key: sellerKey(name) };
+    });
     const checks = await checkLines(
       trx,
       { id: bill.id, applicantId: bill.applicantId },
-      lines.map((l) => ({ ...l, travelKind: cats.get(l.categoryCode)!.travel_kind })),
+      lines.map((l, i) => ({ ...l, travelKind: cats.get(l.categoryCode)!.travel_kind, sellerKey: sellers[i]!.key })),
     );
     await trx.deleteFrom('reimb_lines').where('bill_id', '=', bill.id).execute();
     const rows = lines.map((l, i) => {
@@ -220,6 +227,8 @@ export class ApplyService {
         subject_code: c.subject_code,
         subject_name: c.subject_name,
         checks: JSON.stringify(checks[i] ?? []),
+        seller_name: sellers[i]!.name,
+        seller_key: sellers[i]!.key,
       };
     });
     if (rows.length) await trx.insertInto('reimb_lines').values(rows).execute();
@@ -251,7 +260,7 @@ export class ApplyService {
       const checks = await checkLines(
         trx,
         { id, applicantId: b.applicant_id },
-        lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id })),
+        lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id, sellerKey: l.seller_key ?? '' })),
       );
       for (const [i, l] of lines.entries()) {
         await trx.updateTable('reimb_lines').set({ checks: JSON.stringify(checks[i]) }).where('id', '=', l.id).execute();

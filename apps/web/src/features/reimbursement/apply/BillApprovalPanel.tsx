@@ -15,6 +15,7 @@ import { Money } from '../../common/Money';
 import { MoneyInput } from '../../common/MoneyInput';
 import { approvedColumn, Attachments, BillHeader } from './BillView';
 import { CheckTags, InvoiceCell, REIMB_KEY } from './common';
+import { DuplicateMatches, needsAttention } from './DuplicateMatches';
 
 function ApproveLine({ line, onDone }: { line: ReimbLineView; onDone: () => void }) {
   const [open, setOpen] = useState(false);
@@ -91,7 +92,8 @@ export default function BillApprovalPanel({ billId, version }: { billId: string;
   if (q.isError) return <Alert type="warning" showIcon title={`无法读取报销单：${(q.error as Error).message}`} />;
   if (!b) return null;
   const blocks = b.lines.filter((l) => l.checks.some((c) => c.level === 'block')).length;
-  const warns = b.lines.filter((l) => l.checks.some((c) => c.level === 'warn')).length;
+  // An accepted duplicate claim needs no more attention (issue 32 #4).
+  const warns = b.lines.filter(needsAttention).length;
   const refresh = () => {
     void q.refetch();
     void qc.invalidateQueries({ queryKey: REIMB_KEY });
@@ -140,6 +142,7 @@ export default function BillApprovalPanel({ billId, version }: { billId: string;
             </Table.Summary.Row>
           )}
         />
+        <DuplicateMatches billId={b.id} lines={b.lines} canAccept={b.can.approve} onDone={refresh} />
         <Attachments b={b} />
       </Space>
     </Card>

@@ -67,6 +67,12 @@ export function BillLines(props: {
                         <Form.Item name={[f.name, 'description']} noStyle>
                           <Input maxLength={200} placeholder="说明" />
                         </Form.Item>
+                        {lines[f.name]?.invoiceId ? null : (
+                          // Without an invoice the 收款方 is what 疑似重复报销 matches on (issue 32 #4).
+                          <Form.Item name={[f.name, 'sellerName']} noStyle>
+                            <Input maxLength={100} placeholder="收款方（无发票时填写，如出租车公司、停车场）" data-testid="line-seller" />
+                          </Form.Item>
+                        )}
                         {kind ? (
                           <Space.Compact style={{ width: '100%' }}>
                             <Form.Item name={[f.name, 'city']} noStyle>

@@ -11,6 +11,7 @@ import { formatTime, saveBlob } from '../../../components/download';
 import { Money } from '../../common/Money';
 import { TrackTimeline } from '../../common/TrackTimeline';
 import { CheckTags, FlowStateTag, InvoiceCell } from './common';
+import { DuplicateMatches } from './DuplicateMatches';
 import { PrintPortal } from './PrintSheet';
 import './print.css';
 
@@ -146,6 +147,8 @@ export function BillView({ b, actions, showPushes }: { b: ReimbBillDetail; actio
           )}
         />
       </Card>
+      {/* 疑似重复报销 with links for those who may follow them; accepting is the approval drawer's (issue 32 #4). */}
+      <DuplicateMatches billId={b.id} lines={b.lines} canAccept={false} onDone={() => undefined} />
       <Attachments b={b} />
       <Card size="small" title="审批轨迹与意见">
         {b.track.length ? <TrackTimeline track={b.track} /> : <Empty description="尚未提交审批" image={Empty.PRESENTED_IMAGE_SIMPLE} />}

@@ -15,6 +15,7 @@ import { detail, options, row } from './fixtures';
 
 const calls = {
   myList: vi.fn(), options: vi.fn(), get: vi.fn(), detail: vi.fn(), save: vi.fn(), submit: vi.fn(), withdraw: vi.fn(), remove: vi.fn(), approveLine: vi.fn(),
+  acceptDuplicate: vi.fn(), peer: vi.fn(),
   candidates: vi.fn(), recognise: vi.fn(), saveUpload: vi.fn(), invoiceFile: vi.fn(), uploadAttachment: vi.fn(), deleteAttachment: vi.fn(), downloadAttachment: vi.fn(), profile: vi.fn(),
 };
 vi.mock('../../../api/reimbursement', () => ({
@@ -188,5 +189,79 @@ describe('the approval panel in 我的待办', { timeout: 60_000 }, () => {
     wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
     await screen.findByTestId('bill-approval-panel');
     expect(screen.queryByTestId('approve-line-1')).toBeNull();
+  });
+});
+
+describe('the 收款方 of a line without an invoice (issue 32 #4)', { timeout: 60_000 }, () => {
+  it('the editor asks for it on a line without an invoice; the body sends it trimmed, and none for a line with an invoice', async () => {
+    const { default: BillPage } = await import('./BillPage');
+    calls.options.mockResolvedValue(options);
+    wrap(<BillPage />, '/my/reimbursement/detail/new', '/my/reimbursement/detail/:id');
+    await screen.findByTestId('bill-editor');
+    expect((screen.getByTestId('line-seller') as HTMLInputElement).placeholder).toBe('收款方（无发票时填写，如出租车公司、停车场）');
+    const body = toSaveBody({ lines: [{ amount: '36.50', sellerName: ' 北京出租汽车公司 ' }, { amount: '1.00', invoiceId: 'i1', sellerName: '某公司' }] });
+    expect(body.lines.map((l) => l.sellerName)).toEqual(['北京出租汽车公司', '']);
+  });
+});
+
+describe('疑似重复报销 in the approval panel (issue 32 #4)', { timeout: 60_000 }, () => {
+  const ref = {
+    billId: '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0b09', billNo: 'BX2026110031', lineId: '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0c09', lineNo: 2,
+    applicantName: '李四', expenseDate: '2026-11-04', amount: 40_000, sellerName: '北京出租汽车公司', days: 0,
+  };
+  const dup = { code: 'duplicateClaim' as const, level: 'warn' as const, message: '与另一员工的报销单的收款方（北京出租汽车公司）、金额（400.00 元）相同，日期相同，疑似重复报销', ref };
+  const withMatch = (check: typeof dup & { accepted?: { by: string; at: string; opinion: string } }, approve = true) => ({
+    ...detail,
+    lines: [{ ...detail.lines[0]!, checks: [] }, { ...detail.lines[1]!, sellerName: '北京出租汽车公司', checks: [check] }],
+    can: { ...detail.can, withdraw: false, approve },
+  });
+
+  it('shows the match with a link that opens the other bill; the current handler accepts it with an opinion', async () => {
+    const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
+    calls.get.mockResolvedValue(withMatch(dup));
+    calls.peer.mockResolvedValue({
+      id: ref.billId, billNo: ref.billNo, applicantName: '李四', deptName: '财务部', reason: '客户拜访', flowStateName: '审批中', reimbStateName: '', amount: 40_000, submittedAt: '2026-11-05T01:00:00Z',
+      lines: [{ id: ref.lineId, lineNo: 2, categoryName: '市内交通', expenseDate: '2026-11-04', description: '出租车', sellerName: '北京出租汽车公司', amount: 40_000, invoiceNumber: '', matched: true }],
+    });
+    calls.acceptDuplicate.mockResolvedValue({ code: 20000, message: '已接受与报销单 BX2026110031 的疑似重复', r: { otherBillNo: ref.billNo } });
+    wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
+    const box = await screen.findByTestId('duplicate-matches');
+    expect(within(box).getByText('疑似重复报销（1）')).toBeTruthy();
+    expect(box.textContent).toContain('第2行 与 李四 的报销单 BX2026110031 第2行：北京出租汽车公司，400.00 元，2026-11-04（同日）');
+    expect(screen.getByText('检查发现：1 行需要关注（超标准、超期或疑似重复）')).toBeTruthy();
+    // The link: the other bill as the approver may see it, its matching line marked.
+    fireEvent.click(screen.getByTestId('open-duplicate-BX2026110031'));
+    const peer = await screen.findByTestId('duplicate-peer');
+    expect(calls.peer).toHaveBeenCalledWith(detail.id, ref.billId);
+    expect(peer.textContent).toContain('李四（财务部）');
+    expect(within(peer).getByText('匹配')).toBeTruthy();
+    // 接受: an opinion is required, then sent with both lines.
+    fireEvent.click(screen.getByTestId('accept-duplicate-2-BX2026110031'));
+    fireEvent.click(await screen.findByRole('button', { name: /确认接受/ }));
+    expect(await screen.findByText('请填写接受意见')).toBeTruthy();
+    expect(calls.acceptDuplicate).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByPlaceholderText(/接受意见（必填/), { target: { value: '已核对行程单，两人分别乘车' } });
+    fireEvent.click(screen.getByRole('button', { name: /确认接受/ }));
+    await waitFor(() => expect(calls.acceptDuplicate).toHaveBeenCalledWith(detail.lines[1]!.id, ref.lineId, '已核对行程单，两人分别乘车'));
+  });
+
+  it('an accepted match shows who accepted it and why, needs no attention and offers no 接受; a reader who is not the handler gets no 接受', async () => {
+    const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
+    calls.get.mockResolvedValue(withMatch({ ...dup, accepted: { by: '王经理', at: '2026-11-06T02:00:00Z', opinion: '已核对，非重复' } }));
+    wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
+    const box = await screen.findByTestId('duplicate-matches');
+    expect(within(box).getByTestId('duplicate-accepted').textContent).toMatch(/^已接受王经理（.+）：已核对，非重复$/);
+    expect(screen.queryByTestId('accept-duplicate-2-BX2026110031')).toBeNull();
+    expect(screen.queryByText(/检查发现/)).toBeNull();
+  });
+
+  it('without the reference (the applicant, a colleague\'s bill) the finding is a tag only, with no link', async () => {
+    const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
+    const { ref: _hidden, ...bare } = dup;
+    calls.get.mockResolvedValue(withMatch(bare as typeof dup, false));
+    wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
+    await screen.findByTestId('bill-approval-panel');
+    expect(screen.getAllByTestId('line-checks').map((x) => x.textContent)).toContain('疑似重复报销');
+    expect(screen.queryByTestId('duplicate-matches')).toBeNull();
   });
 });

@@ -18,6 +18,8 @@ export interface LineValues {
   amount?: string;
   taxRate?: string;
   invoiceId?: string | null;
+  /** 收款方 of a line without an invoice (the invoice's seller stands for a line with one). */
+  sellerName?: string;
 }
 export interface Values {
   period?: [Dayjs, Dayjs];
@@ -87,6 +89,7 @@ export function toSaveBody(v: Values, id?: string) {
       amount: amountFen(l.amount),
       taxRate: l.taxRate ?? '',
       invoiceId: l.invoiceId ?? null,
+      sellerName: l.invoiceId ? '' : (l.sellerName ?? '').trim(),
     })),
   };
 }
@@ -118,6 +121,7 @@ export function initialValues(b: ReimbBillDetail | undefined, payee: { payeeName
       amount: amountText(l.amount),
       taxRate: l.taxRate,
       invoiceId: l.invoiceId,
+      sellerName: l.invoiceId ? '' : l.sellerName,
     })),
   };
 }
