@@ -31,7 +31,7 @@ const ok = async (path: string, body: unknown, who = 'demo17') => {
   return a;
 };
 const check = async (who = 'demo18') => ((await ok('/api/cost-order/close-check', { month: MONTH }, who)).r as any[]).find((c) => c.deptId === DEPT);
-const closingRow = (a: { r: unknown }) => (a.r as any[]).find((c) => c.deptId === DEPT);
+const closingRow = (a: { r?: unknown }) => (a.r as any[]).find((c) => c.deptId === DEPT);
 
 let seq = 0;
 /** An audited order of DEPT and MONTH with lines priced like the service prices them, inserted directly. */
