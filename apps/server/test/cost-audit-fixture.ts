@@ -73,12 +73,12 @@ const uuid = (prefix: string, n: number) => `00000000-0000-4000-${prefix}-${Stri
 
 /** Empties the cost tables the demo seed filled (prices, orders, auditors, closings), for tests that build their own. */
 export async function clearCostTables(s: TestServer): Promise<void> {
-  for (const t of ['cost_order_logs', 'cost_order_lines', 'cost_orders', 'cost_auditors', 'cost_closings', 'cost_closing_logs', 'cost_prices', 'cost_counters'] as const) await s.db.kysely.deleteFrom(t).execute();
+  for (const t of ['cost_order_logs', 'cost_order_lines', 'cost_orders', 'cost_auditors', 'cost_closings', 'cost_closing_logs', 'cost_closing_snapshots', 'cost_prices', 'cost_counters'] as const) await s.db.kysely.deleteFrom(t).execute();
 }
 
 export async function seedCostFixture(s: TestServer): Promise<Fixture> {
   const k = s.db.kysely;
-  for (const t of ['cost_order_logs', 'cost_order_lines', 'cost_orders', 'cost_auditors', 'cost_closings', 'cost_closing_logs', 'cost_prices', 'cost_counters'] as const) await k.deleteFrom(t).execute();
+  for (const t of ['cost_order_logs', 'cost_order_lines', 'cost_orders', 'cost_auditors', 'cost_closings', 'cost_closing_logs', 'cost_closing_snapshots', 'cost_prices', 'cost_counters'] as const) await k.deleteFrom(t).execute();
   const depts = await k.selectFrom('departments').select(['id', 'name']).orderBy('sort').orderBy('id').limit(3).execute();
   const dept = { A: depts[0]!, B: depts[1]!, C: depts[2]! };
   const now = new Date().toISOString();

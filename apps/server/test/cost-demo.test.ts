@@ -210,6 +210,26 @@ describe('the demo cost orders', () => {
     expect(closings.filter((c) => c.month >= lastMonth)).toEqual([]);
   });
 
+  it('keeps each close’s digest (issue 32 item 5): every closed month checks 已核验, the reclosed one lists the order added', async () => {
+    const token = await s.login('demo18');
+    for (const month of closedMonths) {
+      const a = await s.call('/api/cost-order/close-check', { month }, token);
+      expect(a.code, a.message).toBe(20000);
+      const checks = a.r as Array<{ deptId: string; holds: boolean | null; digest: string | null; actual: string }>;
+      expect(checks.length, month).toBeGreaterThan(0);
+      for (const c of checks) expect([month, c.deptId, c.holds, c.digest], month).toEqual([month, c.deptId, true, c.actual]);
+    }
+    const reopen = (await k().selectFrom('cost_closing_logs').selectAll().where('action', '=', 'reopen').execute())[0]!;
+    const snaps = await k().selectFrom('cost_closing_snapshots').selectAll().where('dept_id', '=', reopen.dept_id).where('month', '=', reopen.month).orderBy('closed_at').execute();
+    expect(snaps).toHaveLength(2);
+    expect(snaps[0]!.changes).toBe('');
+    const changes = JSON.parse(snaps[1]!.changes);
+    const added = (await orders()).filter((o) => o.dept_id === reopen.dept_id && o.month === reopen.month && o.created_at > reopen.created_at);
+    expect(changes.added.map((o: { orderNo: string; amount: number }) => [o.orderNo, o.amount])).toEqual(added.map((o) => [o.order_no, o.amount]));
+    expect([changes.removed, changes.changed]).toEqual([[], []]);
+    expect(changes.after.amount - changes.before.amount).toBe(added[0]!.amount);
+  });
+
   it('assigns auditors (demo20 工程一部, demo21 工程二部, demo22 技术质量部 and others, demo17 all) and every audit is an assigned auditor’s; demo20 has orders waiting', async () => {
     const rows = await k()
       .selectFrom('cost_auditors as a')

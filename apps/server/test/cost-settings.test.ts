@@ -152,7 +152,7 @@ describe('month closing', () => {
     const depts = await db().selectFrom('departments').select('id').execute();
     expect(list).toHaveLength(depts.length);
     expect(list.findIndex((c) => c.deptId === DEPT_A)).toBeLessThan(list.findIndex((c) => c.deptId === DEPT_B));
-    expect(list.find((c) => c.deptId === DEPT_A)).toEqual({ deptId: DEPT_A, deptName: '结账测试一部', month: MONTH, closed: false, closedBy: '', closedAt: null, toAudit: 1, orders: 2 });
+    expect(list.find((c) => c.deptId === DEPT_A)).toEqual({ deptId: DEPT_A, deptName: '结账测试一部', month: MONTH, closed: false, closedBy: '', closedAt: null, toAudit: 1, orders: 2, digest: null, changes: null });
     expect(list.find((c) => c.deptId === DEPT_B)).toMatchObject({ toAudit: 0, orders: 1, closed: false });
     expect(list.filter((c) => c.deptId !== DEPT_A && c.deptId !== DEPT_B).every((c) => c.orders === 0 && !c.closed)).toBe(true);
     await refused('closings', { month: '2025-13' }, /月份格式须为YYYY-MM/);

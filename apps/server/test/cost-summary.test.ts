@@ -141,7 +141,7 @@ describe('月度成本汇总', () => {
     expect(mat.totals.orderCount).toBe(ORDERS.filter((o) => o.state !== 2 && o.lines.some((l) => l.item === 'M01')).length);
     expect(mat.byCategory).toEqual([{ category: 'material', amount: mat.totals.amount }]);
     const none = (await call('summary', { monthFrom: '2039-01', monthTo: '2039-03' })).r;
-    expect(none).toEqual({ rows: [], byMonth: ['2039-01', '2039-02', '2039-03'].map((month) => ({ month, amount: 0, tax: 0 })), byCategory: [], totals: { amount: 0, tax: 0, total: 0, orderCount: 0 } });
+    expect(none).toEqual({ rows: [], closed: [], byMonth: ['2039-01', '2039-02', '2039-03'].map((month) => ({ month, amount: 0, tax: 0 })), byCategory: [], totals: { amount: 0, tax: 0, total: 0, orderCount: 0 } });
   });
 
   it('refuses a wrong query in Chinese', async () => {

@@ -27,9 +27,10 @@
  * price list and the auditors are drawn in costPrices.ts, the month's combinations in costCombos.ts.
  */
 import {
-  CostOrderSource, CostOrderState, costOrderNo, lineAmount, lineTax, orderTotals, priceForMonth, shanghaiMonthOf, shiftMonth,
+  CostOrderSource, CostOrderState, costOrderNo, lineAmount, lineTax, orderTotals, priceForMonth, shanghaiMonthOf, shiftMonth, type CostCloseOrderFigures,
 } from '@zhyy/shared';
-import type { CostOrderLineTable, CostOrderLogTable, CostOrderTable, CostPriceTable } from '../modules/cost/tables.js';
+import type { CostClosingSnapshotTable, CostOrderLineTable, CostOrderLogTable, CostOrderTable, CostPriceTable } from '../modules/cost/tables.js';
+import { diffFigures, digestOfFigures, inForce, monthDigest } from '../modules/cost/settings/digest.js';
 import { demoId } from '../platform/ids.js';
 import { bulkInsert } from './bulk.js';
 import { DEPARTMENTS, type DemoUser } from './company.js';
@@ -48,7 +49,7 @@ export const COST_DEMO_PER_MONTH = 180;
 /** Orders of the current month, as a share of a full month (the push comes at the month's end). */
 export const COST_CURRENT_SHARE = 0.4;
 const SEED = 20261616;
-const T = { price: 0x9201, order: 0x9202, line: 0x9203, log: 0x9204, closingLog: 0x9205 } as const;
+const T = { price: 0x9201, order: 0x9202, line: 0x9203, log: 0x9204, closingLog: 0x9205, snapshot: 0x9206 } as const;
 
 type Fate = 'audited' | 'toAudit' | 'invalid';
 
@@ -290,6 +291,7 @@ export async function seedCost(ctx: SeedContext): Promise<void> {
   }
   // The reopen: a month closed, reopened to add the order the push had missed, closed again.
   const reopenMonth = closedMonths[Math.max(0, closedMonths.length - 4)]!;
+  let reopened: { dept: string; month: string; firstMs: number; firstBy: DemoUser; late: OrderSpec } | null = null;
   const candidates = closings.filter((c) => c.month === reopenMonth).sort((a, b) => (a.dept === 'eng2' ? -1 : b.dept === 'eng2' ? 1 : 0));
   for (const c of candidates) {
     const used = new Set(specs.filter((s) => s.month === c.month && s.combo.dept === c.dept).map((s) => s.combo.project.id));
@@ -300,10 +302,12 @@ export async function seedCost(ctx: SeedContext): Promise<void> {
     const auditedMs = createdMs + rng.int(90, 300) * MIN;
     const againMs = auditedMs + rng.int(40, 120) * MIN;
     if (againMs >= latest) break;
-    specs.push({
+    const late: OrderSpec = {
       month: c.month, combo, source: CostOrderSource.entry, createdMs, creator: manager, lines: linesFor(combo, c.month, pricesFor(c.month)), fate: 'audited', doneMs: auditedMs,
       auditor: pickAuditor(c.dept), reason: '', replaces: null, remark: '项目管理系统漏推，反结账后补录', editedMs: null, pmsRef: '', late: true,
-    });
+    };
+    specs.push(late);
+    reopened = { dept: c.dept, month: c.month, firstMs: c.closedMs, firstBy: c.by, late };
     closingLogs.push({ dept: c.dept, month: c.month, action: 'reopen', reason: REOPEN_REASON, by: manager, ms: reopenMs }, { dept: c.dept, month: c.month, action: 'close', reason: '', by: manager, ms: againMs });
     c.closedMs = againMs;
     c.by = manager;
@@ -359,4 +363,21 @@ export async function seedCost(ctx: SeedContext): Promise<void> {
   await bulkInsert(db, 'cost_counters', [...seqs].map(([month, seq]) => ({ month, seq })));
   await bulkInsert(db, 'cost_closings', closings.map((c) => ({ dept_id: deptId(c.dept), month: c.month, closed_by: c.by.name, closed_at: iso(c.closedMs) })));
   await bulkInsert(db, 'cost_closing_logs', closingLogs.map((c, i) => ({ id: rowId(T.closingLog, i + 1), dept_id: deptId(c.dept), dept_name: deptName(c.dept), month: c.month, action: c.action, reason: c.reason, user_name: c.by.name, created_at: iso(c.ms) })));
+
+  // ---- Closing snapshots (issue 32 item 5): each close's digest and figures, as the close would have stored them ----
+  const snapshots: CostClosingSnapshotTable[] = [];
+  const snapshot = (dept: string, month: string, digest: string, figures: CostCloseOrderFigures[], changes: string, by: DemoUser, ms: number) => {
+    const t = inForce(figures);
+    snapshots.push({ id: rowId(T.snapshot, snapshots.length + 1), dept_id: deptId(dept), month, digest, orders: JSON.stringify(figures), order_count: t.orders, amount: t.amount, tax: t.tax, changes, closed_by: by.name, closed_at: iso(ms) });
+  };
+  for (const c of closings) {
+    const now = await monthDigest(db, deptId(c.dept), c.month);
+    if (reopened && reopened.dept === c.dept && reopened.month === c.month) {
+      // The first close saw the month without the order added after the reopen (its digest: the same serialisation without it).
+      const first = now.orders.filter((o) => o.orderId !== reopened!.late.id);
+      snapshot(c.dept, c.month, digestOfFigures(deptId(c.dept), c.month, first), first, '', reopened.firstBy, reopened.firstMs);
+      snapshot(c.dept, c.month, now.digest, now.orders, JSON.stringify(diffFigures(first, now.orders)), c.by, c.closedMs);
+    } else snapshot(c.dept, c.month, now.digest, now.orders, '', c.by, c.closedMs);
+  }
+  await bulkInsert(db, 'cost_closing_snapshots', snapshots);
 }

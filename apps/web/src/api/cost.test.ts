@@ -51,6 +51,7 @@ describe('cost calls', () => {
     await costPriceApi.timeline({ itemCode: 'RG01', spec: '', unit: '工日' });
     await costPriceApi.remove({ id: 'p1' });
     await costOrderApi.summary({ monthFrom: '2031-01', monthTo: '2031-12' });
+    await costOrderApi.closeCheck({ month: '2031-01', deptId: 'd1' });
     await costOrderApi.detail('o1');
     await costOrderApi.projects('XM');
     await costOrderApi.projects();
@@ -62,6 +63,7 @@ describe('cost calls', () => {
       ['/api/cost-price/timeline', { itemCode: 'RG01', spec: '', unit: '工日' }],
       ['/api/cost-price/delete', { id: 'p1' }],
       ['/api/cost-order/summary', { monthFrom: '2031-01', monthTo: '2031-12' }],
+      ['/api/cost-order/close-check', { month: '2031-01', deptId: 'd1' }],
       ['/api/cost-order/cost-order-detail', { id: 'o1' }],
       ['/api/cost-order/projects', { keyword: 'XM' }],
       ['/api/cost-order/projects', {}],

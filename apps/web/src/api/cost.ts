@@ -16,6 +16,8 @@ import type {
   CostAuditorView,
   CostBatchResult,
   CostCloseBody,
+  CostCloseCheck,
+  CostCloseCheckQuery,
   CostClosingLog,
   CostClosingQuery,
   CostClosingView,
@@ -107,6 +109,8 @@ export const costOrderApi = {
   // ---- 月度成本汇总 ----
   summary: (q: In<typeof CostSummaryQuery>) => api.post<CostSummary>(`${ORDER}/summary`, q),
   exportSummary: (q: In<typeof CostSummaryQuery>) => api.blob(`${ORDER}/export-cost-summary`, q),
+  /** 结账核验: one month's closed departments, their digests recomputed by the server (a read). */
+  closeCheck: (q: In<typeof CostCloseCheckQuery>) => api.post<CostCloseCheck[]>(`${ORDER}/close-check`, q),
 };
 
 /** 成本设置 (roles 1, 17): auditors, month closing, the project-management interface. */

@@ -273,6 +273,8 @@ export interface CostSummaryCell {
 }
 export interface CostSummary {
   rows: CostSummaryCell[];
+  /** The closed department-months of the range (and department filter): their digests are checked one month at a time (close-check). */
+  closed: Array<{ month: string; deptId: string; deptName: string; closedBy: string; closedAt: string }>;
   /** By month (the trend) and by category (the composition), audited and to-audit orders (not invalid). */
   byMonth: Array<{ month: string; amount: number; tax: number }>;
   byCategory: Array<{ category: string; amount: number }>;
@@ -285,6 +287,9 @@ export const CostAuditorBody = z.object({ userId: Uuid, deptIds: z.array(Uuid).m
 export const CostCloseBody = z.object({ deptId: Uuid, month: CostMonth });
 export const CostReopenBody = CostCloseBody.extend({ reason: reqText('反结账原因', 200) });
 export const CostClosingQuery = z.object({ month: CostMonth });
+/** close-check: the closed departments of one month (or one department's), their digests recomputed. */
+export const CostCloseCheckQuery = z.object({ month: CostMonth, deptId: Uuid.optional() });
+export type CostCloseCheckQuery = z.infer<typeof CostCloseCheckQuery>;
 export const CostPmsMode = ['simulator', 'http'] as const;
 export const CostPmsBody = z.object({
   mode: oneOf(CostPmsMode, '接口模式不正确'),
@@ -313,6 +318,49 @@ export interface CostClosingView {
   /** Orders of the month: awaiting audit, and all live. */
   toAudit: number;
   orders: number;
+  /** The digest stored by the close in force (null: not closed, or closed before digests were kept). */
+  digest: string | null;
+  /** What changed since the previous close of this department-month, recorded by the close in force (null: first close). */
+  changes: CostCloseDiff | null;
+}
+/** One order as a close saw it (the snapshot kept for the next close). Amounts in 分. */
+export interface CostCloseOrderFigures {
+  orderId: string;
+  orderNo: string;
+  projectCode: string;
+  projectName: string;
+  state: number;
+  amount: number;
+  tax: number;
+  lineCount: number;
+  /** Hex SHA-256 of the order's canonical serialisation (its lines and the price rows they use included). */
+  digest: string;
+}
+/** The difference between two sets of order figures (a previous close and now). */
+export interface CostCloseDiff {
+  added: CostCloseOrderFigures[];
+  removed: CostCloseOrderFigures[];
+  /** Orders on both sides whose digest differs; `what` says in Chinese which figures moved. */
+  changed: Array<{ before: CostCloseOrderFigures; after: CostCloseOrderFigures; what: string[] }>;
+  /** Orders in force (not invalid) and their totals on each side, 分. */
+  before: { orders: number; amount: number; tax: number };
+  after: { orders: number; amount: number; tax: number };
+}
+/** A closed department-month checked against the digest its close stored. */
+export interface CostCloseCheck {
+  deptId: string;
+  deptName: string;
+  month: string;
+  closedBy: string;
+  closedAt: string;
+  /** Stored at the close (null: closed before digests were kept — nothing to check against). */
+  digest: string | null;
+  /** Recomputed now. */
+  actual: string;
+  /** true 已核验, false 已变更, null 无摘要. */
+  holds: boolean | null;
+  /** What differs from the close's snapshot (null when it holds or nothing is stored). */
+  differences: CostCloseDiff | null;
 }
 export interface CostClosingLog {
   deptName: string;

@@ -50,6 +50,7 @@ import * as m0042 from './0042_filing_calendars.js';
 import * as m0043 from './0043_tender_manager_exceptions.js';
 import * as m0047 from './0047_reimb_reversal.js';
 import * as m0048 from './0048_reimb_duplicate_claims.js';
+import * as m0049 from './0049_cost_close_digest.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -96,4 +97,5 @@ export const migrations: Record<string, Migration> = {
   '0043_tender_manager_exceptions': m0043,
   '0047_reimb_reversal': m0047,
   '0048_reimb_duplicate_claims': m0048,
+  '0049_cost_close_digest': m0049,
 };

@@ -102,6 +102,25 @@ export interface CostClosingLogTable {
   created_at: string;
 }
 
+/** Migration 0049: what each close of a department's month found (its digest and per-order figures). */
+export interface CostClosingSnapshotTable {
+  id: string;
+  dept_id: string;
+  month: string;
+  /** Hex SHA-256 of the month's canonical serialisation (settings/digest.ts). */
+  digest: string;
+  /** JSON CostCloseOrderFigures[] (every order of the department-month, invalid ones included). */
+  orders: string;
+  /** Orders in force (not invalid) and their totals, 分. */
+  order_count: number;
+  amount: number;
+  tax: number;
+  /** JSON CostCloseDiff against the close before; '' on a first close. */
+  changes: string;
+  closed_by: string;
+  closed_at: string;
+}
+
 export interface CostCounterTable {
   month: string;
   seq: number;
@@ -121,6 +140,7 @@ declare module '../../db/schema.js' {
     cost_auditors: CostAuditorTable;
     cost_closings: CostClosingTable;
     cost_closing_logs: CostClosingLogTable;
+    cost_closing_snapshots: CostClosingSnapshotTable;
     cost_counters: CostCounterTable;
     cost_settings: CostSettingTable;
   }

@@ -8,12 +8,15 @@
  *   reason. Each runs under exclusive(closingKey(dept, month)), so two servers closing (or reopening)
  *   the same month at once run one after the other and the second is refused; the insert is guarded
  *   too (on conflict do nothing). Each close and reopen writes cost_closing_logs and the operation log.
+ * - Digests (issue 32 item 5, digest.ts): a close stores the month's digest and every order's figures
+ *   (cost_closing_snapshots) and the difference from the close before; closeChecks recomputes the digest
+ *   of a closed month and compares.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   closeProblem, CostOrderState, monthLabel, OperationLogType,
-  type CostAuditorView, type CostClosingLog, type CostClosingView, type PageQuery, type PageResult,
+  type CostAuditorView, type CostCloseCheck, type CostCloseDiff, type CostClosingLog, type CostClosingView, type PageQuery, type PageResult,
 } from '@zhyy/shared';
 import { exclusive } from '../../../db/index.js';
 import type { Database } from '../../../db/schema.js';
@@ -22,6 +25,7 @@ import { newId } from '../../../platform/ids.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { nowIso } from '../../../platform/time.js';
 import { deptMonthKey } from '../order/store.js';
+import { changesOf, diffFigures, figuresOf, inForce, latestSnapshot, monthDigest, noDifference } from './digest.js';
 import '../tables.js';
 
 type Db = Kysely<Database>;
@@ -133,9 +137,10 @@ export class CostSettingService {
 
   /** Every department's closing state for `month`, with its orders awaiting audit and live. */
   async closings(month: string, db: Db = this.db): Promise<CostClosingView[]> {
-    const [depts, closed, counts] = await Promise.all([
+    const [depts, closed, snapshots, counts] = await Promise.all([
       departmentsInOrder(db),
       db.selectFrom('cost_closings').selectAll().where('month', '=', month).execute(),
+      db.selectFrom('cost_closing_snapshots').select(['dept_id', 'closed_at', 'digest', 'changes']).where('month', '=', month).execute(),
       db
         .selectFrom('cost_orders')
         .select((eb) => [
@@ -149,12 +154,16 @@ export class CostSettingService {
     ]);
     const closedBy = new Map(closed.map((c) => [c.dept_id, c]));
     const countOf = new Map(counts.map((c) => [c.dept_id, c]));
+    // The snapshot of the close in force is the one written with it (same closed_at).
+    const snapOf = new Map(snapshots.filter((x) => closedBy.get(x.dept_id)?.closed_at === x.closed_at).map((x) => [x.dept_id, x]));
     return depts.map((d) => {
       const c = closedBy.get(d.id);
       const n = countOf.get(d.id);
+      const snap = snapOf.get(d.id);
       return {
         deptId: d.id, deptName: d.name, month, closed: Boolean(c), closedBy: c?.closed_by ?? '', closedAt: c?.closed_at ?? null,
         toAudit: Number(n?.to_audit ?? 0), orders: Number(n?.live ?? 0),
+        digest: snap?.digest ?? null, changes: snap ? changesOf(snap.changes) : null,
       };
     });
   }
@@ -180,8 +189,19 @@ export class CostSettingService {
       const now = nowIso();
       const r = await k.insertInto('cost_closings').values({ dept_id: deptId, month, closed_by: by, closed_at: now }).onConflict((oc) => oc.columns(['dept_id', 'month']).doNothing()).executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw refuse('该部门该月已结账');
+      // The digest and the per-order figures, read under the department-month lock (no order can be written meanwhile).
+      const snap = await monthDigest(k, deptId, month);
+      const previous = await latestSnapshot(k, deptId, month);
+      const changes: CostCloseDiff | null = previous ? diffFigures(figuresOf(previous.orders), snap.orders) : null;
+      const totals = inForce(snap.orders);
+      await k.insertInto('cost_closing_snapshots').values({
+        id: newId(), dept_id: deptId, month, digest: snap.digest, orders: JSON.stringify(snap.orders), order_count: totals.orders, amount: totals.amount, tax: totals.tax,
+        changes: changes ? JSON.stringify(changes) : '', closed_by: by, closed_at: now,
+      }).execute();
       await k.insertInto('cost_closing_logs').values({ id: newId(), dept_id: deptId, dept_name: dept.name, month, action: 'close', reason: '', user_name: by, created_at: now }).execute();
-      await this.app.oplog.record(req, OperationLogType.edit, `成本月结：${dept.name} ${monthLabel(month)} 结账（成本单 ${Number(counts?.live ?? 0)} 张）`, k);
+      const since = !changes ? '' : noDifference(changes) ? '，与上次结账相比无变化'
+        : `，与上次结账相比：新增 ${changes.added.length} 张、移除 ${changes.removed.length} 张、变化 ${changes.changed.length} 张`;
+      await this.app.oplog.record(req, OperationLogType.edit, `成本月结：${dept.name} ${monthLabel(month)} 结账（成本单 ${Number(counts?.live ?? 0)} 张${since}）`, k);
     });
   }
 
@@ -195,6 +215,34 @@ export class CostSettingService {
       await k.insertInto('cost_closing_logs').values({ id: newId(), dept_id: deptId, dept_name: dept.name, month, action: 'reopen', reason, user_name: by, created_at: nowIso() }).execute();
       await this.app.oplog.record(req, OperationLogType.edit, `成本月结：${dept.name} ${monthLabel(month)} 反结账，原因：${reason}`, k);
     });
+  }
+
+  /**
+   * The closed departments of `month` (or only `deptId`), each one's digest recomputed now and compared with
+   * the one its close stored; what differs from the close's snapshot when it does not hold.
+   */
+  async closeChecks(month: string, deptId?: string): Promise<CostCloseCheck[]> {
+    let q = this.db
+      .selectFrom('cost_closings as c')
+      .innerJoin('departments as d', 'd.id', 'c.dept_id')
+      .select(['c.dept_id', 'd.name', 'c.closed_by', 'c.closed_at'])
+      .where('c.month', '=', month);
+    if (deptId) q = q.where('c.dept_id', '=', deptId);
+    const closed = await q.execute();
+    const order = new Map((await departmentsInOrder(this.db)).map((d, i) => [d.id, i]));
+    closed.sort((a, b) => (order.get(a.dept_id) ?? 0) - (order.get(b.dept_id) ?? 0));
+    const out: CostCloseCheck[] = [];
+    for (const c of closed) {
+      const [snap, now] = await Promise.all([latestSnapshot(this.db, c.dept_id, month), monthDigest(this.db, c.dept_id, month)]);
+      const stored = snap && snap.closed_at === c.closed_at ? snap : undefined;
+      const holds = stored ? stored.digest === now.digest : null;
+      out.push({
+        deptId: c.dept_id, deptName: c.name, month, closedBy: c.closed_by, closedAt: c.closed_at,
+        digest: stored?.digest ?? null, actual: now.digest, holds,
+        differences: stored && !holds ? diffFigures(figuresOf(stored.orders), now.orders) : null,
+      });
+    }
+    return out;
   }
 
   /** The closing log, newest first. */

@@ -29,8 +29,20 @@ const categoryRank = (c: string) => {
   return i < 0 ? CostCategory.values.length : i;
 };
 
+/** The closed department-months of the range (one indexed read; their digests are checked on demand, one month at a time). */
+function closedOf(db: Kysely<Database>, q: CostSummaryQuery) {
+  let c = db
+    .selectFrom('cost_closings as c')
+    .innerJoin('departments as d', 'd.id', 'c.dept_id')
+    .select(['c.month', 'c.dept_id', 'd.name', 'c.closed_by', 'c.closed_at'])
+    .where('c.month', '>=', q.monthFrom)
+    .where('c.month', '<=', q.monthTo);
+  if (q.deptId) c = c.where('c.dept_id', '=', q.deptId);
+  return c.orderBy('c.month').orderBy('d.sort').orderBy('d.name').orderBy('c.dept_id').execute();
+}
+
 export async function costSummary(db: Kysely<Database>, q: CostSummaryQuery): Promise<CostSummary> {
-  const [cells, count] = await Promise.all([
+  const [cells, count, closed] = await Promise.all([
     base(db, q)
       .select([
         'o.month', 'o.dept_id', 'o.project_id', 'l.category',
@@ -44,6 +56,7 @@ export async function costSummary(db: Kysely<Database>, q: CostSummaryQuery): Pr
       .groupBy(['o.month', 'o.dept_id', 'o.project_id', 'l.category'])
       .execute(),
     base(db, q).select(sql<number>`count(distinct o.id)`.as('n')).executeTakeFirst(),
+    closedOf(db, q),
   ]);
   const rows: CostSummaryCell[] = cells.map((c) => ({
     month: c.month, deptId: c.dept_id, deptName: c.dept_name, projectId: c.project_id, projectCode: c.project_code, projectName: c.project_name,
@@ -69,6 +82,7 @@ export async function costSummary(db: Kysely<Database>, q: CostSummaryQuery): Pr
   totals.total = totals.amount + totals.tax;
   return {
     rows,
+    closed: closed.map((c) => ({ month: c.month, deptId: c.dept_id, deptName: c.name, closedBy: c.closed_by, closedAt: c.closed_at })),
     byMonth: [...byMonth.values()],
     byCategory: [...byCategory.values()].sort((a, b) => categoryRank(a.category) - categoryRank(b.category) || a.category.localeCompare(b.category)),
     totals,

@@ -1,16 +1,18 @@
 /**
  * 月度成本汇总 (issue 16; roles 1, 16–19): /api/cost-order/summary (the cells month × department ×
  * project × category, the trend, the composition and the totals) and /api/cost-order/export-cost-summary
- * (the cells as rows, a 合计 row). The drill-down to orders is the ledger's list filtered by month,
+ * (the cells as rows, a 合计 row), /api/cost-order/close-check (a closed month's digest recomputed and compared,
+ * issue 32 item 5). The drill-down to orders is the ledger's list filtered by month,
  * department and project.
  */
 import type { FastifyInstance } from 'fastify';
-import { CostCategory, CostSummaryQuery, monthLabel, type CostSummaryCell } from '@zhyy/shared';
+import { CostCategory, CostCloseCheckQuery, CostSummaryQuery, monthLabel, type CostSummaryCell } from '@zhyy/shared';
 import { typed } from '../../../platform/route.js';
 import { ok } from '../../../platform/envelope.js';
 import type { XlsxColumn } from '../../../platform/xlsx.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from '../paths.js';
+import { CostSettingService } from '../settings/service.js';
 import { costSummary } from './repo.js';
 
 const yuan = (fen: number) => Math.round(fen) / 100;
@@ -34,6 +36,12 @@ export async function summaryRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(`${P}/summary`, { schema: { body: CostSummaryQuery, summary: '月度成本汇总：待审核与已审核成本单（不含已作废）按月份×部门×项目×费用类别的金额，月度趋势、类别构成与合计', tags }, config: access.summary }, async (req) =>
     ok(await costSummary(db(), req.body)),
+  );
+
+  // One month at a time (the page asks for the month shown): the digest is recomputed from the month's orders.
+  const settings = new CostSettingService(app);
+  r.post(`${P}/close-check`, { schema: { body: CostCloseCheckQuery, summary: '结账核验：重新计算某月（或某部门该月）已结账数据的摘要，与结账时保存的摘要比对（已核验/已变更，变更时列出不同的成本单）', tags }, config: access.summary }, async (req) =>
+    ok(await settings.closeChecks(req.body.month, req.body.deptId)),
   );
 
   r.post(`${P}/export-cost-summary`, { schema: { body: CostSummaryQuery, summary: '导出月度成本汇总（Excel，每格一行，末行合计）', tags }, config: access.summary }, async (req, reply) => {

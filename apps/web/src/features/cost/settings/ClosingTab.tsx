@@ -2,13 +2,16 @@
  * 月结: a month (the last one by default) and every department with its state, orders and orders still
  * awaiting audit; 结账 after a confirmation (offered only when the month has ended and nothing awaits
  * audit — the shared closeProblem, which the server applies too), 反结账 with a required reason; below,
- * the log of closings and reopenings. A closed month's orders cannot change.
+ * the log of closings and reopenings. A closed month's orders cannot change. Issue 32 item 5: each close
+ * stores a digest of the month (shown shortened); closing a month again opens what changed since the
+ * previous close (orders added, removed, changed, with the amounts), which stays at hand as 与上次结账比较.
  */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Form, Input, Modal, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { closeProblem, monthLabel, shiftMonth, type CostClosingLog, type CostClosingView } from '@zhyy/shared';
+import { CloseDiffView, diffIsEmpty } from '../CloseDiff';
 import { costSettingApi } from '../../../api/cost';
 import { formatDateTime } from '../../../components/format';
 import { tableLocale, tablePagination } from '../../../components/listTable';
@@ -23,6 +26,8 @@ export function ClosingTab() {
   const [month, setMonth] = useState(() => shiftMonth(currentMonth(), -1));
   const [reopening, setReopening] = useState<CostClosingView | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The department whose changes since the previous close are shown. */
+  const [diffOf, setDiffOf] = useState<CostClosingView | null>(null);
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const [logPage, setLogPage] = useState({ pageIndex: 1, pageSize: 10 });
   const q = useQuery({ queryKey: [...CLOSING_KEY, month], queryFn: () => costSettingApi.closings({ month }) });
@@ -44,6 +49,9 @@ export function ClosingTab() {
           const a = await costSettingApi.close({ deptId: r.deptId, month });
           after(a.r);
           void feedback().message.success(`${r.deptName} ${monthLabel(month)}已结账`);
+          // Closed again: show what changed since the previous close.
+          const closed = a.r?.find((x) => x.deptId === r.deptId);
+          if (closed?.changes) setDiffOf(closed);
         } catch {
           // Shown by the API client.
         }
@@ -87,6 +95,22 @@ export function ClosingTab() {
           { title: '结账人', dataIndex: 'closedBy', width: 100, render: (v: string, r) => (r.closed ? v : '') },
           { title: '结账时间', key: 'closedAt', width: 170, render: (_, r) => (r.closed ? formatDateTime(r.closedAt) : '') },
           {
+            title: '结账摘要', key: 'digest', width: 230,
+            render: (_, r) => {
+              if (!r.closed) return '';
+              return (
+                <Space size={4}>
+                  {r.digest ? <Tooltip title={`SHA-256 ${r.digest}`}><Typography.Text code>{r.digest.slice(0, 12)}</Typography.Text></Tooltip> : <Typography.Text type="secondary">无摘要</Typography.Text>}
+                  {r.changes ? (
+                    <Button type="link" size="small" onClick={() => setDiffOf(r)} data-testid={`changes-${r.deptId}`}>
+                      {diffIsEmpty(r.changes) ? '与上次结账相同' : '与上次结账比较'}
+                    </Button>
+                  ) : null}
+                </Space>
+              );
+            },
+          },
+          {
             title: '操作', key: 'op', width: 110,
             render: (_, r) => {
               if (r.closed) return <Button type="link" size="small" danger onClick={() => { reasonForm.resetFields(); setReopening(r); }} data-testid={`reopen-${r.deptId}`}>反结账</Button>;
@@ -116,6 +140,16 @@ export function ClosingTab() {
         ]}
         data-testid="closing-logs"
       />
+      <Modal
+        open={!!diffOf}
+        title={diffOf ? `${diffOf.deptName} ${monthLabel(diffOf.month)}：与上次结账相比` : '与上次结账相比'}
+        width={960}
+        footer={null}
+        onCancel={() => setDiffOf(null)}
+        destroyOnHidden
+      >
+        {diffOf?.changes ? <CloseDiffView diff={diffOf.changes} beforeLabel="上次结账" afterLabel="本次结账" testId="close-changes" /> : null}
+      </Modal>
       <Modal
         open={!!reopening}
         title={reopening ? `反结账：${reopening.deptName} ${monthLabel(month)}` : '反结账'}

@@ -37,7 +37,7 @@ const D2 = uuid(102);
 const TREE = [{ id: D1, parentId: null, name: '工程一部', sort: 1, managerId: null, managerName: '', memberCount: 1, totalCount: 2, children: [{ id: D2, parentId: D1, name: '工程二部', sort: 2, managerId: null, managerName: '', memberCount: 1, totalCount: 1, children: [] }] }];
 const AUDITOR: CostAuditorView = { userId: uuid(201), name: '赵审核', loginName: 'demo20', deptName: '财务部', roles: ['20'], deptIds: [D1] };
 const lastMonth = shiftMonth(shanghaiMonthOf(new Date()), -1);
-const closing = (deptId: string, deptName: string, over: Partial<CostClosingView> = {}): CostClosingView => ({ deptId, deptName, month: lastMonth, closed: false, closedBy: '', closedAt: null, toAudit: 0, orders: 4, ...over });
+const closing = (deptId: string, deptName: string, over: Partial<CostClosingView> = {}): CostClosingView => ({ deptId, deptName, month: lastMonth, closed: false, closedBy: '', closedAt: null, toAudit: 0, orders: 4, digest: null, changes: null, ...over });
 
 beforeEach(() => {
   for (const f of [...Object.values(api), ...Object.values(prices), orgTree]) f.mockReset();
@@ -198,6 +198,46 @@ describe('成本设置 · 审核人, 月结, 项目管理系统接口', { timeou
     fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: '补录漏报成本单' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /反结账/ }));
     await waitFor(() => expect(api.reopen).toHaveBeenCalledWith({ deptId: D1, month: lastMonth, reason: '补录漏报成本单' }));
+  });
+
+  it('月结: closing again opens what changed since the previous close, with the amounts; the digest is shown and the changes stay at hand', async () => {
+    const fig = (orderNo: string, amount: number, tax: number, state = 1) => ({ orderId: `id-${orderNo}`, orderNo, projectCode: 'XM001', projectName: '江北管廊', state, amount, tax, lineCount: 1, digest: 'f'.repeat(64) });
+    const changes = {
+      added: [fig('CB2031010009', 1_202_00, 36_06)],
+      removed: [fig('CB2031010003', 500_00, 15_00, 2)],
+      changed: [{ before: fig('CB2031010001', 10_000_00, 300_00), after: fig('CB2031010001', 12_000_50, 360_02), what: ['不含税金额 10000.00 → 12000.50 元', '税额 300.00 → 360.02 元'] }],
+      before: { orders: 2, amount: 15_000_00, tax: 450_00 },
+      after: { orders: 3, amount: 18_202_50, tax: 546_08 },
+    };
+    show();
+    fireEvent.click(await screen.findByRole('tab', { name: '月结' }));
+    await screen.findByText('工程二部');
+    // A close kept from before the digests: said so, nothing to compare.
+    expect(screen.getByText('无摘要')).toBeTruthy();
+    fireEvent.click(screen.getByTestId(`close-${D1}`));
+    const asked = confirm.mock.calls[0]![0] as { onOk: () => Promise<void> };
+    api.close.mockResolvedValue({ code: 20000, r: [closing(D1, '工程一部', { closed: true, closedBy: '钱主管', closedAt: '2031-02-03T00:00:00.000Z', digest: 'ab12cd34ef56'.padEnd(64, '0'), changes })] });
+    await asked.onOk();
+    const modal = await screen.findByTestId('close-changes');
+    expect(modal.textContent).toContain('新增 1 张、移除 1 张、变化 1 张');
+    const rowWith = (no: string) => within(modal).getByText(no).closest('tr')!;
+    expect(rowWith('CB2031010009').textContent).toContain('新增');
+    expect(rowWith('CB2031010009').textContent).toContain('1,202.00');
+    expect(rowWith('CB2031010003').textContent).toContain('移除');
+    expect(rowWith('CB2031010003').textContent).toContain('已作废');
+    const changed = rowWith('CB2031010001').textContent ?? '';
+    expect(changed).toContain('10,000.00');
+    expect(changed).toContain('12,000.50');
+    expect(changed).toContain('不含税金额 10000.00 → 12000.50 元；税额 300.00 → 360.02 元');
+    // The totals of both closes.
+    expect(modal.textContent).toContain('15,000.00');
+    expect(modal.textContent).toContain('18,202.50');
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: /close|关闭/i }));
+    await waitFor(() => expect(screen.queryByTestId('close-changes')).toBeNull());
+    // The table shows the digest shortened and keeps the comparison.
+    expect(screen.getByText('ab12cd34ef56')).toBeTruthy();
+    fireEvent.click(screen.getByTestId(`changes-${D1}`));
+    expect((await screen.findByTestId('close-changes')).textContent).toContain('CB2031010001');
   });
 
   it('项目管理系统接口: the credential is never shown and kept unless retyped; the test answer is shown', async () => {

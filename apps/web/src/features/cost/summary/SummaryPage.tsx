@@ -3,10 +3,12 @@
  * 已审核; 作废 never counts) by month × department × project × item category. A month range (the last 12
  * months by default, at most 36), department, project and category; the trend by month and the composition
  * by category; the table with a 合计 row that is the sum of its rows; a click on a row lists its orders
- * (and leads to 成本单台账 with the same filters); the Excel export of the same query.
+ * (and leads to 成本单台账 with the same filters); the Excel export of the same query. 结账核验 (issue 32
+ * item 5): the range's closed department-months are marked in the table, and one month at a time their
+ * digests are recomputed by the server (close-check) and shown 已核验 / 已变更 with what differs.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, DatePicker, Empty, Form, Row, Select, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, Card, Col, DatePicker, Empty, Form, Row, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { CostCategory, CostSummaryQuery, monthLabel, type CostSummary, type CostSummaryCell } from '@zhyy/shared';
@@ -18,7 +20,9 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { Figure, Money } from '../../common/Money';
 import { compact, COST_CATEGORY_OPTIONS, COST_KEY, costCategoryLabel, fromMonth, lastMonths } from '../common';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
+import { CheckMark } from '../CloseDiff';
 import { compositionChart, trendChart } from './chart';
+import { CloseCheckCard, closedMonths } from './CloseCheckCard';
 import { OrdersDrawer, type DrillTarget } from './OrdersDrawer';
 import '../../../components/listPage.css';
 
@@ -59,13 +63,33 @@ export default function SummaryPage() {
   const totals = useMemo(() => rowTotals(rows), [rows]);
   const trend = useMemo(() => (v ? trendChart(v, months[0], months[1]) : null), [v, months]);
   const composition = useMemo(() => (v ? compositionChart(v) : null), [v]);
+  // 结账核验: the month chosen, else the latest closed month of the range; only that month is checked.
+  const [chosenCheck, setChosenCheck] = useState<string>();
+  const closedInRange = useMemo(() => closedMonths(v?.closed ?? []), [v]);
+  const checkMonth = chosenCheck && closedInRange.includes(chosenCheck) ? chosenCheck : closedInRange[0];
+  const checkBody = { month: checkMonth ?? '', ...compact({ deptId }) };
+  const check = useQuery({ queryKey: [...COST_KEY, 'close-check', checkBody], queryFn: () => costOrderApi.closeCheck(checkBody), enabled: !!checkMonth });
+  const closedSet = useMemo(() => new Set((v?.closed ?? []).map((c) => `${c.month}|${c.deptId}`)), [v]);
+  const checkOf = useMemo(() => new Map((checkMonth ? check.data ?? [] : []).map((c) => [`${c.month}|${c.deptId}`, c])), [check.data, checkMonth]);
   const reset = <T,>(set: (x: T) => void) => (x: T) => {
     set(x);
     setPage((p) => ({ ...p, current: 1 }));
   };
 
   const columns: TableColumnsType<CostSummaryCell> = [
-    { title: '月份', key: 'month', width: 100, render: (_, r) => monthLabel(r.month) },
+    {
+      title: '月份', key: 'month', width: 150,
+      render: (_, r) => {
+        const k = `${r.month}|${r.deptId}`;
+        const c = checkOf.get(k);
+        return (
+          <Space size={4}>
+            {monthLabel(r.month)}
+            {c ? <CheckMark check={c} /> : closedSet.has(k) ? <Tag>已结账</Tag> : null}
+          </Space>
+        );
+      },
+    },
     { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 140, ellipsis: true },
     { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 220, ellipsis: true },
     { title: '费用类别', key: 'category', width: 100, render: (_, r) => costCategoryLabel(r.category) },
@@ -114,6 +138,9 @@ export default function SummaryPage() {
           </Card>
         </Col>
       </Row>
+      {v?.closed.length ? (
+        <CloseCheckCard closed={v.closed} month={checkMonth} onMonth={setChosenCheck} checks={check.data} loading={check.isFetching} failed={check.isError} />
+      ) : null}
       <Card size="small" className="list-page-table" title="月度成本汇总（元；待审核与已审核成本单，作废不计）" extra={<Typography.Text type="secondary">点击一行查看其成本单</Typography.Text>}>
         <Table<CostSummaryCell>
           rowKey={rowKey}

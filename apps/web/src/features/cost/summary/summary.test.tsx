@@ -12,7 +12,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { shanghaiMonthOf, shiftMonth, type CostSummary } from '@zhyy/shared';
 
-const api = vi.hoisted(() => ({ summary: vi.fn(), list: vi.fn(), exportSummary: vi.fn(), projects: vi.fn(), orgTree: vi.fn() }));
+const api = vi.hoisted(() => ({ summary: vi.fn(), closeCheck: vi.fn(), list: vi.fn(), exportSummary: vi.fn(), projects: vi.fn(), orgTree: vi.fn() }));
 vi.mock('../../../api/cost', () => ({ costOrderApi: api }));
 vi.mock('../../../api/system', () => ({ systemApi: { orgTree: api.orgTree } }));
 vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, todayStamp: () => '20310101', formatTime: (v: string | null) => (v ? `T${v}` : '') }));
@@ -45,6 +45,7 @@ const VIEW: CostSummary = {
   byMonth: [{ month: '2031-01', amount: 133_333_33, tax: 10_333_33 }, { month: '2031-02', amount: 92_345_68, tax: 6_404_94 }],
   byCategory: [{ category: 'labour', amount: 180_000_01 }, { category: 'equipment', amount: 33_333_33 }, { category: 'material', amount: 12_345_67 }, { category: 'vehicle', amount: 0 }],
   totals: { amount: 225_679_01, tax: 16_738_27, total: 242_417_28, orderCount: 3 },
+  closed: [],
 };
 
 beforeEach(() => {
@@ -91,6 +92,52 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
     const composition = charts.options.get('summary-composition') as { series: Array<{ type: string; data: Array<{ name: string; value: number }> }> };
     expect(composition.series[0]!.type).toBe('pie');
     expect(composition.series[0]!.data).toEqual([{ name: '人工', value: 180_000.01 }, { name: '机械设备', value: 33_333.33 }, { name: '材料耗材', value: 12_345.67 }]);
+    // Nothing closed in the range: no 结账核验, no check asked for.
+    expect(screen.queryByTestId('close-check')).toBeNull();
+    expect(api.closeCheck).not.toHaveBeenCalled();
+  });
+
+  it('结账核验: the latest closed month is checked (and only it), 已变更 lists the orders that differ; another month on demand', async () => {
+    const D2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0d02';
+    const fig = (orderNo: string, amount: number, tax: number) => ({ orderId: `id-${orderNo}`, orderNo, projectCode: 'XM001', projectName: '江北管廊', state: 1, amount, tax, lineCount: 2, digest: 'e'.repeat(64) });
+    api.summary.mockResolvedValue({
+      ...VIEW,
+      closed: [
+        { month: '2031-01', deptId: D1, deptName: '工程一部', closedBy: '钱主管', closedAt: '2031-02-10T08:00:00.000Z' },
+        { month: '2031-02', deptId: D1, deptName: '工程一部', closedBy: '钱主管', closedAt: '2031-03-10T08:00:00.000Z' },
+        { month: '2031-02', deptId: D2, deptName: '工程二部', closedBy: '钱主管', closedAt: '2031-03-10T09:00:00.000Z' },
+      ],
+    });
+    const check = (deptId: string, deptName: string, month: string, holds: boolean | null, differences: unknown = null) => ({
+      deptId, deptName, month, closedBy: '钱主管', closedAt: '2031-03-10T08:00:00.000Z', digest: holds === null ? null : 'a'.repeat(64), actual: holds ? 'a'.repeat(64) : 'b'.repeat(64), holds, differences,
+    });
+    const diff = { added: [], removed: [], changed: [{ before: fig('CB2031020001', 80_000_01, 4_800_00), after: fig('CB2031020001', 80_100_01, 4_806_00), what: ['不含税金额 80000.01 → 80100.01 元', '税额 4800.00 → 4806.00 元'] }], before: { orders: 2, amount: 92_345_68, tax: 6_404_94 }, after: { orders: 2, amount: 92_445_68, tax: 6_410_94 } };
+    api.closeCheck.mockImplementation(async ({ month }: { month: string }) =>
+      month === '2031-02' ? [check(D1, '工程一部', '2031-02', false, diff), check(D2, '工程二部', '2031-02', null)] : [check(D1, '工程一部', '2031-01', true)]);
+    show();
+    const card = await screen.findByTestId('close-check');
+    await waitFor(() => expect(api.closeCheck).toHaveBeenCalledWith({ month: '2031-02' }));
+    expect(api.closeCheck).toHaveBeenCalledTimes(1);
+    await within(card).findByText('已变更');
+    expect(card.textContent).toContain('2031年2月有 1 个部门的数据与结账时不一致');
+    expect(within(card).getByText('无摘要')).toBeTruthy();
+    // The table marks the checked month's rows with the result, the other closed month's as 已结账.
+    const body = screen.getByTestId('summary-totals').closest('table')!.querySelectorAll('tbody tr.ant-table-row');
+    expect([...body].map((r) => cellsOf(r as HTMLElement)[0])).toEqual(['2031年1月已结账', '2031年1月已结账', '2031年2月已变更', '2031年2月已变更']);
+    // The differing order, with both amounts.
+    fireEvent.click(within(card).getAllByRole('button', { name: /展开|expand/i })[0]!);
+    const shown = await screen.findByTestId(`check-diff-${D1}`);
+    const row = within(shown).getByText('CB2031020001').closest('tr')!;
+    expect(row.textContent).toContain('80,000.01');
+    expect(row.textContent).toContain('80,100.01');
+    expect(row.textContent).toContain('不含税金额 80000.01 → 80100.01 元；税额 4800.00 → 4806.00 元');
+    // Another month, on demand.
+    fireEvent.mouseDown(within(card).getByLabelText('核验月份'));
+    fireEvent.click(await screen.findByTitle('2031年1月'));
+    await waitFor(() => expect(api.closeCheck).toHaveBeenLastCalledWith({ month: '2031-01' }));
+    await within(card).findByText('已核验');
+    expect(card.textContent).toContain('2031年1月已结账的数据均与结账时一致');
+    expect(api.closeCheck).toHaveBeenCalledTimes(2);
   });
 
   it('the category filter becomes the request; the export sends the same query', async () => {
