@@ -163,7 +163,7 @@ export function BillView({ b, actions, showPushes }: { b: ReimbBillDetail; actio
             locale={{ emptyText: '尚无入账记录' }}
             columns={[
               { title: '时间', dataIndex: 'createdAt', width: 170, render: (v: string) => formatTime(v) },
-              { title: '操作', dataIndex: 'action', width: 80, render: (v: string) => (v === 'revoke' ? '撤销' : '推送') },
+              { title: '操作', dataIndex: 'action', width: 80, render: (v: string) => ({ revoke: '撤销', reverse: '红字冲销' } as Record<string, string>)[v] ?? '推送' },
               { title: '结果', dataIndex: 'ok', width: 80, render: (v: boolean) => (v ? <Tag color="success">成功</Tag> : <Tag color="error">失败</Tag>) },
               { title: '凭证号', dataIndex: 'voucherNo', width: 140 },
               { title: '说明', dataIndex: 'message' },
