@@ -108,7 +108,7 @@ describe('the same pages and totals as the plain query', () => {
   it('exports the same rows in the same order', async () => {
     const byAmount: Case = { ...cases()[5]!, body: { sellerName: seller, sort: { field: 'amountIncl', order: 'descend' } } };
     for (const c of [cases()[5]!, cases()[7]!, byAmount, cases()[11]!]) {
-      const { res, ws } = await s.download(c.url.replace('/list', '/export'), c.body, t13);
+      const { res, ws } = await s.download(c.url.endsWith('/list') ? c.url.replace('/list', '/export') : `${c.url}-export`, c.body, t13);
       expect(res.statusCode).toBe(200);
       const want = await plainPage(c, 1, 100_000);
       const rows = await sql<{ id: string; n: string; d: string; k: string }>`select id, invoice_no as n, digital_no as d, kind as k from income_invoices where id in (${sql.join(want.ids.length ? want.ids : [''])})`.execute(s.db.kysely);
@@ -215,5 +215,41 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('SQLite file: the pool read 
     const want = await sql<{ id: string }>`select id from income_invoices where lower(seller_name) like ${'%公司%'} order by issue_date desc, id desc limit 20`.execute(k);
     expect((a.r.items as Array<{ id: string }>).map((r) => r.id)).toEqual(want.rows.map((r) => r.id));
     expect(a.r.total).toBeGreaterThan(20);
+  }, 60_000);
+});
+
+describe.skipIf(process.env.TEST_DB !== 'postgres')('PostgreSQL: the pool read does not hold the request thread', () => {
+  it('answers another user while the pool list waits for the invoices, then the list with the same answer', async () => {
+    const t1 = await s.login('demo1');
+    const body = { sellerName: '公司', pageIndex: 1, pageSize: 20 };
+    const k = s.db.kysely;
+    // Another transaction holds the invoices (ACCESS EXCLUSIVE): the pool's read waits for it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = k.transaction().execute(async (trx) => {
+      await sql`lock table income_invoices in access exclusive mode`.execute(trx);
+      locked();
+      await held;
+    });
+    await isLocked;
+    const order: string[] = [];
+    const heavy = s.call('/api/income/pool/list', body, t13).then((a) => (order.push('pool'), a));
+    // Wait (by state) until the list's query is queued behind the lock.
+    const waiting = async () =>
+      Number((await sql<{ n: unknown }>`select count(*) as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'income_invoices' and not l.granted`.execute(k)).rows[0]!.n);
+    for (let i = 0; i < 2000 && !(await waiting()) && !order.length; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(order).toEqual([]);
+    const light = await s.call('/api/account/userinfo', {}, t1).then((a) => (order.push('userinfo'), a));
+    expect(light.code, light.message).toBe(20000);
+    expect(order).toEqual(['userinfo']);
+    release();
+    await holder;
+    const a = await heavy;
+    expect(a.code, a.message).toBe(20000);
+    expect(order).toEqual(['userinfo', 'pool']);
+    const want = await sql<{ id: string }>`select id from income_invoices where lower(seller_name) like ${'%公司%'} order by issue_date desc, id desc limit 20`.execute(k);
+    expect((a.r.items as Array<{ id: string }>).map((r) => r.id)).toEqual(want.rows.map((r) => r.id));
   }, 60_000);
 });

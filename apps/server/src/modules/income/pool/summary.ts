@@ -67,22 +67,13 @@ export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>
 }
 
 /**
- * The count per issue day of a filter summaryAnswers() accepted, in the order asked, and the totals:
- * where a deep page of the list in issue-date order starts (repo.ts).
+ * The count per issue day of a filter summaryAnswers() accepted, in the order asked: where a deep page
+ * of the list in issue-date order starts (repo.ts). The count only (an int sum: PostgreSQL sums bigint
+ * as numeric, slower), over the summary's rows of the filter.
  */
-export async function summaryDays(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope, order: 'asc' | 'desc'): Promise<{ days: Array<{ day: string; n: number }>; totals: PoolTotals }> {
-  const rows = await daysOf(db, f, scope).select('d.issue_date').select(sums).groupBy('d.issue_date').orderBy('d.issue_date', order).execute();
-  const totals: PoolTotals = { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 };
-  const days = [];
-  for (const r of rows) {
-    const t = toTotals(r);
-    totals.count += t.count;
-    totals.amountExcl += t.amountExcl;
-    totals.tax += t.tax;
-    totals.amountIncl += t.amountIncl;
-    if (t.count) days.push({ day: r.issue_date, n: t.count });
-  }
-  return { days, totals };
+export async function summaryDayCounts(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope, order: 'asc' | 'desc'): Promise<Array<{ day: string; n: number }>> {
+  const rows = await daysOf(db, f, scope).select(['d.issue_date', sql<number>`sum(cast(d.n as integer))`.as('n')]).groupBy('d.issue_date').orderBy('d.issue_date', order).execute();
+  return rows.map((r) => ({ day: r.issue_date, n: Number(r.n) })).filter((d) => d.n > 0);
 }
 
 /** The fields income_pool_sellers answers beside the seller name (no day: it has none). */
