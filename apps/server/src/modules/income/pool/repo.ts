@@ -14,7 +14,7 @@ import { offsetOf } from '../../../platform/listing.js';
 import { offThread } from '../../../db/read-pool.js';
 import { applyPoolFilters, flagsOf, planFilter, poolSort, sumsSelect, type Planned, type Scope } from './filters.js';
 import { keysetBatch, type Key } from './keyset.js';
-import { sellerSummaryAnswers, sellerSummaryTotals, summaryAnswers, summaryDayCounts, summaryTotals } from './summary.js';
+import { sellerSummaryAnswers, sellerSummaryTotals, summaryAnswers, summaryDays, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';
 import { displayNo } from '../identity/identity.js';
 
@@ -85,7 +85,7 @@ async function readPage(db: Kysely<Database>, q: PoolQuery, scope: Scope): Promi
     return { items, total: totals.count, totals };
   }
   if (s.column === 'p.issue_date' && summaryAnswers(f, scope)) {
-    const [days, totals] = await Promise.all([summaryDayCounts(db, f, scope, s.order), summaryTotals(db, f, scope)]);
+    const { days, totals } = await summaryDays(db, f, scope, s.order);
     let before = 0;
     for (const d of days) {
       if (before + d.n > offset) return { items: await read(s.order, offset - before, f.pageSize, d.day), total: totals.count, totals };

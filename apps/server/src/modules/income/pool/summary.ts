@@ -6,7 +6,7 @@
  * every invoice of the set; any other filter sums the invoices (repo.ts). A seller-name search with only
  * kind and states beside it reads income_pool_sellers (0050: the same keys per seller name, no day).
  */
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeSignState, IncomeUsage, OTHER_INCOME_KINDS, type PoolFilter, type PoolTotals } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import type { Planned, Scope } from './filters.js';
@@ -67,13 +67,31 @@ export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>
 }
 
 /**
- * The count per issue day of a filter summaryAnswers() accepted, in the order asked: where a deep page
- * of the list in issue-date order starts (repo.ts). The count only (an int sum: PostgreSQL sums bigint
- * as numeric, slower), over the summary's rows of the filter.
+ * The count per issue day of a filter summaryAnswers() accepted, in the order asked, and the totals:
+ * where a deep page of the list in issue-date order starts (repo.ts). On SQLite one pass over the
+ * summary's rows of the filter gives both; on PostgreSQL, which sums bigint as numeric (slow per
+ * group), the counts as an int sum and the totals in a second query beside it.
  */
-export async function summaryDayCounts(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope, order: 'asc' | 'desc'): Promise<Array<{ day: string; n: number }>> {
-  const rows = await daysOf(db, f, scope).select(['d.issue_date', sql<number>`sum(cast(d.n as integer))`.as('n')]).groupBy('d.issue_date').orderBy('d.issue_date', order).execute();
-  return rows.map((r) => ({ day: r.issue_date, n: Number(r.n) })).filter((d) => d.n > 0);
+export async function summaryDays(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope, order: 'asc' | 'desc'): Promise<{ days: Array<{ day: string; n: number }>; totals: PoolTotals }> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const [rows, totals] = await Promise.all([
+      daysOf(db, f, scope).select(['d.issue_date', sql<number>`sum(cast(d.n as integer))`.as('n')]).groupBy('d.issue_date').orderBy('d.issue_date', order).execute(),
+      summaryTotals(db, f, scope),
+    ]);
+    return { days: rows.map((r) => ({ day: r.issue_date, n: Number(r.n) })).filter((d) => d.n > 0), totals };
+  }
+  const rows = await daysOf(db, f, scope).select('d.issue_date').select(sums).groupBy('d.issue_date').orderBy('d.issue_date', order).execute();
+  const totals: PoolTotals = { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 };
+  const days: Array<{ day: string; n: number }> = [];
+  for (const r of rows) {
+    const t = toTotals(r);
+    totals.count += t.count;
+    totals.amountExcl += t.amountExcl;
+    totals.tax += t.tax;
+    totals.amountIncl += t.amountIncl;
+    if (t.count > 0) days.push({ day: r.issue_date, n: t.count });
+  }
+  return { days, totals };
 }
 
 /** The fields income_pool_sellers answers beside the seller name (no day: it has none). */
