@@ -13,6 +13,7 @@ import type { Database } from './db/schema.js';
 import { StatementCache } from './db/statements.js';
 // The modules whose reads may run here (they register them with offThread when loaded).
 import './modules/invoice/ledger/repo.js';
+import './modules/income/pool/repo.js';
 
 /** Connections of a PostgreSQL read worker: two exports may read at once. */
 const PG_CONNECTIONS = 2;

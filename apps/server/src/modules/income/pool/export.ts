@@ -1,4 +1,4 @@
-/** The pool's Excel export: the filtered set, streamed in keyset batches (platform/xlsx.ts). */
+/** The pool's Excel export: the filtered set, streamed in keyset batches read off the request thread (repo.ts, platform/xlsx.ts). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeSource, IncomeUsage, IncomeUseKind, IncomeVerifyState,
@@ -8,7 +8,7 @@ import { refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import type { Scope } from './filters.js';
-import { poolBatches, poolTotals } from './repo.js';
+import { poolBatches, poolTotalsPlanned } from './repo.js';
 
 export const POOL_EXPORT_MAX_ROWS = 1_000_000;
 const yuan = (fen: number) => fen / 100;
@@ -44,12 +44,14 @@ const NAMES: Record<Scope, string> = { all: '进项票池', other: '其他票池
 
 export async function exportPool(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, f: PoolFilter, scope: Scope): Promise<FastifyReply> {
   const db = app.db.kysely;
-  const count = (await poolTotals(db, f, scope)).count;
+  // The count and the seller-name plan off the request thread; the batches read with that plan.
+  const { totals, filter } = await poolTotalsPlanned(db, f, scope);
+  const count = totals.count;
   if (count > POOL_EXPORT_MAX_ROWS) throw refuse(`筛选结果 ${count} 条，超过导出上限 ${POOL_EXPORT_MAX_ROWS} 条，请缩小筛选范围`);
   const name = NAMES[scope];
   return exportXlsx(app, req, reply, {
     fileName: name, sheetName: name, category: name, rowCount: count,
     description: `导出${name} ${count} 条`,
-    columns: POOL_COLUMNS, rows: poolBatches(db, f, scope),
+    columns: POOL_COLUMNS, rows: poolBatches(db, filter, scope),
   });
 }

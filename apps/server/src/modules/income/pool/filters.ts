@@ -1,11 +1,13 @@
 /**
  * The pool's filters, sorts and abnormal flags as SQL on `income_invoices as p`. Every filter is a
  * column of the pool row (indexed where lists use it, migration 0017); names "contain", numbers match.
+ * The seller name is matched among the distinct seller names (search.ts, migration 0050).
  */
-import { sql, type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { IncomeAbnormalFlag, IncomeInvoiceState, IncomeRiskLevel, IncomeVerifyState, OTHER_INCOME_KINDS, type PoolFilter } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { contains, sortOf } from '../../../platform/listing.js';
+import { planSellerName, sellerNameContains, type SellerNamePlan } from './search.js';
 import type { IncomeInvoiceTable } from './tables.js';
 
 type DB = Database & { p: IncomeInvoiceTable };
@@ -57,6 +59,15 @@ export function flagsOf(r: Pick<IncomeInvoiceTable, 'invoice_state' | 'red_pendi
 
 export type Scope = 'all' | 'other' | 'abnormal';
 
+/** A filter as the repo plans it: the names its seller-name search matches (search.ts). */
+export type Planned = { sellerNamePlan?: SellerNamePlan };
+
+/** The filter with its plan: one small query of the distinct seller names, when it searches by seller name. */
+export async function planFilter<F extends PoolFilter>(db: Kysely<Database>, f: F): Promise<F & Planned> {
+  if (!f.sellerName || (f as Planned).sellerNamePlan) return f;
+  return { ...f, sellerNamePlan: await planSellerName(db, f.sellerName) };
+}
+
 /** Adds the scope and the filters to any query reading `income_invoices as p`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function applyPoolFilters<QB extends SelectQueryBuilder<any, any, any>>(query: QB, f: PoolFilter, scope: Scope): QB {
@@ -68,7 +79,7 @@ export function applyPoolFilters<QB extends SelectQueryBuilder<any, any, any>>(q
   if (f.issueTo) q = q.where('p.issue_date', '<=', f.issueTo);
   if (f.number) q = q.where((eb) => eb.or([eb('p.invoice_no', '=', f.number!), eb('p.digital_no', '=', f.number!), eb('p.invoice_code', '=', f.number!)]));
   if (f.invoiceCode) q = q.where('p.invoice_code', '=', f.invoiceCode);
-  if (f.sellerName) q = q.where((eb) => contains(eb.ref('p.seller_name'), f.sellerName!));
+  if (f.sellerName) q = q.where(sellerNameContains(f.sellerName, (f as Planned).sellerNamePlan));
   if (f.sellerTaxNo) q = q.where('p.seller_tax_no', '=', f.sellerTaxNo.toUpperCase());
   if (f.buyerName) q = q.where((eb) => contains(eb.ref('p.buyer_name'), f.buyerName!));
   if (f.buyerTaxNo) q = q.where('p.buyer_tax_no', '=', f.buyerTaxNo.toUpperCase());

@@ -1,7 +1,9 @@
 /**
- * Reading the pool: one page (offset, in a stable order: the sort column then id) with the total and
- * the sums of the filtered set, every row of a filter in keyset batches (the export), one invoice
- * with everything about it.
+ * Reading the pool: one page (in a stable order: the sort column then id) with the total and the sums
+ * of the filtered set, every row of a filter in keyset batches (the export), one invoice with
+ * everything about it. The page, the totals and the export's batches are long reads at a million
+ * invoices: they run through the off-thread reader (db/read-pool.ts, registered here; read-worker.ts
+ * loads this module), as the outgoing ledger's do.
  */
 import { SYSTEM_ACTOR_NAME } from '@zhyy/shared';
 import type { Kysely } from 'kysely';
@@ -9,9 +11,10 @@ import type { PoolDetail, PoolFilter, PoolPage, PoolQuery, PoolRow, PoolTotals }
 import type { Database } from '../../../db/schema.js';
 import { notFound } from '../../../platform/envelope.js';
 import { offsetOf } from '../../../platform/listing.js';
-import { applyPoolFilters, flagsOf, isAbnormal, poolSort, sumsSelect, type Scope } from './filters.js';
-import { keysetBatches } from './keyset.js';
-import { summaryAnswers, summaryTotals } from './summary.js';
+import { offThread } from '../../../db/read-pool.js';
+import { applyPoolFilters, flagsOf, planFilter, poolSort, sumsSelect, type Planned, type Scope } from './filters.js';
+import { keysetBatch, type Key } from './keyset.js';
+import { sellerSummaryAnswers, sellerSummaryTotals, summaryAnswers, summaryDays, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';
 import { displayNo } from '../identity/identity.js';
 
@@ -28,29 +31,104 @@ export function toPoolRow(r: IncomeInvoiceTable): PoolRow {
   };
 }
 
-/** The filtered set's count and sums: from the summary when it answers the filter, else from the invoices. */
-export async function poolTotals(db: Kysely<Database>, f: PoolFilter, scope: Scope): Promise<PoolTotals> {
-  return summaryAnswers(f, scope) ? summaryTotals(db, f, scope) : exactTotals(db, f, scope);
+/** The totals of a planned filter: the day summary, the seller summary, else the invoices. */
+async function plannedTotals(db: Kysely<Database>, f: PoolFilter & Planned, scope: Scope): Promise<PoolTotals> {
+  if (summaryAnswers(f, scope)) return summaryTotals(db, f, scope);
+  if (sellerSummaryAnswers(f, scope)) return sellerSummaryTotals(db, f, scope);
+  return exactTotals(db, f, scope);
 }
 
-/** The count and sums straight from the invoices (any filter; the summary's test compares against it). */
+/**
+ * The filtered set's count and sums with the planned filter (its seller-name search resolved to
+ * names), read off the request thread on SQLite (db/read-pool.ts): an export asks for both.
+ */
+export const poolTotalsPlanned = offThread('pool.totals', async (db: Kysely<Database>, f: PoolFilter, scope: Scope): Promise<{ totals: PoolTotals; filter: PoolFilter & Planned }> => {
+  const planned = await planFilter(db, f);
+  return { totals: await plannedTotals(db, planned, scope), filter: planned };
+});
+
+/** The filtered set's count and sums (off the request thread on SQLite). */
+export async function poolTotals(db: Kysely<Database>, f: PoolFilter, scope: Scope): Promise<PoolTotals> {
+  return (await poolTotalsPlanned(db, f, scope)).totals;
+}
+
+/** The count and sums straight from the invoices (any filter; the summaries' tests compare against it). */
 export async function exactTotals(db: Kysely<Database>, f: PoolFilter, scope: Scope): Promise<PoolTotals> {
   const r = await applyPoolFilters(base(db), f, scope).select(sumsSelect).executeTakeFirstOrThrow();
   return { count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) };
 }
 
-export async function poolPage(db: Kysely<Database>, q: PoolQuery, scope: Scope): Promise<PoolPage> {
-  const s = poolSort(q);
-  const [rows, totals] = await Promise.all([
-    applyPoolFilters(base(db), q, scope).selectAll('p').orderBy(s.column, s.order).orderBy('p.id', s.order).limit(q.pageSize).offset(offsetOf(q)).execute(),
-    poolTotals(db, q, scope),
-  ]);
-  return { items: rows.map(toPoolRow), total: totals.count, totals };
+/** Past this offset a page finds where it starts first (the day summary, or the nearer end of the order). */
+const DEEP = 1000;
+const flip = (o: 'asc' | 'desc') => (o === 'asc' ? 'desc' : 'asc');
+
+/**
+ * One page and the totals. The page's ids come first (from an index, in the order), then the rows of
+ * those ids only. A deep page in issue-date order of a filter the day summary answers starts at its
+ * day: the summary's count per day says which day holds the offset, and the page is read from that day
+ * on, skipping at most a day's invoices (page 25,000 of a million costs what page 2 does). Any other
+ * deep page is read from whichever end of the order is nearer.
+ */
+async function readPage(db: Kysely<Database>, q: PoolQuery, scope: Scope): Promise<PoolPage> {
+  const f = await planFilter(db, q);
+  const s = poolSort(f);
+  const offset = offsetOf(f);
+  const read = async (order: 'asc' | 'desc', skip: number, take: number, fromDay?: string) => {
+    let ids = applyPoolFilters(base(db), f, scope);
+    if (fromDay) ids = ids.where('p.issue_date', order === 'desc' ? '<=' : '>=', fromDay);
+    const page = ids.select('p.id').orderBy(s.column, order).orderBy('p.id', order).limit(take).offset(skip);
+    const rows = await base(db).selectAll('p').where('p.id', 'in', page).orderBy(s.column, s.order).orderBy('p.id', s.order).execute();
+    return rows.map(toPoolRow);
+  };
+  if (offset < DEEP) {
+    const [items, totals] = await Promise.all([read(s.order, offset, f.pageSize), plannedTotals(db, f, scope)]);
+    return { items, total: totals.count, totals };
+  }
+  if (s.column === 'p.issue_date' && summaryAnswers(f, scope)) {
+    const { days, totals } = await summaryDays(db, f, scope, s.order);
+    let before = 0;
+    for (const d of days) {
+      if (before + d.n > offset) return { items: await read(s.order, offset - before, f.pageSize, d.day), total: totals.count, totals };
+      before += d.n;
+    }
+    return { items: [], total: totals.count, totals };
+  }
+  const totals = await plannedTotals(db, f, scope);
+  const total = totals.count;
+  if (offset >= total) return { items: [], total, totals };
+  const fromEnd = total - offset - f.pageSize;
+  const items = fromEnd < offset ? await read(flip(s.order), Math.max(0, fromEnd), f.pageSize + Math.min(0, fromEnd)) : await read(s.order, offset, f.pageSize);
+  return { items, total, totals };
 }
 
-/** Every row of the filter in the chosen order, batch by batch after the last key (the export). */
-export async function* poolBatches(db: Kysely<Database>, f: PoolFilter, scope: Scope, size = 1000): AsyncIterable<PoolRow[]> {
-  for await (const rows of keysetBatches(() => applyPoolFilters(base(db), f, scope), f, size)) yield rows.map(toPoolRow);
+/** The list's page with its totals: on SQLite read by a worker (db/read-pool.ts), so no request waits for it. */
+export const poolPage = offThread('pool.page', readPage);
+
+/** One batch of the export (in a worker on SQLite, and on PostgreSQL where decoding the rows is the cost). */
+const exportBatch = offThread('pool.exportBatch', async (db: Kysely<Database>, f: PoolFilter & Planned, scope: Scope, after: Key | null, size: number) => {
+  const { rows, last } = await keysetBatch(applyPoolFilters(base(db), f, scope), f, after, size);
+  return { rows: rows.map(toPoolRow), last };
+}, { postgres: true });
+
+/**
+ * Every row of the (planned) filter in the chosen order, batch by batch after the last key (the export).
+ * The next batch is asked for before this one is handed over, so it is read while this one is written.
+ */
+export async function* poolBatches(db: Kysely<Database>, f: PoolFilter & Planned, scope: Scope, size = 1000): AsyncIterable<PoolRow[]> {
+  // A batch read ahead and then abandoned (the client went away) must not reject unheard.
+  const ask = (after: Key | null) => {
+    const p = exportBatch(db, f, scope, after, size);
+    p.catch(() => undefined);
+    return p;
+  };
+  let next = ask(null);
+  for (;;) {
+    const { rows, last } = await next;
+    const more = rows.length === size && last !== null;
+    if (more) next = ask(last);
+    if (rows.length) yield rows;
+    if (!more) return;
+  }
 }
 
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {

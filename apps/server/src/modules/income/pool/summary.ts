@@ -3,12 +3,14 @@
  * state, sign state, usage and buyer mismatch, kept exact by triggers in every writing transaction)
  * when the filter uses only those dimensions: the unfiltered list, the 其他 list, a date range, a kind,
  * the invoice/sign/usage states and the waiting-to-sign list. A few thousand summary rows instead of
- * every invoice of the set; any other filter sums the invoices (repo.ts).
+ * every invoice of the set; any other filter sums the invoices (repo.ts). A seller-name search with only
+ * kind and states beside it reads income_pool_sellers (0050: the same keys per seller name, no day).
  */
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeSignState, IncomeUsage, OTHER_INCOME_KINDS, type PoolFilter, type PoolTotals } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
-import type { Scope } from './filters.js';
+import type { Planned, Scope } from './filters.js';
+import { sellerNameOf } from './search.js';
 import './tables.js';
 
 /** The filter fields the summary answers; paging and the sort do not filter. */
@@ -36,8 +38,8 @@ const waitingDays = (eb: EB) =>
 export const signCountQuery = (db: Kysely<Database>) =>
   db.selectFrom('income_pool_days as d').where(waitingDays).select(sql<number>`coalesce(sum(d.n), 0)`.as('n'));
 
-/** Totals of a filter summaryAnswers() accepted (the same conditions as applyPoolFilters). */
-export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope | 'waiting'): Promise<PoolTotals> {
+/** The summary rows of a filter summaryAnswers() accepted (the same conditions as applyPoolFilters). */
+function daysOf(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope | 'waiting') {
   let q = db.selectFrom('income_pool_days as d');
   if (scope === 'other') q = q.where('d.kind', 'in', OTHER_INCOME_KINDS as string[]);
   if (scope === 'waiting') q = q.where(waitingDays);
@@ -47,13 +49,67 @@ export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>
   if (f.invoiceState !== undefined) q = q.where('d.invoice_state', '=', Number(f.invoiceState));
   if (f.signState !== undefined) q = q.where('d.sign_state', '=', Number(f.signState));
   if (f.usage !== undefined) q = q.where('d.usage', '=', Number(f.usage));
-  const r = await q
-    .select([
-      sql<number>`coalesce(sum(d.n), 0)`.as('n'),
-      sql<number>`coalesce(sum(d.amount_excl), 0)`.as('amount_excl'),
-      sql<number>`coalesce(sum(d.tax), 0)`.as('tax'),
-      sql<number>`coalesce(sum(d.amount_incl), 0)`.as('amount_incl'),
-    ])
-    .executeTakeFirstOrThrow();
-  return { count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) };
+  return q;
+}
+
+const sums = [
+  sql<number>`coalesce(sum(d.n), 0)`.as('n'),
+  sql<number>`coalesce(sum(d.amount_excl), 0)`.as('amount_excl'),
+  sql<number>`coalesce(sum(d.tax), 0)`.as('tax'),
+  sql<number>`coalesce(sum(d.amount_incl), 0)`.as('amount_incl'),
+] as const;
+type SumRow = { n: unknown; amount_excl: unknown; tax: unknown; amount_incl: unknown };
+const toTotals = (r: SumRow): PoolTotals => ({ count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) });
+
+/** Totals of a filter summaryAnswers() accepted. */
+export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope | 'waiting'): Promise<PoolTotals> {
+  return toTotals(await daysOf(db, f, scope).select(sums).executeTakeFirstOrThrow());
+}
+
+/**
+ * The count per issue day of a filter summaryAnswers() accepted, in the order asked, and the totals:
+ * where a deep page of the list in issue-date order starts (repo.ts). On SQLite one pass over the
+ * summary's rows of the filter gives both; on PostgreSQL, which sums bigint as numeric (slow per
+ * group), the counts as an int sum and the totals in a second query beside it.
+ */
+export async function summaryDays(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope, order: 'asc' | 'desc'): Promise<{ days: Array<{ day: string; n: number }>; totals: PoolTotals }> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const [rows, totals] = await Promise.all([
+      daysOf(db, f, scope).select(['d.issue_date', sql<number>`sum(cast(d.n as integer))`.as('n')]).groupBy('d.issue_date').orderBy('d.issue_date', order).execute(),
+      summaryTotals(db, f, scope),
+    ]);
+    return { days: rows.map((r) => ({ day: r.issue_date, n: Number(r.n) })).filter((d) => d.n > 0), totals };
+  }
+  const rows = await daysOf(db, f, scope).select('d.issue_date').select(sums).groupBy('d.issue_date').orderBy('d.issue_date', order).execute();
+  const totals: PoolTotals = { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 };
+  const days: Array<{ day: string; n: number }> = [];
+  for (const r of rows) {
+    const t = toTotals(r);
+    totals.count += t.count;
+    totals.amountExcl += t.amountExcl;
+    totals.tax += t.tax;
+    totals.amountIncl += t.amountIncl;
+    if (t.count > 0) days.push({ day: r.issue_date, n: t.count });
+  }
+  return { days, totals };
+}
+
+/** The fields income_pool_sellers answers beside the seller name (no day: it has none). */
+const BY_SELLER = new Set(['sellerName', 'sellerNamePlan', 'kind', 'invoiceState', 'signState', 'usage', 'pageIndex', 'pageSize', 'sort']);
+
+/** Whether income_pool_sellers (0050) can answer the totals: a seller-name search with only its other keys. */
+export function sellerSummaryAnswers(f: Partial<PoolFilter>, scope: Scope): boolean {
+  if (scope === 'abnormal' || !f.sellerName) return false;
+  return Object.entries(f).every(([k, v]) => BY_SELLER.has(k) || unset(v));
+}
+
+/** Totals of a filter sellerSummaryAnswers() accepted (the same conditions as applyPoolFilters). */
+export async function sellerSummaryTotals(db: Kysely<Database>, f: Partial<PoolFilter> & Planned, scope: Scope): Promise<PoolTotals> {
+  let q = db.selectFrom('income_pool_sellers as d').where(sellerNameOf(f.sellerName!, f.sellerNamePlan));
+  if (scope === 'other') q = q.where('d.kind', 'in', OTHER_INCOME_KINDS as string[]);
+  if (f.kind !== undefined) q = q.where('d.kind', '=', String(f.kind));
+  if (f.invoiceState !== undefined) q = q.where('d.invoice_state', '=', Number(f.invoiceState));
+  if (f.signState !== undefined) q = q.where('d.sign_state', '=', Number(f.signState));
+  if (f.usage !== undefined) q = q.where('d.usage', '=', Number(f.usage));
+  return toTotals(await q.select(sums).executeTakeFirstOrThrow());
 }

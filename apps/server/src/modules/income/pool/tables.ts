@@ -113,6 +113,20 @@ export interface IncomePoolDayTable {
   amount_incl: number;
 }
 
+/** income_pool_sellers (0050): the pool's count and sums per seller name and 0024's keys but the day (db/migrations/0050_income_seller_names.ts). */
+export interface IncomePoolSellerTable {
+  seller_name: string;
+  kind: string;
+  invoice_state: number;
+  sign_state: number;
+  usage: number;
+  buyer_mismatch: number;
+  n: number;
+  amount_excl: number;
+  tax: number;
+  amount_incl: number;
+}
+
 /** 采集's cursor and the 查验 log (migration 0019_income_intake). */
 export interface IncomeCollectCursorTable {
   name: string;
@@ -164,6 +178,7 @@ declare module '../../../db/schema.js' {
     income_events: IncomeEventTable;
     income_locks: IncomeLockTable;
     income_pool_days: IncomePoolDayTable;
+    income_pool_sellers: IncomePoolSellerTable;
     income_collect_cursor: IncomeCollectCursorTable;
     income_verifications: IncomeVerificationTable;
     income_collect_tasks: IncomeCollectTaskTable;
