@@ -166,6 +166,22 @@ describe('a deducted invoice the bureau red-reverses or grades', () => {
     expect((await inv(unknown.id)).status_found).toBe(0);
   });
 
+  it('立即核查 asks about one invoice now (roles 1 and 13; others 权限不足); refusals in Chinese', async () => {
+    const a = await deducted(400);
+    expect((await env.s.call(`${A}/recheck`, { invoiceId: a.id }, env.t13)).message).toBe('税务端状态无变化：发票状态「正常」，风险等级「正常」');
+    await setIncomingStatus(deps(), { key: a.no, state: 2 });
+    for (const t of [env.t14, env.t16]) expect((await env.s.call(`${A}/recheck`, { invoiceId: a.id }, t)).message).toBe('权限不足');
+    const r = await env.s.call(`${A}/recheck`, { invoiceId: a.id }, env.t1);
+    expect([r.code, r.message]).toEqual([20000, '状态已更新：发票状态「作废」，风险等级「正常」']);
+    expect((await casesOf(a.id))[0]).toMatchObject({ flag: 'voided', proposal: { amount: 400, reason: 9 } });
+    const unknown = await fresh({ known: false });
+    expect((await env.s.call(`${A}/recheck`, { invoiceId: unknown.id }, env.t13)).message).toBe('税务端无此发票信息');
+    expect((await env.s.call(`${A}/recheck`, { invoiceId: '00000000-0000-4000-8000-000000000000' }, env.t13)).message).toBe('发票不存在');
+    expect((await env.s.call(`${A}/recheck`, { invoiceId: 'x' }, env.t13)).code).toBe(30000);
+    const logs = await env.s.db.kysely.selectFrom('operation_logs').select('description').where('description', 'like', '发票状态核查：%').execute();
+    expect(logs.map((l) => l.description)).toContain('发票状态核查：状态已更新：发票状态「作废」，风险等级「正常」');
+  });
+
   it('the simulator control changes what ticking sees too: a 作废 invoice is refused by the service', async () => {
     const a = await fresh();
     await setIncomingStatus(deps(), { key: a.no, state: 2 });

@@ -18,12 +18,12 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { formatFen, IncomeAbnormalFlag, IncomeInvoiceState, STATUS_FLAGS, TransferOutReason } from '@zhyy/shared';
+import { formatFen, IncomeAbnormalFlag, IncomeInvoiceState, IncomeRiskLevel, STATUS_FLAGS, TransferOutReason } from '@zhyy/shared';
 import type { Db as PlatformDb } from '../../../db/index.js';
 import type { Database } from '../../../db/schema.js';
 import type { IncomeStatusGateway, StatusItem, StatusOutcome } from '../../../integrations/tax/income-types.js';
 import { STATUS_BATCH_MAX } from '../../../integrations/tax/status-rules.js';
-import { AppError } from '../../../platform/envelope.js';
+import { AppError, notFound, refuse } from '../../../platform/envelope.js';
 import { LeasedJob, type LeaseHandle } from '../../../platform/leases.js';
 import { applyTaxState } from '../intake/collect.js';
 import { redSumsOf } from '../identity/reversals.js';
@@ -86,6 +86,8 @@ export interface RecheckResult {
   notFound: number;
   proposed: number;
   failed: number;
+  /** The first failure's message (the service's words), '' when none. */
+  error: string;
 }
 
 /**
@@ -93,7 +95,7 @@ export interface RecheckResult {
  * before each batch. A batch whose call fails is left due (the next round asks again) and counted.
  */
 export async function recheckInvoices(db: Db, gateway: IncomeStatusGateway, rows: IncomeInvoiceTable[], now: Date, beforeBatch?: () => Promise<void>, userName = ''): Promise<RecheckResult> {
-  const r: RecheckResult = { checked: 0, changed: 0, notFound: 0, proposed: 0, failed: 0 };
+  const r: RecheckResult = { checked: 0, changed: 0, notFound: 0, proposed: 0, failed: 0, error: '' };
   const asked = rows.map((inv) => ({ inv, item: statusItemOf(inv) })).filter((x): x is { inv: IncomeInvoiceTable; item: StatusItem } => x.item !== null);
   for (let i = 0; i < asked.length; i += STATUS_BATCH_MAX) {
     const batch = asked.slice(i, i + STATUS_BATCH_MAX);
@@ -104,6 +106,7 @@ export async function recheckInvoices(db: Db, gateway: IncomeStatusGateway, rows
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       r.failed += batch.length;
+      r.error ||= err.message;
       continue;
     }
     const reds = await redSumsOf(db, batch.map((x) => x.inv.id));
@@ -185,6 +188,24 @@ export async function proposeAll(db: Db, now: Date): Promise<number> {
   let n = 0;
   for (const c of cases) if (await proposeFor(db, c, now)) n++;
   return n;
+}
+
+/**
+ * 立即核查 (one invoice, on demand: the pool detail's button): the same check as the job's, now. Refused for an
+ * invoice without the service's numbers or a red invoice; the service's failure is the answer's refusal.
+ */
+export async function recheckOne(db: Db, gateway: IncomeStatusGateway, invoiceId: string, userName: string, now = new Date()): Promise<{ changed: boolean; found: boolean; message: string }> {
+  const inv = await db.selectFrom('income_invoices').selectAll().where('id', '=', invoiceId).executeTakeFirst();
+  if (!inv) throw notFound('发票不存在');
+  if (Number(inv.amount_incl) < 0) throw refuse('红字发票无需核查状态，请核查其蓝字发票');
+  if (!statusItemOf(inv)) throw refuse('该发票没有税务端可查询的发票代码和号码（或数电号码），不能核查状态');
+  const r = await recheckInvoices(db, gateway, [inv], now, undefined, userName);
+  if (r.failed) throw refuse(`发票状态查询失败：${r.error}`);
+  const after = await db.selectFrom('income_invoices').select(['invoice_state', 'risk_level']).where('id', '=', invoiceId).executeTakeFirstOrThrow();
+  const found = r.notFound === 0;
+  const now2 = `发票状态「${IncomeInvoiceState.label(after.invoice_state)}」，风险等级「${IncomeRiskLevel.label(after.risk_level)}」`;
+  const message = !found ? '税务端无此发票信息' : r.changed ? `状态已更新：${now2}` : `税务端状态无变化：${now2}`;
+  return { changed: r.changed > 0, found, message };
 }
 
 export interface RecheckJobOptions {

@@ -23,7 +23,7 @@ import { confirmCase, correctCase, rejectCase, untickCase } from './actions.js';
 import { AbnormalJob } from './job.js';
 import { caseBatches, caseCount, caseHistory, casePage } from './queries.js';
 import { accountingGatewayOf, acceptProposal, transferOut } from './transfer.js';
-import { RecheckJob } from './recheck.js';
+import { RecheckJob, recheckOne } from './recheck.js';
 
 const tags = ['异常票池'];
 /** 只看我负责的: the owner is the signed-in user. */
@@ -99,6 +99,11 @@ async function abnormalModule(app: FastifyInstance): Promise<void> {
   r.post(`${P}/transfer-out`, { schema: { body: TransferOutBody, summary: '进项转出：已勾选抵扣的异常凭证、失控（或作废、红冲）发票，选择原因并填写转出税额，生成凭证推送会计系统；重复请求只生成一条记录和一张凭证', tags }, config: cfg }, async (req) => {
     const a = await transferOut(db(), req, req.body, gateway());
     return logged(req, a);
+  });
+  r.post(`${P}/recheck`, { schema: { body: AbnormalInvoiceBody, summary: '立即核查：向税务端查询一张发票当前的发票状态和风险等级（作废、红冲、失控、异常凭证、疑点发票），有变化时更新发票并生成异常处理记录', tags }, config: cfg }, async (req) => {
+    const a = await recheckOne(db(), await settings.gateway(), req.body.invoiceId, currentUser(req).name);
+    await app.oplog.record(req, OperationLogType.edit, `发票状态核查：${a.message}`);
+    return ok(a, a.message);
   });
   r.post(`${P}/transfer-proposal`, { schema: { body: TransferProposalBody, summary: '确认转出建议：发票状态核查发现作废、红冲、失控、异常凭证的已抵扣发票，按建议的转出税额、原因和所属期生成进项转出凭证；重复请求只生成一条记录和一张凭证', tags }, config: cfg }, async (req) => {
     const a = await acceptProposal(db(), req, req.body, gateway());
