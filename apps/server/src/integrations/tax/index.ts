@@ -15,7 +15,7 @@ import { simDb } from './simulator/store.js';
 import { filingDeadlines } from './calendar.js';
 import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
 import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
-import { setIncomingStatus as setStatus, type IncomingStatusChange } from './simulator/income-status.js';
+import { setIncomingStatus as setStatus, type IncomingStatusChange } from './simulator/status-store.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -29,7 +29,7 @@ export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
 export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
 export { STATUS_BATCH_MAX, StatusMessages } from './status-rules.js';
-export type { IncomingStatusChange } from './simulator/income-status.js';
+export type { IncomingStatusChange } from './simulator/status-store.js';
 export { BOOKING_BATCH_MAX, BOOKING_FLAG_LABELS, BookingMessages } from './booking-rules.js';
 export { TICK_BATCH_MAX, TICK_USAGE_LABELS, NON_DEDUCT_REASON_LABELS, TickMessages, deadlineText, defaultDeadline } from './tick-rules.js';
 

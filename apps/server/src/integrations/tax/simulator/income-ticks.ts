@@ -20,7 +20,7 @@ import {
   tickKey, TICK_USAGE_LABELS, TICK_WINDOW_START, TickMessages,
 } from '../tick-rules.js';
 import { asSeenAt, dayInvoices, locate } from './income-invoices.js';
-import { statusOverrides } from './income-status.js';
+import { statusOverrides } from './status-store.js';
 import type { SimContext } from './progress.js';
 
 interface Known {

@@ -26,7 +26,7 @@ import type { TaxCallContext } from '../types.js';
 import { asSeenAt, dayCount, dayInvoices, locate, type Company } from './income-invoices.js';
 import { shanghaiDate } from './numbers.js';
 import type { SimContext } from './progress.js';
-import { statusOverrides } from './income-status.js';
+import { statusOverrides } from './status-store.js';
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2})#(\d{1,5})$/;
 const invalid = (message: string, method: string) => new TaxGatewayError(TaxErrorCode.invalid, message, method);
