@@ -182,6 +182,20 @@ describe('a deducted invoice the bureau red-reverses or grades', () => {
     expect(logs.map((l) => l.description)).toContain('发票状态核查：状态已更新：发票状态「作废」，风险等级「正常」');
   });
 
+  it('an invoice apportioned to a project: the case names the project and its manager is told', async () => {
+    const k = env.s.db.kysely;
+    const project = await k.selectFrom('projects').select(['id', 'code', 'name', 'manager_id']).where('manager_id', 'is not', null).orderBy('code').limit(1).executeTakeFirstOrThrow();
+    const a = await fresh();
+    const now = new Date().toISOString();
+    await k.insertInto('income_allocations').values({ id: crypto.randomUUID(), invoice_id: a.id, project_id: project.id, amount_excl: 10_000, tax: 900, amount_incl: 10_900, created_by_name: '测试', created_at: now, updated_at: now }).execute();
+    await setIncomingStatus(deps(), { key: a.no, state: 1 });
+    expect((await env.s.call(`${A}/recheck`, { invoiceId: a.id }, env.t13)).message).toBe('状态已更新：发票状态「失控」，风险等级「正常」');
+    const c = await k.selectFrom('income_abnormal_cases').select(['flag', 'doc_flagged', 'doc_kind', 'doc_id', 'owner_id', 'notified_user_id']).where('invoice_id', '=', a.id).executeTakeFirstOrThrow();
+    expect(c).toEqual({ flag: 'lostControl', doc_flagged: `项目 ${project.code} ${project.name}`, doc_kind: 'project', doc_id: project.id, owner_id: project.manager_id, notified_user_id: project.manager_id });
+    const msgs = await k.selectFrom('user_messages').select(['title', 'link']).where('user_id', '=', project.manager_id!).execute();
+    expect(msgs).toContainEqual({ title: `发票失控：项目 ${project.code} ${project.name}`, link: `/income/invoicePool/detail/${a.id}` });
+  });
+
   it('the simulator control changes what ticking sees too: a 作废 invoice is refused by the service', async () => {
     const a = await fresh();
     await setIncomingStatus(deps(), { key: a.no, state: 2 });
