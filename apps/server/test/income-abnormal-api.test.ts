@@ -168,7 +168,7 @@ describe('进项转出', () => {
     expect((await s.call(`${A}/transfer-out`, { caseId: (await caseOf(n.id, 'abnormalVoucher')).id, reason: 1 }, t13)).message).toBe('该发票未勾选抵扣，不能进项转出');
     const x = await invoice(deducted);
     const c = await caseOf(x.id, 'abnormalVoucher');
-    expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 9 }, t13)).message).toBe('参数错误：请选择转出原因');
+    expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 10 }, t13)).message).toBe('参数错误：请选择转出原因');
     expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 1, amount: 0 }, t13)).message).toBe('转出税额须大于0且不超过有效税额9.00元');
     expect((await s.call(`${A}/transfer-out`, { caseId: c.id, reason: 1, amount: 901 }, t13)).message).toBe('转出税额须大于0且不超过有效税额9.00元');
     // Issue 31 #8: the limit is written as every figure is (10,182.88, not 10182.88).

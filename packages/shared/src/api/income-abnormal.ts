@@ -23,6 +23,10 @@ export const AbnormalAction = defineEnum({
 export const DEAD_FLAGS: readonly string[] = [IncomeAbnormalFlag.voided, IncomeAbnormalFlag.red, IncomeAbnormalFlag.redPending];
 export const RISK_FLAGS: readonly string[] = [IncomeAbnormalFlag.abnormalVoucher, IncomeAbnormalFlag.lostControl];
 export const REVIEW_FLAGS: readonly string[] = [IncomeAbnormalFlag.buyerNotOurs, IncomeAbnormalFlag.duplicate, IncomeAbnormalFlag.verifyMismatch];
+/** 疑点发票 (risk 03): to be checked; confirmed (even when ticked) or, ticked for 抵扣, transferred out. */
+export const SUSPECT_FLAGS: readonly string[] = [IncomeAbnormalFlag.suspicious];
+/** The flags the bureau's status brings (作废, 红冲, 红字确认中, 失控, 异常凭证, 疑点): the status re-check raises them, and their case names the bill or project the invoice backs. */
+export const STATUS_FLAGS: readonly string[] = [...DEAD_FLAGS, ...RISK_FLAGS, ...SUSPECT_FLAGS];
 
 /** 进项转出的原因 (the issue's list, in its order). */
 export const TransferOutReason = defineEnum({
@@ -34,6 +38,8 @@ export const TransferOutReason = defineEnum({
   taxInspection: [6, '纳税检查调减'],
   redLetter: [7, '红字信息表注明'],
   creditAgainstArrears: [8, '上期留抵抵减欠税'],
+  /** Issue 32: an invoice the bureau made 失控/异常凭证 (公告2019年第38号) or voided after it was deducted. */
+  abnormalVoucher: [9, '异常扣税凭证转出'],
 });
 
 /** 贷方: every 进项转出 voucher credits this account. */
@@ -48,6 +54,7 @@ export const TRANSFER_OUT_DEBIT: Record<number, { code: string; name: string }> 
   6: { code: '6901', name: '以前年度损益调整' },
   7: { code: '2202', name: '应付账款' },
   8: { code: '222102', name: '应交税费—未交增值税' },
+  9: { code: '2202', name: '应付账款' },
 };
 
 export const TransferOutState = defineEnum({ pending: ['pending', '待推送'], pushed: ['pushed', '已生成凭证'] });
@@ -106,6 +113,20 @@ export const TransferOutBody = z.object({
 });
 export type TransferOutBody = z.infer<typeof TransferOutBody>;
 
+/** 确认转出建议: the case's proposal (amount, reason, period) becomes the 进项转出 and its voucher. */
+export const TransferProposalBody = z.object({ caseId: Uuid, idempotencyKey: text().trim().min(8).max(64).optional() });
+export type TransferProposalBody = z.infer<typeof TransferProposalBody>;
+
+/** The re-check's proposal on a case of an invoice ticked for 抵扣 (issue 32 item 2). */
+export interface TransferProposal {
+  /** 分; null: no amount yet (the note says why, e.g. the red invoice has not arrived). */
+  amount: number | null;
+  reason: number | null;
+  /** 'YYYYMM': the period to transfer out in. */
+  period: string;
+  note: string;
+}
+
 export interface AbnormalCaseRow {
   id: string;
   invoiceId: string;
@@ -134,6 +155,11 @@ export interface AbnormalCaseRow {
   docFlagged: string;
   /** The transfer-out of the invoice, if any. */
   transferOut: TransferOutRecord | null;
+  /** The re-check's 进项转出 proposal (issue 32), null when the case has none. */
+  proposal: TransferProposal | null;
+  /** When the status re-check last asked the tax service about the invoice (null: never). */
+  statusCheckedAt: string | null;
+  riskLevel: string;
 }
 
 export interface TransferOutRecord {
@@ -148,6 +174,8 @@ export interface TransferOutRecord {
   createdByName: string;
   createdAt: string;
   pushedAt: string | null;
+  /** 'YYYYMM' of the voucher ('' before it is pushed, when none was proposed). */
+  period: string;
 }
 
 export interface AbnormalActionAnswer {

@@ -63,6 +63,8 @@ export const IncomeAbnormalFlag = defineEnum({
   buyerNotOurs: ['buyerNotOurs', '购方非本公司'],
   duplicate: ['duplicate', '疑似重复'],
   verifyMismatch: ['verifyMismatch', '查验不一致'],
+  /** 0046 (issue 32): the bureau graded the invoice 03 疑点发票. */
+  suspicious: ['suspicious', '疑点发票'],
 });
 
 /** A calendar day of the income shapes (also used by intake and signing). */
@@ -151,6 +153,9 @@ export interface PoolRow {
   createdAt: string;
   /** 对应蓝字发票号码 of a red invoice (价税合计 < 0); '' on a blue one or when the red invoice did not state it. */
   blueInvoiceNo: string;
+  /** When the status re-check last asked the tax service (issue 32; null: never), and whether it knew the invoice. */
+  statusCheckedAt: string | null;
+  statusFound: boolean | null;
 }
 
 export interface PoolPage {

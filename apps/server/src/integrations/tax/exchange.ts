@@ -49,6 +49,13 @@ export const IncomeMethods = {
    * Correct here after the first joint test.
    */
   booking: 'nuonuo.OpeMplatform.invoiceEntryOperate',
+  /**
+   * 发票状态查询 (the status re-check, issue 32), NOT CONFIRMED either: no reachable public Nuonuo document names
+   * it. Named after the 发票状态查询 of another channel's published 进项 interface (`…taxdigital.query.invoicequery`:
+   * fpdm / fphm / qdfphm with the issue dates); the answer's fields follow the tax platform's names (fpzt 发票状态
+   * 0/1/2/3/7/8, fxdj 风险等级 01/02/03, ztbgsj 状态变更时间). Correct here after the first joint test.
+   */
+  status: 'nuonuo.OpeMplatform.queryInvoiceStatus',
 } as const;
 
 /** Method names (Nuonuo's) and their Chinese names for the sync log screen. */
@@ -75,6 +82,7 @@ export const TaxMethods = {
   [IncomeMethods.statApply]: '申请/撤销统计',
   [IncomeMethods.statConfirm]: '确认/撤销确认统计',
   [IncomeMethods.booking]: '入账标识',
+  [IncomeMethods.status]: '发票状态查询',
 } as const;
 export type TaxMethod = keyof typeof TaxMethods;
 

@@ -112,7 +112,7 @@ export type IncomeVerifyResult =
   | { outcome: 'mismatch'; message: string; fields: IncomeVerifyField[]; checksToday: number };
 
 /** Every call writes one sync log row (system tax) and throws TaxGatewayError on a refusal. */
-export interface IncomeTaxGateway extends IncomeTickGateway, IncomeStatGateway, IncomeBookingGateway {
+export interface IncomeTaxGateway extends IncomeTickGateway, IncomeStatGateway, IncomeBookingGateway, IncomeStatusGateway {
   /** 进项发票采集: the tax digital account's incoming invoices issued in the window, paged. */
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage>;
   /** 发票查验: the invoice's face and state, or 查无此票 / 信息不一致. Changes nothing (only the day's count). */
@@ -296,6 +296,34 @@ export interface BookingOutcome {
 export interface IncomeBookingGateway {
   /** Tells the service the booking state of each invoice (a batch of at most BOOKING_BATCH_MAX): each accepted or refused with its reason. */
   setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]>;
+}
+
+// ---------------------------------------------------------------- status re-check (发票状态查询)
+
+/** One invoice of a status query: its number(s) as the service knows them. */
+export interface StatusItem {
+  /** 10 or 12 digits; empty for 数电. */
+  invoiceCode: string;
+  /** 8 digits, or the 20-digit 数电 number. */
+  invoiceNo: string;
+  issueDate: string;
+}
+
+/** The service's answer per invoice (same order as asked). */
+export interface StatusOutcome {
+  key: string;
+  /** False: the service does not know the invoice (state and risk then 0 / '01', meaningless). */
+  found: boolean;
+  state: IncomeInvoiceState;
+  riskLevel: IncomeRiskLevel;
+  /** When the state or risk level last changed ('YYYY-MM-DD HH:mm:ss'); empty while never. */
+  changedAt: string;
+}
+
+/** 发票状态查询 (issue 32): one sync log row per call; a call-wide refusal or a failed exchange throws TaxGatewayError. */
+export interface IncomeStatusGateway {
+  /** The current 发票状态 and 风险等级 of each invoice (a batch of at most STATUS_BATCH_MAX). Changes nothing. */
+  queryIncomeStatus(items: StatusItem[], ctx?: TaxCallContext): Promise<StatusOutcome[]>;
 }
 
 /** Who acts (for the sync log row) and anything else about one call (re-exported by types.ts). */

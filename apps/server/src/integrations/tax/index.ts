@@ -15,6 +15,7 @@ import { simDb } from './simulator/store.js';
 import { filingDeadlines } from './calendar.js';
 import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
 import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
+import { setIncomingStatus as setStatus, type IncomingStatusChange } from './simulator/status-store.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -27,6 +28,8 @@ export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
 export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
+export { STATUS_BATCH_MAX, StatusMessages } from './status-rules.js';
+export type { IncomingStatusChange } from './simulator/status-store.js';
 export { BOOKING_BATCH_MAX, BOOKING_FLAG_LABELS, BookingMessages } from './booking-rules.js';
 export { TICK_BATCH_MAX, TICK_USAGE_LABELS, NON_DEDUCT_REASON_LABELS, TickMessages, deadlineText, defaultDeadline } from './tick-rules.js';
 
@@ -102,4 +105,13 @@ export function registerKnownIncoming(deps: TaxGatewayDeps, invoices: readonly K
 /** The simulator only: the next `n` booking-flag calls (入账标识) fail as if the connection were lost (tests of the retries). */
 export function failNextBookingCalls(deps: TaxGatewayDeps, n: number): Promise<void> {
   return failNext(simContext(deps), n);
+}
+
+/**
+ * The simulator only (tests, the demo): the bureau changes an incoming invoice's state (作废 2, 已红冲 3, 部分红冲 7,
+ * 全额红冲 8, 失控 1) and/or risk level (01, 02 异常凭证, 03 疑点发票) from now on; the status query, the collection,
+ * 查验, ticking and the booking flag answer it.
+ */
+export function setIncomingStatus(deps: TaxGatewayDeps, change: IncomingStatusChange): Promise<void> {
+  return setStatus(simContext(deps), change);
 }

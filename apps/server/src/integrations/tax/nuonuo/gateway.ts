@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
-import type { BookingItem, BookingOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { NuonuoIncome } from './income.js';
 import { NuonuoStats } from './income-stats.js';
 import { NuonuoTransport } from './transport.js';
@@ -89,6 +89,10 @@ export class NuonuoTaxGateway implements TaxGateway {
 
   untickCustoms(req: CustomsUntickRequest, ctx?: TaxCallContext): Promise<TickOutcome[]> {
     return this.income.untickCustoms(req, ctx);
+  }
+
+  queryIncomeStatus(items: StatusItem[], ctx?: TaxCallContext): Promise<StatusOutcome[]> {
+    return this.income.queryIncomeStatus(items, ctx);
   }
 
   setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {

@@ -8,6 +8,7 @@ import { TaxErrorCode, TaxGatewayError } from '../errors.js';
 import { IncomeMethods as M } from '../exchange.js';
 import { checkCollectQuery, checkVerifyQuery, IncomeMessages, queryKey, VERIFY_FIELD_LABELS } from '../income-rules.js';
 import { bookingKey, checkBookingItems } from '../booking-rules.js';
+import { checkStatusItems, statusKey } from '../status-rules.js';
 import type {
   BookingItem,
   BookingOutcome,
@@ -22,6 +23,8 @@ import type {
   IncomeVerifyQuery,
   IncomeVerifyResult,
   IncomingInvoice,
+  StatusItem,
+  StatusOutcome,
   CustomsTickRequest,
   CustomsUntickRequest,
   TickOutcome,
@@ -181,6 +184,38 @@ export class NuonuoIncome implements Omit<IncomeTaxGateway, keyof IncomeStatGate
     const answer = await this.t.call(M.booking, { list }, ctx, [], keys);
     return outcomesOf(answer, keys, M.booking, 'cljg', '入账标识');
   }
+
+  /** 发票状态查询: fpdm / fphm / qdfphm / kprq per invoice (statusOutcomesOf reads the answer). */
+  async queryIncomeStatus(items: StatusItem[], ctx?: TaxCallContext): Promise<StatusOutcome[]> {
+    checkStatusItems(items, M.status);
+    const list = items.map((i) => ({ fpdm: i.invoiceNo.length === 20 ? '' : i.invoiceCode, fphm: i.invoiceNo.length === 20 ? '' : i.invoiceNo, qdfphm: i.invoiceNo.length === 20 ? i.invoiceNo : '', kprq: i.issueDate }));
+    const keys = items.map(statusKey);
+    return statusOutcomesOf(await this.t.call(M.status, { list }, ctx, [], keys), keys, M.status);
+  }
+}
+
+const STATES: ReadonlySet<number> = new Set([0, 1, 2, 3, 7, 8]);
+const RISKS: ReadonlySet<string> = new Set(['01', '02', '03']);
+
+/**
+ * 发票状态查询: the answer's list names each invoice (qdfphm, else fpdm + fphm) with fpzt (发票状态 0 正常, 1 失控,
+ * 2 作废, 3 已红冲, 7 部分红冲, 8 全额红冲), fxdj (风险等级 01 正常, 02 异常凭证, 03 疑点发票) and ztbgsj (状态变更时间);
+ * an invoice the answer leaves out, or answers with cxjg 0 (查无此票), is not found; a code outside those lists is
+ * the service's failure (TRANSPORT), never read as 正常.
+ */
+export function statusOutcomesOf(answer: { result?: unknown }, keys: string[], method: string): StatusOutcome[] {
+  const r = (answer.result ?? {}) as Obj;
+  if (!Array.isArray(r.list)) throw new TaxGatewayError(TaxErrorCode.transport, '税务端未返回逐张发票状态', method);
+  const byKey = new Map<string, Obj>();
+  for (const o of list(r.list)) byKey.set(str(o.qdfphm) || `${str(o.fpdm)}${str(o.fphm)}`, o);
+  return keys.map((key): StatusOutcome => {
+    const o = byKey.get(key);
+    if (!o || str(o.cxjg) === '0') return { key, found: false, state: 0, riskLevel: '01', changedAt: '' };
+    const state = Number(str(o.fpzt) || '0');
+    const risk = str(o.fxdj) || '01';
+    if (!STATES.has(state) || !RISKS.has(risk)) throw new TaxGatewayError(TaxErrorCode.transport, `税务端返回的发票状态无法识别（${key}：fpzt=${str(o.fpzt)}，fxdj=${str(o.fxdj)}）`, method);
+    return { key, found: true, state: state as IncomeInvoiceState, riskLevel: risk as IncomeRiskLevel, changedAt: str(o.ztbgsj).slice(0, 19) };
+  });
 }
 
 /** The per-invoice results of a tick (or booking-flag) call, in the order asked (an invoice the answer does not name is refused). */

@@ -21,12 +21,13 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { BookingItem, BookingOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
 import { SimulatorStats } from './income-stats.js';
 import { SimulatorBooking } from './income-booking.js';
+import { SimulatorStatus } from './income-status.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -79,6 +80,7 @@ export class SimulatorTaxGateway implements TaxGateway {
   private readonly ticks: SimulatorTicks;
   private readonly stats: SimulatorStats;
   private readonly booking: SimulatorBooking;
+  private readonly status: SimulatorStatus;
 
   constructor(
     private readonly ctx: SimContext,
@@ -88,6 +90,11 @@ export class SimulatorTaxGateway implements TaxGateway {
     this.ticks = new SimulatorTicks(ctx, synclog);
     this.stats = new SimulatorStats(ctx, synclog);
     this.booking = new SimulatorBooking(ctx, synclog, this.ticks);
+    this.status = new SimulatorStatus(ctx, synclog, this.ticks);
+  }
+
+  queryIncomeStatus(items: StatusItem[], ctx?: TaxCallContext): Promise<StatusOutcome[]> {
+    return this.status.queryIncomeStatus(items, ctx);
   }
 
   setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {

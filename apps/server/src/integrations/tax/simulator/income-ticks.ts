@@ -20,6 +20,7 @@ import {
   tickKey, TICK_USAGE_LABELS, TICK_WINDOW_START, TickMessages,
 } from '../tick-rules.js';
 import { asSeenAt, dayInvoices, locate } from './income-invoices.js';
+import { statusOverrides } from './status-store.js';
 import type { SimContext } from './progress.js';
 
 interface Known {
@@ -27,6 +28,8 @@ interface Known {
   issueDate: string;
   state: IncomeInvoiceState;
   risk: IncomeRiskLevel;
+  /** When the state or risk last changed (Asia/Shanghai 'YYYY-MM-DD HH:mm:ss'; '' while never). */
+  changedAt?: string;
 }
 
 /** An invoice the simulated service knows (without its tick), for registering it. */
@@ -98,8 +101,18 @@ export class SimulatorTicks {
     if (scopeState === 1) throw new TaxGatewayError(TaxErrorCode.state, TickMessages.applied(period), method);
   }
 
-  /** The invoice as the service knows it (null: unknown). Also the booking flag's (income-booking.ts). */
+  /**
+   * The invoice as the service knows it (null: unknown), with the bureau's status changes a test or the demo
+   * made (income-status.ts setIncomingStatus) over it. Also the booking flag's and the status query's.
+   */
   async find(item: Pick<TickItem, 'invoiceCode' | 'invoiceNo' | 'issueDate'>): Promise<Known | null> {
+    const known = await this.findBase(item);
+    if (!known) return null;
+    const o = (await statusOverrides(this.ctx, [tickKey(item)])).get(tickKey(item));
+    return o ? { ...known, state: o.state, risk: o.risk, changedAt: o.changedAt } : known;
+  }
+
+  private async findBase(item: Pick<TickItem, 'invoiceCode' | 'invoiceNo' | 'issueDate'>): Promise<Known | null> {
     const key = tickKey(item);
     const reg = await this.ctx.sdb.selectFrom('taxsim_income_known').selectAll().where('invoice_key', '=', key).executeTakeFirst();
     if (reg) return reg.issue_date === item.issueDate ? { tax: Number(reg.tax), issueDate: reg.issue_date, state: Number(reg.invoice_state) as IncomeInvoiceState, risk: reg.risk_level as IncomeRiskLevel } : null;
@@ -113,7 +126,7 @@ export class SimulatorTicks {
     const same = item.invoiceNo.length === 20 ? f.allElectronicNo === item.invoiceNo : f.invoiceCode === item.invoiceCode && f.invoiceNo === item.invoiceNo;
     if (!same || f.issueDate !== item.issueDate) return null;
     const seen = asSeenAt(drawn, nowMs);
-    return { tax: seen.tax, issueDate: seen.issueDate, state: seen.state, risk: seen.riskLevel };
+    return { tax: seen.tax, issueDate: seen.issueDate, state: seen.state, risk: seen.riskLevel, changedAt: seen.changedAt };
   }
 
   private async ticksOf(keys: string[]) {

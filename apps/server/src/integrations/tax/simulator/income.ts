@@ -26,6 +26,7 @@ import type { TaxCallContext } from '../types.js';
 import { asSeenAt, dayCount, dayInvoices, locate, type Company } from './income-invoices.js';
 import { shanghaiDate } from './numbers.js';
 import type { SimContext } from './progress.js';
+import { statusOverrides } from './status-store.js';
 
 const CURSOR = /^(\d{4}-\d{2}-\d{2})#(\d{1,5})$/;
 const invalid = (message: string, method: string) => new TaxGatewayError(TaxErrorCode.invalid, message, method);
@@ -79,6 +80,12 @@ export class SimulatorIncome implements Pick<IncomeTaxGateway, 'collectIncoming'
           index = 0;
         }
       }
+      // The bureau's status changes made by the simulator control (income-status.ts) show in the collection too.
+      const over = await statusOverrides(this.ctx, invoices.map((i) => i.key));
+      for (const i of invoices) {
+        const o = over.get(i.key);
+        if (o) Object.assign(i, { state: o.state, riskLevel: o.risk, changedAt: o.changedAt });
+      }
       const value: IncomeCollectPage = { invoices, total, ...(day <= last ? { nextCursor: `${dayOf(day)}#${index}` } : {}) };
       const log = { total, count: invoices.length, nextCursor: value.nextCursor ?? null, keys: invoices.map((i) => i.key) };
       return { value, log, memo: `采集 ${q.from} 至 ${q.to} 的进项发票：本页 ${invoices.length} 张，共 ${total} 张${value.nextCursor ? '，未完待续' : ''}` };
@@ -109,7 +116,9 @@ export class SimulatorIncome implements Pick<IncomeTaxGateway, 'collectIncoming'
       const today = shanghaiDate(now);
       const form = checkVerifyQuery(q, today, M.verify);
       const company = this.company(M.verify);
-      const found = this.find(company, q, now.getTime());
+      let found = this.find(company, q, now.getTime());
+      const o = found ? (await statusOverrides(this.ctx, [found.key])).get(found.key) : undefined;
+      if (found && o) found = { ...found, state: o.state, riskLevel: o.risk, changedAt: o.changedAt };
       if (found && form === 'coded') {
         if (found.kind === '99') throw invalid('公路、水路等客票不支持查验', M.verify);
         if (SPECIAL_KINDS.has(found.kind) && q.amountExcludingTax === undefined) throw invalid('增值税专用发票请按不含税金额查验', M.verify);

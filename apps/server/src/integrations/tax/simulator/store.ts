@@ -75,6 +75,8 @@ export type TaxsimTables = {
   /** 0031_income_booking: the booking flag (入账标识) per invoice, and the test hook of failing calls. */
   taxsim_income_bookings: { invoice_key: string; state: string; booked_at: string; ever_booked: number; updated_at: string };
   taxsim_booking_faults: { id: string; remaining: number };
+  /** 0046_income_status_recheck: the bureau's status changes made by the simulator control (income-status.ts). */
+  taxsim_income_status: { invoice_key: string; invoice_state: number; risk_level: string; changed_at: string };
 };
 
 export type SimDb = Kysely<TaxsimTables>;

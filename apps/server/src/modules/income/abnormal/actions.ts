@@ -9,7 +9,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { AbnormalAction, AbnormalCorrectField, DEAD_FLAGS, IncomeAbnormalFlag, IncomeUseKind, REVIEW_FLAGS, RISK_FLAGS, type AbnormalActionAnswer } from '@zhyy/shared';
+import { AbnormalAction, AbnormalCorrectField, DEAD_FLAGS, IncomeAbnormalFlag, IncomeUseKind, REVIEW_FLAGS, RISK_FLAGS, STATUS_FLAGS, type AbnormalActionAnswer } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { currentUser } from '../../../platform/context.js';
 import { notFound, refuse } from '../../../platform/envelope.js';
@@ -21,6 +21,9 @@ import type { Ticking } from '../deduction/service.js';
 import type { IncomeInvoiceTable } from '../pool/tables.js';
 import type { IncomeAbnormalCaseTable } from './tables.js';
 import './tables.js';
+import '../../tender/tables.js';
+import '../signing/tables.js';
+import '../../reimbursement/tables.js';
 
 type Db = Kysely<Database>;
 type User = { id: string; name: string };
@@ -107,26 +110,52 @@ export async function untickCase(db: Db, req: FastifyRequest, caseId: string, ti
 }
 
 /**
- * Flags the document a dead invoice backs (a usage lock: 报销单/签收单/合同, or a signing in force) on the
- * case and notifies its owner: the case names the document and the person notified, the invoice's
- * history says so, and the case is the owner's (the worklist filtered by owner is their inbox). Called
- * when a 作废/红冲/红字确认中 case is raised; '' when the invoice backs no document. The person notified gets a
- * 站内消息 (messages/service.ts notifyUser) linking to the invoice, unless `notify` is false (migration 0029's backfill).
+ * Flags the document an invoice with a status flag (作废/红冲/红字确认中, 失控/异常凭证, 疑点 — STATUS_FLAGS) backs on
+ * the case and notifies its owner: the case names the document and the person notified, the invoice's history
+ * says so, and the case is the owner's (the worklist filtered by owner is their inbox). The document, in this
+ * order: a reimbursement bill holding the invoice (报销单 BX…; its applicant), a signing to a project or the
+ * invoice's 项目分摊 (项目 code name; its project manager, else the signer), any other usage lock or signing in
+ * force (签收单/合同 …; the signer, else the case owner). Called when such a case is raised; '' when the invoice
+ * backs no document. The person notified gets a 站内消息 (messages/service.ts notifyUser) linking to the
+ * invoice, unless `notify` is false (migration 0029's backfill).
  */
 export async function flagDocument(db: Db, c: Pick<IncomeAbnormalCaseTable, 'id' | 'invoice_id' | 'flag' | 'owner_id'>, notify = true): Promise<string> {
-  if (!DEAD_FLAGS.includes(c.flag)) return '';
-  const lock = await db.selectFrom('income_locks').select(['use_kind', 'doc_no']).where('invoice_id', '=', c.invoice_id).where('state', 'in', ['locked', 'closed']).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-  const sign = await db.selectFrom('income_signings').select(['doc_type', 'doc_no', 'user_id', 'user_name']).where('invoice_id', '=', c.invoice_id).where('state', 'in', ['applying', 'signed']).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-  const doc = lock ? `${IncomeUseKind.label(lock.use_kind)} ${lock.doc_no}` : sign ? `签收单 ${sign.doc_no}` : '';
-  if (!doc) return '';
-  const notified = sign?.user_id ?? c.owner_id;
-  const u = await db.updateTable('income_abnormal_cases').set({ doc_flagged: doc, notified_user_id: notified, ...(notified ? { owner_id: notified } : {}) }).where('id', '=', c.id).where('doc_flagged', '=', '').executeTakeFirst();
+  if (!STATUS_FLAGS.includes(c.flag)) return '';
+  const d = await backingDocument(db, c.invoice_id);
+  if (!d) return '';
+  const notified = d.ownerId ?? c.owner_id;
+  const u = await db
+    .updateTable('income_abnormal_cases')
+    .set({ doc_flagged: d.label, doc_kind: d.kind, doc_id: d.id, notified_user_id: notified, ...(notified ? { owner_id: notified } : {}) })
+    .where('id', '=', c.id)
+    .where('doc_flagged', '=', '')
+    .executeTakeFirst();
   if (Number(u.numUpdatedRows) > 0) {
     const who = notified ? (await db.selectFrom('users').select('name').where('id', '=', notified).executeTakeFirst())?.name : '';
-    await addEvent(db, c.invoice_id, 'abnormal', `发票${IncomeAbnormalFlag.label(c.flag)}：已标记${doc}${who ? `，已通知${who}` : ''}`, '');
-    if (notified && notify) await notifyOwner(db, notified, c, doc);
+    await addEvent(db, c.invoice_id, 'abnormal', `发票${IncomeAbnormalFlag.label(c.flag)}：已标记${d.label}${who ? `，已通知${who}` : ''}`, '');
+    if (notified && notify) await notifyOwner(db, notified, c, d.label);
   }
-  return doc;
+  return d.label;
+}
+
+/** The document an invoice backs and its owner (see flagDocument), or null. */
+export async function backingDocument(db: Db, invoiceId: string): Promise<{ label: string; kind: string; id: string | null; ownerId: string | null } | null> {
+  const lock = await db.selectFrom('income_locks').select(['use_kind', 'doc_no']).where('invoice_id', '=', invoiceId).where('state', 'in', ['locked', 'closed']).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  if (lock?.use_kind === IncomeUseKind.reimbursement) {
+    const bill = await db.selectFrom('reimb_bills').select(['id', 'applicant_id']).where('bill_no', '=', lock.doc_no).executeTakeFirst();
+    return { label: `报销单 ${lock.doc_no}`, kind: 'reimbursement', id: bill?.id ?? null, ownerId: bill?.applicant_id ?? null };
+  }
+  const sign = await db.selectFrom('income_signings').select(['doc_type', 'doc_no', 'user_id']).where('invoice_id', '=', invoiceId).where('state', 'in', ['applying', 'signed']).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  const project =
+    sign?.doc_type === 'project'
+      ? await db.selectFrom('projects').select(['id', 'code', 'name', 'manager_id']).where('code', '=', sign.doc_no).executeTakeFirst()
+      : !lock && !sign
+        ? await db.selectFrom('income_allocations as a').innerJoin('projects as p', 'p.id', 'a.project_id').select(['p.id', 'p.code', 'p.name', 'p.manager_id']).where('a.invoice_id', '=', invoiceId).orderBy('a.amount_incl', 'desc').orderBy('a.id').limit(1).executeTakeFirst()
+        : undefined;
+  if (project) return { label: `项目 ${project.code} ${project.name}`, kind: 'project', id: project.id, ownerId: project.manager_id ?? sign?.user_id ?? null };
+  if (lock) return { label: `${IncomeUseKind.label(lock.use_kind)} ${lock.doc_no}`, kind: lock.use_kind, id: null, ownerId: sign?.user_id ?? null };
+  if (sign) return { label: `签收单 ${sign.doc_no}`, kind: 'sign', id: null, ownerId: sign.user_id };
+  return null;
 }
 
 /** The owner's message (站内消息) for a flagged document: names the invoice and what to do, links to its detail. */

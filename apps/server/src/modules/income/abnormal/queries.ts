@@ -34,10 +34,11 @@ function filtered(db: Db, f: AbnormalCaseExportQuery, now = Date.now()) {
 
 const columns = [
   'c.id', 'c.invoice_id', 'c.flag', 'c.owner_id', 'c.raised_at', 'c.state', 'c.action', 'c.note', 'c.doc_flagged', 'c.resolved_by_name', 'c.resolved_at',
+  'c.proposed_amount', 'c.proposed_reason', 'c.proposed_period', 'c.proposal_note', 'p.status_checked_at', 'p.risk_level',
   'p.digital_no', 'p.invoice_code', 'p.invoice_no', 'p.kind', 'p.issue_date', 'p.seller_name', 'p.amount_incl', 'p.tax', 'p.effective_tax', 'p.tick_state', 'p.vat_usage',
   'u.name as owner_name',
   't.id as t_id', 't.reason as t_reason', 't.amount as t_amount', 't.state as t_state', 't.voucher_no as t_voucher_no', 't.last_error as t_last_error', 't.attempts as t_attempts',
-  't.created_by_name as t_created_by_name', 't.created_at as t_created_at', 't.pushed_at as t_pushed_at',
+  't.created_by_name as t_created_by_name', 't.created_at as t_created_at', 't.pushed_at as t_pushed_at', 't.period as t_period', 't.voucher_period as t_voucher_period',
 ] as const;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,8 +51,13 @@ function toRow(r: any, now = Date.now()): AbnormalCaseRow {
     ageDays: ageDays(r.raised_at, r.resolved_at ? Date.parse(r.resolved_at) : now),
     state: r.state, action: r.action, note: r.note, resolvedByName: r.resolved_by_name, resolvedAt: r.resolved_at, docFlagged: r.doc_flagged,
     transferOut: r.t_id
-      ? toTransferOut({ id: r.t_id, invoice_id: r.invoice_id, case_id: r.id, idem_key: null, reason: r.t_reason, amount: r.t_amount, state: r.t_state, voucher_no: r.t_voucher_no, voucher_period: '', attempts: r.t_attempts, last_error: r.t_last_error, next_try_at: '', created_by: null, created_by_name: r.t_created_by_name, created_at: r.t_created_at, pushed_at: r.t_pushed_at })
+      ? toTransferOut({ id: r.t_id, invoice_id: r.invoice_id, case_id: r.id, idem_key: null, reason: r.t_reason, amount: r.t_amount, state: r.t_state, voucher_no: r.t_voucher_no, attempts: r.t_attempts, last_error: r.t_last_error, next_try_at: '', created_by: null, created_by_name: r.t_created_by_name, created_at: r.t_created_at, pushed_at: r.t_pushed_at, period: r.t_period ?? '' , voucher_period: r.t_voucher_period ?? '' })
       : null,
+    proposal: r.proposal_note || r.proposed_amount !== null
+      ? { amount: r.proposed_amount === null || r.proposed_amount === undefined ? null : Number(r.proposed_amount), reason: r.proposed_reason === null || r.proposed_reason === undefined ? null : Number(r.proposed_reason), period: r.proposed_period ?? '', note: r.proposal_note ?? '' }
+      : null,
+    statusCheckedAt: r.status_checked_at ?? null,
+    riskLevel: r.risk_level,
   };
 }
 

@@ -1,13 +1,14 @@
 /**
  * The abnormal worklist (issue 14): /api/income/abnormal/{list,export,history,confirm,correct,reject,
  * untick,transfer-out} for /income/invoicePool/abnormal (roles 1, 13; others 权限不足; history also from
- * the pool detail). The retry job (job.ts, app.incomeAbnormalJob) starts when the server is ready.
+ * the pool detail), transfer-proposal (issue 32: the status re-check's proposal into a voucher). The retry job
+ * (job.ts, app.incomeAbnormalJob) and the status re-check (recheck.ts, app.incomeRecheckJob) start when the server is ready.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   AbnormalAction, AbnormalCaseBody, AbnormalCaseExportQuery, AbnormalCaseQuery, AbnormalCaseState, AbnormalConfirmBody, AbnormalCorrectBody, AbnormalInvoiceBody, AbnormalRejectBody,
-  IncomeAbnormalFlag, OperationLogType, TransferOutBody, TransferOutReason, TransferOutState, type AbnormalActionAnswer, type AbnormalCaseRow,
+  IncomeAbnormalFlag, OperationLogType, TransferOutBody, TransferOutReason, TransferProposalBody, TransferOutState, type AbnormalActionAnswer, type AbnormalCaseRow,
 } from '@zhyy/shared';
 import { accountingConfigFromEnv } from '../../../integrations/accounting/index.js';
 import { currentUser } from '../../../platform/context.js';
@@ -21,7 +22,8 @@ import { access } from '../pool/access.js';
 import { confirmCase, correctCase, rejectCase, untickCase } from './actions.js';
 import { AbnormalJob } from './job.js';
 import { caseBatches, caseCount, caseHistory, casePage } from './queries.js';
-import { accountingGatewayOf, transferOut } from './transfer.js';
+import { accountingGatewayOf, acceptProposal, transferOut } from './transfer.js';
+import { RecheckJob, recheckOne } from './recheck.js';
 
 const tags = ['异常票池'];
 /** 只看我负责的: the owner is the signed-in user. */
@@ -60,6 +62,11 @@ async function abnormalModule(app: FastifyInstance): Promise<void> {
   app.decorate('incomeAbnormalJob', job);
   app.addHook('onReady', async () => job.start());
   app.addHook('onClose', async () => job.stop());
+  const settings = new InvoiceSettings(app);
+  const recheck = new RecheckJob({ db: app.db, log: app.log, gateway: () => settings.gateway() });
+  app.decorate('incomeRecheckJob', recheck);
+  app.addHook('onReady', async () => recheck.start());
+  app.addHook('onClose', async () => recheck.stop());
   const cfg = access.abnormal;
   /** Each action is one operation log entry with the case's answer. */
   const logged = async (req: FastifyRequest, a: AbnormalActionAnswer) => {
@@ -93,6 +100,15 @@ async function abnormalModule(app: FastifyInstance): Promise<void> {
     const a = await transferOut(db(), req, req.body, gateway());
     return logged(req, a);
   });
+  r.post(`${P}/recheck`, { schema: { body: AbnormalInvoiceBody, summary: '立即核查：向税务端查询一张发票当前的发票状态和风险等级（作废、红冲、失控、异常凭证、疑点发票），有变化时更新发票并生成异常处理记录', tags }, config: cfg }, async (req) => {
+    const a = await recheckOne(db(), await settings.gateway(), req.body.invoiceId, currentUser(req).name);
+    await app.oplog.record(req, OperationLogType.edit, `发票状态核查：${a.message}`);
+    return ok(a, a.message);
+  });
+  r.post(`${P}/transfer-proposal`, { schema: { body: TransferProposalBody, summary: '确认转出建议：发票状态核查发现作废、红冲、失控、异常凭证的已抵扣发票，按建议的转出税额、原因和所属期生成进项转出凭证；重复请求只生成一条记录和一张凭证', tags }, config: cfg }, async (req) => {
+    const a = await acceptProposal(db(), req, req.body, gateway());
+    return logged(req, a);
+  });
 }
 
 export const incomeAbnormalRoutes = fp(abnormalModule, { name: 'income-abnormal' });
@@ -101,5 +117,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Pushes pending 进项转出 vouchers again and raises missed cases (abnormal/job.ts). */
     incomeAbnormalJob: AbnormalJob;
+    /** The status re-check of the last 180 days' invoices, twice a day (abnormal/recheck.ts). */
+    incomeRecheckJob: RecheckJob;
   }
 }

@@ -19,6 +19,14 @@ export interface IncomeAbnormalCaseTable {
   resolved_by: string | null;
   resolved_by_name: string;
   resolved_at: string | null;
+  /** 0046 (recheck.ts): the 进项转出 proposal of a case whose invoice is ticked for 抵扣 (amount 分, null: none), and its note. */
+  proposed_amount?: number | null;
+  proposed_reason?: number | null;
+  proposed_period?: string;
+  proposal_note?: string;
+  /** 0046: the document the case names: 'reimbursement' (doc_id the bill) or 'project' (doc_id the project); '' otherwise. */
+  doc_kind?: string;
+  doc_id?: string | null;
 }
 
 export interface IncomeTransferOutTable {
@@ -40,6 +48,8 @@ export interface IncomeTransferOutTable {
   created_by_name: string;
   created_at: string;
   pushed_at: string | null;
+  /** 0046: the voucher's period as proposed ('YYYYMM'; '' = the day it is made). */
+  period?: string;
 }
 
 declare module '../../../db/schema.js' {

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { AbnormalAction, DEAD_FLAGS, formatFen, IncomeAbnormalFlag, RISK_FLAGS, TRANSFER_OUT_CREDIT, TRANSFER_OUT_DEBIT, TransferOutReason, type AbnormalActionAnswer, type TransferOutBody, type TransferOutRecord } from '@zhyy/shared';
+import { AbnormalAction, formatFen, IncomeAbnormalFlag, STATUS_FLAGS, TRANSFER_OUT_CREDIT, TRANSFER_OUT_DEBIT, TransferOutReason, type AbnormalActionAnswer, type TransferOutBody, type TransferOutRecord, type TransferProposalBody } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { accountingConfigFromEnv, createAccountingGateway, type AccountingConfig, type AccountingGateway, type Voucher } from '../../../integrations/accounting/index.js';
 import { currentUser } from '../../../platform/context.js';
@@ -33,12 +33,12 @@ export const accountingGatewayOf = (app: FastifyInstance, config: AccountingConf
 export const retryDelayMs = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * 60_000;
 
 export function toTransferOut(t: IncomeTransferOutTable): TransferOutRecord {
-  return { id: t.id, invoiceId: t.invoice_id, reason: Number(t.reason), amount: Number(t.amount), state: t.state, voucherNo: t.voucher_no, lastError: t.last_error, attempts: Number(t.attempts), createdByName: t.created_by_name, createdAt: t.created_at, pushedAt: t.pushed_at };
+  return { id: t.id, invoiceId: t.invoice_id, reason: Number(t.reason), amount: Number(t.amount), state: t.state, voucherNo: t.voucher_no, lastError: t.last_error, attempts: Number(t.attempts), createdByName: t.created_by_name, createdAt: t.created_at, pushedAt: t.pushed_at, period: t.voucher_period || t.period || '' };
 }
 
 /** The voucher of a transfer-out: 借 the reason's cost/expense account, 贷 应交税费—应交增值税（进项税额转出）. */
 export function transferVoucher(t: IncomeTransferOutTable, inv: IncomeInvoiceTable, flag: string): Voucher {
-  const date = shanghaiDay(t.created_at);
+  const date = voucherDate(shanghaiDay(t.created_at), t.period ?? '');
   const debit = TRANSFER_OUT_DEBIT[Number(t.reason)]!;
   const summary = `进项转出：发票${numberOf(inv)}（${IncomeAbnormalFlag.label(flag)}，${TransferOutReason.label(Number(t.reason))}）`;
   return {
@@ -48,6 +48,17 @@ export function transferVoucher(t: IncomeTransferOutTable, inv: IncomeInvoiceTab
       { dc: 'credit', accountCode: TRANSFER_OUT_CREDIT.code, accountName: TRANSFER_OUT_CREDIT.name, amount: Number(t.amount), summary },
     ],
   };
+}
+
+/**
+ * The voucher's date: the day it is made, or — when a proposal named an earlier period (the period the
+ * bureau's change arrived in, confirmed later) — that period's last day.
+ */
+export function voucherDate(today: string, period: string): string {
+  if (!/^\d{6}$/.test(period) || period >= today.slice(0, 7).replace('-', '')) return today;
+  const y = Number(period.slice(0, 4));
+  const m = Number(period.slice(4));
+  return new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
 }
 
 /**
@@ -119,13 +130,13 @@ function answerOf(t: IncomeTransferOutTable, repeated: boolean): AbnormalActionA
   return { caseId: t.case_id, state: t.state === 'pushed' ? 'resolved' : 'open', message, transferOut: r };
 }
 
-export async function transferOut(db: Db, req: FastifyRequest, b: TransferOutBody, gateway: AccountingGateway): Promise<AbnormalActionAnswer> {
+export async function transferOut(db: Db, req: FastifyRequest, b: TransferOutBody, gateway: AccountingGateway, period = ''): Promise<AbnormalActionAnswer> {
   const user = currentUser(req);
   const byKey = b.idempotencyKey ? await db.selectFrom('income_transfer_outs').selectAll().where('idem_key', '=', b.idempotencyKey).executeTakeFirst() : undefined;
   if (byKey) return answerOf(byKey.state === 'pending' ? await pushTransfer(db, gateway, byKey.id, user.id) : byKey, true);
   const c = await db.selectFrom('income_abnormal_cases').selectAll().where('id', '=', b.caseId).executeTakeFirst();
   if (!c) throw notFound('异常记录不存在');
-  if (![...RISK_FLAGS, ...DEAD_FLAGS].includes(c.flag)) throw refuse(`${IncomeAbnormalFlag.label(c.flag)}的发票不能进项转出`);
+  if (!STATUS_FLAGS.includes(c.flag)) throw refuse(`${IncomeAbnormalFlag.label(c.flag)}的发票不能进项转出`);
   const had = await db.selectFrom('income_transfer_outs').selectAll().where('invoice_id', '=', c.invoice_id).executeTakeFirst();
   if (had) return answerOf(had.state === 'pending' ? await pushTransfer(db, gateway, had.id, user.id) : had, true);
   if (c.state !== 'open') throw refuse('该异常已处理', 409);
@@ -139,7 +150,7 @@ export async function transferOut(db: Db, req: FastifyRequest, b: TransferOutBod
   const inserted = await db.transaction().execute(async (trx) => {
     const x = await trx
       .insertInto('income_transfer_outs')
-      .values({ id, invoice_id: c.invoice_id, case_id: c.id, idem_key: b.idempotencyKey ?? null, reason: b.reason, amount, state: 'pending', voucher_no: '', voucher_period: '', attempts: 0, last_error: '', next_try_at: isoAfter(TRANSFER_PUSH_LEASE_MS), created_by: user.id, created_by_name: user.name, created_at: at, pushed_at: null })
+      .values({ id, invoice_id: c.invoice_id, case_id: c.id, idem_key: b.idempotencyKey ?? null, reason: b.reason, amount, state: 'pending', voucher_no: '', voucher_period: '', attempts: 0, last_error: '', next_try_at: isoAfter(TRANSFER_PUSH_LEASE_MS), created_by: user.id, created_by_name: user.name, created_at: at, pushed_at: null, period })
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
     if (Number(x.numInsertedOrUpdatedRows ?? 0) === 0) return false;
@@ -152,4 +163,19 @@ export async function transferOut(db: Db, req: FastifyRequest, b: TransferOutBod
     return answerOf(first.state === 'pending' ? await pushTransfer(db, gateway, first.id, user.id) : first, true);
   }
   return answerOf(await pushTransfer(db, gateway, id, user.id), false);
+}
+
+/**
+ * 确认转出建议 (issue 32 item 2): the re-check's proposal on the case (recheck.ts proposeFor: the amount, the
+ * reason, the period) becomes the 进项转出 and its voucher, through the same one-record-one-voucher path as a
+ * transfer-out the clerk fills in. Refused while the case has no amount proposed (the note says why).
+ */
+export async function acceptProposal(db: Db, req: FastifyRequest, b: TransferProposalBody, gateway: AccountingGateway): Promise<AbnormalActionAnswer> {
+  const c = await db.selectFrom('income_abnormal_cases').selectAll().where('id', '=', b.caseId).executeTakeFirst();
+  if (!c) throw notFound('异常记录不存在');
+  if (c.proposed_amount === null || c.proposed_amount === undefined || !c.proposed_reason) {
+    const had = await db.selectFrom('income_transfer_outs').select('id').where('invoice_id', '=', c.invoice_id).executeTakeFirst();
+    if (!had) throw refuse(`该异常没有可确认的进项转出建议${c.proposal_note ? `（${c.proposal_note}）` : ''}`);
+  }
+  return transferOut(db, req, { caseId: c.id, reason: Number(c.proposed_reason ?? TransferOutReason.abnormalVoucher), amount: c.proposed_amount === null || c.proposed_amount === undefined ? undefined : Number(c.proposed_amount), ...(b.idempotencyKey ? { idempotencyKey: b.idempotencyKey } : {}) }, gateway, c.proposed_period ?? '');
 }

@@ -36,6 +36,7 @@ export const FLAG_SQL: Record<string, (eb: EB) => Expression<SqlBool>> = {
   [IncomeAbnormalFlag.buyerNotOurs]: (eb) => eb('p.buyer_mismatch', '=', 1),
   [IncomeAbnormalFlag.duplicate]: (eb) => eb('p.duplicate_of', 'is not', null),
   [IncomeAbnormalFlag.verifyMismatch]: (eb) => eb('p.verify_state', '=', IncomeVerifyState.mismatch),
+  [IncomeAbnormalFlag.suspicious]: (eb) => eb('p.risk_level', '=', IncomeRiskLevel.suspicious),
 };
 
 /** An invoice carrying any abnormal flag. */
@@ -53,6 +54,7 @@ export function flagsOf(r: Pick<IncomeInvoiceTable, 'invoice_state' | 'red_pendi
     [F.buyerNotOurs]: Number(r.buyer_mismatch) === 1,
     [F.duplicate]: r.duplicate_of !== null,
     [F.verifyMismatch]: r.verify_state === IncomeVerifyState.mismatch,
+    [F.suspicious]: r.risk_level === IncomeRiskLevel.suspicious,
   };
   return F.values.filter((f) => on[f]);
 }

@@ -28,6 +28,7 @@ export function toPoolRow(r: IncomeInvoiceTable): PoolRow {
     invoiceState: r.invoice_state, riskLevel: r.risk_level, verifyState: r.verify_state, verifiedAt: r.verified_at, signState: r.sign_state,
     archiveNo: r.archive_no, bookingState: r.booking_state, source: r.source, usage: r.usage, useKind: r.use_kind, docNo: r.doc_no,
     abnormalFlags: flagsOf(r), arrivals: r.arrivals, createdAt: r.created_at, blueInvoiceNo: r.blue_no ?? '',
+    statusCheckedAt: r.status_checked_at ?? null, statusFound: r.status_found === null || r.status_found === undefined ? null : Number(r.status_found) === 1,
   };
 }
 

@@ -52,6 +52,9 @@ export interface IncomeInvoiceTable {
   /** 0041: a red invoice's 对应蓝字发票号码 ('' otherwise) and the pool's blue invoice of that number, once both are in. */
   blue_no?: string;
   blue_id?: string | null;
+  /** 0046 (abnormal/recheck.ts): when the status re-check last asked the tax service (null: never); 1 it knew the invoice, 0 not. */
+  status_checked_at?: string | null;
+  status_found?: number | null;
 }
 
 export interface IncomeLineTable {

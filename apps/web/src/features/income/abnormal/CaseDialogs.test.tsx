@@ -22,7 +22,7 @@ const CASE = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a01';
 const row = (over: Partial<AbnormalCaseRow> = {}): AbnormalCaseRow => ({
   id: CASE, invoiceId: '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0a02', invoiceNumber: '26322000000012345678', kind: '81', issueDate: '2026-10-12', sellerName: '南京测试分包有限公司',
   amountIncl: 109_000, tax: 9_000, effectiveTax: 9_000, tickState: 1, vatUsage: 1, flag: 'abnormalVoucher', ownerId: null, ownerName: '王会计', raisedAt: '2026-11-01T00:00:00Z', ageDays: 22,
-  state: 'open', action: '', note: '', resolvedByName: '', resolvedAt: null, docFlagged: '', transferOut: null, ...over,
+  state: 'open', action: '', note: '', resolvedByName: '', resolvedAt: null, docFlagged: '', transferOut: null, proposal: null, statusCheckedAt: null, riskLevel: '02', ...over,
 });
 
 beforeEach(() => Object.values(calls).forEach((f) => f.mockReset()));

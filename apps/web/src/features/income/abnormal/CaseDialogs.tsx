@@ -2,7 +2,9 @@
  * The worklist's dialogs (issue 14): each shows the case, asks what the action needs, confirms, and shows
  * the server's answer — a refusal in the dialog in the server's own Chinese words. 进项转出: the reason
  * (1–8) and the amount (元, default the effective tax, at most it); 更正: the field, the new value and a
- * note; 驳回: a note of 2–200 characters; 确认无误 and 撤销勾选: a confirmation.
+ * note; 驳回: a note of 2–200 characters; 确认无误 and 撤销勾选: a confirmation; 确认转出建议 (issue 32): the status
+ * re-check's proposal (amount, reason, period, how it was computed) confirmed into the voucher. 进项转出 opens with the proposal's
+ * reason and amount when there is one.
  */
 import { Alert, Descriptions, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useMemo, useState } from 'react';
@@ -28,6 +30,8 @@ interface Values {
 }
 
 const newKey = () => (globalThis.crypto?.randomUUID ? globalThis.crypto.randomUUID() : `k${Date.now()}${Math.random().toString(16).slice(2)}`);
+/** 'YYYYMM' as 2026年11月. */
+export const periodText = (p: string) => (/^\d{6}$/.test(p) ? `${p.slice(0, 4)}年${Number(p.slice(4))}月` : '—');
 const errorText = (e: unknown) => (e instanceof Error ? e.message : '操作失败，请稍后重试');
 
 export function CaseDialog({ action, row, onClose, onDone }: CaseDialogProps) {
@@ -40,6 +44,8 @@ export function CaseDialog({ action, row, onClose, onDone }: CaseDialogProps) {
 
   const run = async (v: Values) => {
     switch (action) {
+      case 'acceptProposal':
+        return abnormalApi.acceptProposal({ caseId: row.id, idempotencyKey: key });
       case 'transferOut':
         return abnormalApi.transferOut({ caseId: row.id, reason: v.reason!, amount: Math.round((v.amountYuan ?? 0) * 100), idempotencyKey: key });
       case 'correct':
@@ -76,7 +82,18 @@ export function CaseDialog({ action, row, onClose, onDone }: CaseDialogProps) {
         <Descriptions.Item label="税额"><Money fen={row.tax} /></Descriptions.Item>
         <Descriptions.Item label="有效税额">{row.effectiveTax === null ? '未勾选' : <Money fen={eff} />}</Descriptions.Item>
       </Descriptions>
-      <Form form={form} layout="vertical" name={`abnormal-${action}`} initialValues={{ amountYuan: eff / 100, field: row.flag === 'buyerNotOurs' ? 'buyerName' : undefined }}>
+      <Form form={form} layout="vertical" name={`abnormal-${action}`} initialValues={{ amountYuan: (row.proposal?.amount ?? eff) / 100, reason: row.proposal?.reason ?? undefined, field: row.flag === 'buyerNotOurs' ? 'buyerName' : undefined }}>
+        {action === 'acceptProposal' && row.proposal && (
+          <>
+            <Descriptions size="small" column={1} bordered data-testid="proposal">
+              <Descriptions.Item label="建议转出税额"><Money fen={row.proposal.amount ?? 0} /></Descriptions.Item>
+              <Descriptions.Item label="转出原因">{row.proposal.reason ? TransferOutReason.label(row.proposal.reason) : '—'}</Descriptions.Item>
+              <Descriptions.Item label="所属期">{periodText(row.proposal.period)}</Descriptions.Item>
+              <Descriptions.Item label="计算依据">{row.proposal.note}</Descriptions.Item>
+            </Descriptions>
+            <Alert type="info" showIcon style={{ marginTop: 12 }} title="确定后按建议生成进项转出凭证并推送会计系统，不能撤回。如需调整金额或原因，请使用「进项转出」。" />
+          </>
+        )}
         {action === 'transferOut' && (
           <>
             <Form.Item name="reason" label="转出原因" rules={[{ required: true, message: '请选择转出原因' }]}>

@@ -17,7 +17,7 @@ import { ExportProgress } from '../../common/ExportProgress';
 import { POOL_KEY } from '../pool/request';
 import { ABNORMAL_EXPORT, ABNORMAL_KEY, abnormalApi } from './api';
 import { ACTION_LABELS, actionsOf, type CaseAction } from './actions';
-import { CaseDialog } from './CaseDialogs';
+import { CaseDialog, periodText } from './CaseDialogs';
 import '../../../components/listPage.css';
 
 interface FilterValues {
@@ -34,7 +34,20 @@ export function toCaseRequest(v: FilterValues): Record<string, unknown> {
   return Object.fromEntries(Object.entries(out).filter(([, x]) => x !== undefined && x !== null && x !== ''));
 }
 
-const FLAG_COLORS: Record<string, string> = { voided: 'default', red: 'red', redPending: 'orange', lostControl: 'magenta', abnormalVoucher: 'volcano', buyerNotOurs: 'purple', duplicate: 'gold', verifyMismatch: 'blue' };
+const FLAG_COLORS: Record<string, string> = { voided: 'default', red: 'red', redPending: 'orange', lostControl: 'magenta', abnormalVoucher: 'volcano', buyerNotOurs: 'purple', duplicate: 'gold', verifyMismatch: 'blue', suspicious: 'cyan' };
+
+/** The status re-check's proposal (issue 32): the amount and period to transfer out, or why there is none yet. */
+export function ProposalCell({ row }: { row: AbnormalCaseRow }) {
+  const p = row.proposal;
+  if (!p) return <>—</>;
+  if (p.amount === null) return <Typography.Text type="secondary" data-testid="case-proposal">{p.note}</Typography.Text>;
+  return (
+    <Space direction="vertical" size={0} data-testid="case-proposal">
+      <span>转出 <Money fen={p.amount} />（{periodText(p.period)}）</span>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>{p.note}</Typography.Text>
+    </Space>
+  );
+}
 
 export function CaseList({ state }: { state: 'open' | 'resolved' }) {
   const [form] = Form.useForm<FilterValues>();
@@ -67,14 +80,15 @@ export function CaseList({ state }: { state: 'open' | 'resolved' }) {
     { title: '开票日期', dataIndex: 'issueDate', key: 'issueDate', width: 110 },
     { title: '勾选', key: 'tick', width: 90, render: (_, r) => (r.tickState === 1 ? <Tag color="green">已勾选</Tag> : '未勾选') },
     { title: '关联单据', dataIndex: 'docFlagged', key: 'docFlagged', width: 170, ellipsis: true, render: (d: string) => d || '—' },
+    ...(state === 'open' ? ([{ title: '转出建议', key: 'proposal', width: 240, render: (_, r) => <ProposalCell row={r} /> }] satisfies TableColumnsType<AbnormalCaseRow>) : []),
     ...(state === 'open'
       ? ([
           {
-            title: '操作', key: 'actions', width: 230, fixed: 'right',
+            title: '操作', key: 'actions', width: 260, fixed: 'right',
             render: (_, r) => (
               <Space size={4} wrap>
                 {actionsOf(r).map((a) => (
-                  <Button key={a} size="small" type={a === 'transferOut' || a === 'untick' ? 'primary' : 'default'} danger={a === 'reject'} onClick={() => setDialog({ action: a, row: r })} data-testid={`case-${a}`}>
+                  <Button key={a} size="small" type={a === 'acceptProposal' || ((a === 'transferOut' || a === 'untick') && !actionsOf(r).includes('acceptProposal')) ? 'primary' : 'default'} danger={a === 'reject'} onClick={() => setDialog({ action: a, row: r })} data-testid={`case-${a}`}>
                     {ACTION_LABELS[a]}
                   </Button>
                 ))}

@@ -15,5 +15,7 @@ export const abnormalApi = {
   reject: (caseId: string, note: string) => api.post<AbnormalActionAnswer>(`${P}/reject`, { caseId, note }, quiet),
   correct: (body: { caseId: string; field: string; value: string; note: string }) => api.post<AbnormalActionAnswer>(`${P}/correct`, body, quiet),
   untick: (caseId: string) => api.post<AbnormalActionAnswer>(`${P}/untick`, { caseId }, quiet),
+  recheck: (invoiceId: string) => api.post<{ changed: boolean; found: boolean; message: string }>(`${P}/recheck`, { invoiceId }, quiet),
+  acceptProposal: (body: { caseId: string; idempotencyKey: string }) => api.post<AbnormalActionAnswer>(`${P}/transfer-proposal`, body, quiet),
   transferOut: (body: { caseId: string; reason: number; amount: number; idempotencyKey: string }) => api.post<AbnormalActionAnswer>(`${P}/transfer-out`, body, quiet),
 };

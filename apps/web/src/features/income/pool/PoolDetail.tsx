@@ -12,6 +12,7 @@ import { PoolBooking } from '../booking/PoolBooking';
 import { PoolFace, PoolFiles, PoolHistory, PoolLines, PoolUses, PoolVerifySign } from './PoolDetailSections';
 import { PoolVerifyButton } from '../intake/PoolVerify';
 import { CaseHistory } from '../abnormal/CaseHistory';
+import { RecheckButton } from '../abnormal/RecheckButton';
 import { POOL_KEY, POOL_LIST } from './request';
 import '../../common/ledger.css';
 
@@ -27,7 +28,7 @@ export default function PoolDetail() {
   if (!d) return <RecordNotFound what="发票" error={q.error} back={POOL_LIST} backLabel="返回票池" />;
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }} data-testid="pool-detail">
-      <PoolFace d={d} extra={<Space><PoolVerifyButton id={d.id} /><Button onClick={() => navigate(POOL_LIST)}>返回票池</Button></Space>} />
+      <PoolFace d={d} extra={<Space><PoolVerifyButton id={d.id} /><RecheckButton invoiceId={d.id} /><Button onClick={() => navigate(POOL_LIST)}>返回票池</Button></Space>} />
       <PoolLines d={d} />
       <PoolFiles d={d} />
       <PoolVerifySign d={d} />

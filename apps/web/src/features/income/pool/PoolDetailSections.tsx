@@ -15,7 +15,7 @@ import { POOL_KEY, poolDetailPath, poolNumber } from './request';
 import { formatTime } from '../../../components/download';
 import { Figure, Money } from '../../common/Money';
 import { openSignedFile } from '../../common/fileView';
-import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, orderedFlags, RedInvoiceTag, RiskTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+import { AbnormalFlags, IncomeKindTag, InvoiceStateTag, orderedFlags, RedInvoiceTag, RiskTag, SignTag, statusCheckText, UsageTag, VerifyTag, useText } from './widgets';
 
 /** Another pool invoice named on the face: its number (a link to its detail), date and total. */
 const InvoiceLink = ({ l, path }: { l: PoolInvoiceLink; path: (id: string) => string }) => (
@@ -61,6 +61,7 @@ export function PoolFace({ d, extra, more = [], linkPath = poolDetailPath }: { d
           { key: 'in', label: '价税合计', children: <Money fen={d.amountIncl} strong /> },
           ...reversalItems(d, linkPath),
           { key: 'risk', label: '风险等级', children: <RiskTag level={d.riskLevel} /> },
+          { key: 'statusCheck', label: '状态核查', children: <span data-testid="detail-status-check">{statusCheckText(d)}</span> },
           { key: 'book', label: '入账状态', children: IncomeBookingState.has(d.bookingState) ? IncomeBookingState.label(d.bookingState) : '—' },
           { key: 'archive', label: '档案号', children: d.archiveNo || '—' },
           { key: 'usage', label: '使用状态', children: <Space size={4}><UsageTag usage={d.usage} />{useText(d)}</Space> },

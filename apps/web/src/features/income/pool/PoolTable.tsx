@@ -15,7 +15,7 @@ import { tableScrollX } from '../../../components/tableWidth';
 import { pageFromTable, sortFromTable, sortOrderOf, SummaryLabel, tableLocale, tablePagination, type TableSort, FilterButtons } from '../../../components/listTable';
 import { Money } from '../../common/Money';
 import { ExportProgress } from '../../common/ExportProgress';
-import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, RedInvoiceTag, SignTag, UsageTag, VerifyTag, useText } from './widgets';
+import { AbnormalFlags, BookingTag, IncomeKindTag, InvoiceStateTag, RedInvoiceTag, RiskTag, SignTag, statusCheckText, UsageTag, VerifyTag, useText } from './widgets';
 import { POOL_KEY, poolDetailPath, poolNumber, toPoolRequest, type PoolFormValues } from './request';
 import { PoolFilters } from './PoolFilters';
 import '../../../components/listPage.css';
@@ -86,6 +86,16 @@ export function PoolTable({ scope, testId, fileName, emptyText, actions, header,
       ),
     },
     { title: '查验', key: 'verifyState', width: 110, render: (_, r) => <VerifyTag state={r.verifyState} /> },
+    // Issue 32: the bureau's grade and when the status re-check last asked (twice a day, the last 180 days).
+    {
+      title: '风险等级/核查', key: 'statusCheck', width: 170,
+      render: (_, r) => (
+        <Space direction="vertical" size={2} data-testid="pool-status-check">
+          <RiskTag level={r.riskLevel} />
+          <span style={{ color: 'var(--ant-color-text-secondary, #888)', fontSize: 12 }}>{statusCheckText(r)}</span>
+        </Space>
+      ),
+    },
     { title: '签收', key: 'signState', width: 90, render: (_, r) => <SignTag state={r.signState} /> },
     { title: '入账状态', key: 'bookingState', width: 210, render: (_, r) => <BookingTag state={r.bookingState} /> },
     { title: '使用', key: 'usage', width: 90, render: (_, r) => <UsageTag usage={r.usage} /> },

@@ -2,8 +2,9 @@
 import { Space, Tag } from 'antd';
 import {
   DIGITAL_INCOME_KINDS, isRedInvoice, IncomeAbnormalFlag, IncomeBookingState, IncomeInvoiceState, IncomeKind, IncomeRiskLevel, IncomeSignState, IncomeUsage, IncomeUseKind, IncomeVerifyState, OTHER_INCOME_KINDS,
-  type IncomeKindCode,
+  type IncomeKindCode, type PoolRow,
 } from '@zhyy/shared';
+import { formatTime } from '../../../components/download';
 
 /** The shared label, or `fallback` for a code the enumeration does not know. */
 const label = (e: { has: (v: unknown) => boolean; label: (v: unknown) => string }, v: unknown, fallback = '—') => (e.has(v) ? e.label(v) : fallback);
@@ -59,4 +60,10 @@ export function AbnormalFlags({ flags }: { flags: readonly string[] }) {
       {sorted.map((f) => <Tag key={f} color="error">{label(IncomeAbnormalFlag, f, f)}</Tag>)}
     </Space>
   );
+}
+
+/** The status re-check's last answer (issue 32): 核查于 time, 税务端无此发票 when the service did not know it, 未核查 before the first. */
+export function statusCheckText(r: Pick<PoolRow, 'statusCheckedAt' | 'statusFound'>): string {
+  if (!r.statusCheckedAt) return '未核查';
+  return `${r.statusFound === false ? '税务端无此发票，' : ''}核查于 ${formatTime(r.statusCheckedAt)}`;
 }
