@@ -21,12 +21,13 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { BookingItem, BookingOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
 import { SimulatorStats } from './income-stats.js';
 import { SimulatorBooking } from './income-booking.js';
+import { SimulatorCustoms } from './income-customs.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -79,6 +80,7 @@ export class SimulatorTaxGateway implements TaxGateway {
   private readonly ticks: SimulatorTicks;
   private readonly stats: SimulatorStats;
   private readonly booking: SimulatorBooking;
+  private readonly customs: SimulatorCustoms;
 
   constructor(
     private readonly ctx: SimContext,
@@ -88,6 +90,7 @@ export class SimulatorTaxGateway implements TaxGateway {
     this.ticks = new SimulatorTicks(ctx, synclog);
     this.stats = new SimulatorStats(ctx, synclog);
     this.booking = new SimulatorBooking(ctx, synclog, this.ticks);
+    this.customs = new SimulatorCustoms(ctx, synclog);
   }
 
   setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]> {
@@ -126,6 +129,10 @@ export class SimulatorTaxGateway implements TaxGateway {
 
   verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {
     return this.income.verifyIncoming(query, ctx);
+  }
+
+  collectCustoms(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<CustomsCollectPage> {
+    return this.customs.collectCustoms(query, ctx);
   }
 
   private async find(serialNo: string): Promise<InvoiceRow | undefined> {

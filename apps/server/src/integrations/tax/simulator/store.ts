@@ -75,6 +75,11 @@ export type TaxsimTables = {
   /** 0031_income_booking: the booking flag (入账标识) per invoice, and the test hook of failing calls. */
   taxsim_income_bookings: { invoice_key: string; state: string; booked_at: string; ever_booked: number; updated_at: string };
   taxsim_booking_faults: { id: string; remaining: number };
+  /** 0044: the customs notices (海关缴款书) the simulator holds for a company (its customs collection call, income-customs.ts). */
+  taxsim_customs_notices: {
+    notice_no: string; fill_date: string; customs_name: string; customs_code: string; payer_name: string; payer_tax_no: string;
+    dutiable_price: number; tax: number; notice_state: number; entered_at: string;
+  };
 };
 
 export type SimDb = Kysely<TaxsimTables>;
