@@ -85,6 +85,6 @@ describe('海关缴款书: collected by their own call, ticked from an imported 
     const ticked = await s.db.kysely.selectFrom('income_invoices').select(['id', 'tick_state', 'effective_tax']).where('id', 'in', [a!.id, b!.id]).orderBy('invoice_no').execute();
     expect(ticked.map((t) => [t.tick_state, Number(t.effective_tax)])).toEqual([[1, 1_200_000], [1, 26_000]]);
     const sent = await s.db.kysely.selectFrom('sync_logs').select('request').where('type', '=', IncomeMethods.customsTick).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
-    expect(JSON.parse(sent.request).list.map((i: { jkshm: string }) => i.jkshm).sort()).toEqual([A, B]);
+    expect(JSON.parse(sent.request ?? "{}").list.map((i: { jkshm: string }) => i.jkshm).sort()).toEqual([A, B]);
   });
 });
