@@ -6,7 +6,8 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enterCustomsNotices, IncomeMethods } from '../src/integrations/tax/index.js';
+import { enterCustomsNotices, IncomeMethods, TaxErrorCode, TaxGatewayError, type IncomeTaxGateway } from '../src/integrations/tax/index.js';
+import { collectMessage, collectWindow } from '../src/modules/income/intake/collect.js';
 import type { TestServer } from './helpers.js';
 import { D, startTicking, tickHelpers, type TickPeriodFacts } from './income-deduction-helpers.js';
 import { collectAndWait, OUR, SUPPLIER } from './income-helpers.js';
@@ -86,5 +87,19 @@ describe('海关缴款书: collected by their own call, ticked from an imported 
     expect(ticked.map((t) => [t.tick_state, Number(t.effective_tax)])).toEqual([[1, 1_200_000], [1, 26_000]]);
     const sent = await s.db.kysely.selectFrom('sync_logs').select('request').where('type', '=', IncomeMethods.customsTick).orderBy('created_at', 'desc').limit(1).executeTakeFirstOrThrow();
     expect(JSON.parse(sent.request ?? "{}").list.map((i: { jkshm: string }) => i.jkshm).sort()).toEqual([A, B]);
+  });
+});
+
+describe('a customs call the service refuses', () => {
+  it('does not undo the invoices of the window: the result and its message say the notices were not collected', async () => {
+    const gateway = {
+      collectIncoming: async () => ({ invoices: [], total: 0 }),
+      collectCustoms: async () => {
+        throw new TaxGatewayError(TaxErrorCode.invalid, '未知方法 nuonuo.OpeMplatform.queryCustomsPayment', IncomeMethods.customsCollect);
+      },
+    } as unknown as IncomeTaxGateway;
+    const r = await collectWindow(s.db.kysely, gateway, '2026-01-05', '2026-01-05', { ctx: { userId: null, userName: '测试' } });
+    expect(r).toMatchObject({ total: 0, created: 0, failed: 0, customsError: '未知方法 nuonuo.OpeMplatform.queryCustomsPayment' });
+    expect(collectMessage(r)).toBe('采集完成：税务端 0 张，新增 0 张，合并 0 张；海关缴款书未采集：未知方法 nuonuo.OpeMplatform.queryCustomsPayment');
   });
 });

@@ -22,6 +22,8 @@ export interface CollectResult {
   total: number;
   /** Of `total`, the customs notices (issue 29); absent or 0 when none. */
   customs?: number;
+  /** Why the customs notices could not be collected (the tax service's refusal); the invoices were collected all the same. */
+  customsError?: string;
   /** New pool rows. */
   created: number;
   /** Already in the pool (arrival merged). */

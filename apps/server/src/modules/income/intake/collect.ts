@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeRiskLevel, IncomeSource, type CollectResult, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
-import type { CustomsNotice, IncomeTaxGateway, IncomingInvoice } from '../../../integrations/tax/index.js';
+import { TaxGatewayError, type CustomsNotice, type IncomeTaxGateway, type IncomingInvoice } from '../../../integrations/tax/index.js';
 import { AppError } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { raiseCases } from '../abnormal/raise.js';
@@ -163,25 +163,29 @@ export async function collectWindow(db: Kysely<Database>, gateway: IncomeTaxGate
     cursor = page.nextCursor;
   } while (cursor);
   // The customs notices of the window, by their own call (the bureau lists them apart from invoices). A page that
-  // brings notices counts as a page of the task; the empty answer of a window without any does not.
+  // brings notices counts as a page of the task; the empty answer of a window without any does not. A refusal of
+  // that call (a service without it, a provisional method name) does not undo the invoices: it is said in the result.
   const invoices = r.total;
-  let customs = 0;
   cursor = undefined;
-  do {
-    await opts.beforePage?.();
-    const page = await gateway.collectCustoms({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
-    customs = page.total;
-    r.total = invoices + customs;
-    if (customs) r.customs = customs;
-    if (page.notices.length) pages++;
-    for (const n of page.notices) {
-      await collectOne(db, customsArriving(n), `海关缴款书 ${n.noticeNo}`, r, opts);
-      seen++;
-      if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
-    }
-    if (page.notices.length) await opts.onProgress?.(r, { pages, seen });
-    cursor = page.nextCursor;
-  } while (cursor);
+  try {
+    do {
+      await opts.beforePage?.();
+      const page = await gateway.collectCustoms({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
+      r.total = invoices + page.total;
+      if (page.total) r.customs = page.total;
+      if (page.notices.length) pages++;
+      for (const n of page.notices) {
+        await collectOne(db, customsArriving(n), `海关缴款书 ${n.noticeNo}`, r, opts);
+        seen++;
+        if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
+      }
+      if (page.notices.length) await opts.onProgress?.(r, { pages, seen });
+      cursor = page.nextCursor;
+    } while (cursor);
+  } catch (err) {
+    if (!(err instanceof TaxGatewayError)) throw err;
+    r.customsError = err.message;
+  }
   return r;
 }
 
@@ -191,5 +195,5 @@ export function collectMessage(r: CollectResult): string {
   if (r.flagged) parts.push(`标记异常 ${r.flagged} 张`);
   if (r.stateChanged) parts.push(`状态更新 ${r.stateChanged} 张`);
   if (r.failed) parts.push(`未入池 ${r.failed} 张`);
-  return `采集完成：${parts.join('，')}`;
+  return `采集完成：${parts.join('，')}${r.customsError ? `；海关缴款书未采集：${r.customsError}` : ''}`;
 }
