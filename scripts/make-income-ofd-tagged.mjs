@@ -13,6 +13,11 @@
  * names real companies and people, this one fictitious ones (tax numbers built with GB 32100's check
  * character); its QR image and fonts are left out (the QR is tested elsewhere), the template keeps only
  * the labels as text. The output is the same on every run.
+ *
+ * It also writes invoice-sd-red-tagged.ofd (issue 29): the same structure for a red 数电专票 that partly reverses
+ * fixtures/income/invoice-sd-blue.xml — negative figures, and its 备注 (the Note tag's first object) in the words a
+ * red 数电 invoice prints, "被红冲蓝字数电发票号码：<20 digits> 红字发票信息确认单编号：<number>" (docs/income-recognition.md
+ * "Red invoices: the blue number from PDF and OFD" names the public samples of that remark).
  */
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -41,7 +46,23 @@ const TAGGED = {
   clerk: '王敏',
   note: '收款人:张丽;    复核人:刘强;    ',
 };
-const total = TAGGED.amount + TAGGED.tax;
+
+/** A red 数电专票 of the labour subcontractor of invoice-sd-blue.xml, reversing 300.00 + 27.00 of it (9 %). */
+const RED = {
+  no: '25322000000104869988',
+  day: '2025年06月23日',
+  buyer: TAGGED.buyer,
+  seller: { name: '南京筑诚劳务工程有限公司', taxNumber: '91320105MA2B7LQ3K6' },
+  item: ['*建筑服务*劳务分包', ''],
+  price: '300',
+  quantity: '-1',
+  amount: -30000,
+  tax: -2700,
+  rate: '9%',
+  clerk: '王芳',
+  remarkFirst: '被红冲蓝字数电发票号码：25322000000104862417 红字发票信息确认单编号：32010525062300161744',
+  note: '',
+};
 
 const ns = 'xmlns:ofd="http://www.ofdspec.org/2016"';
 const head = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -49,6 +70,8 @@ const text = (id, box, font, size, value, x = '0', y = '3.6414') =>
   `<ofd:TextObject ID="${id}" Boundary="${box}" Font="${font}" Size="${size}"><ofd:TextCode X="${x}" Y="${y}">${value}</ofd:TextCode></ofd:TextObject>`;
 const ref = (...ids) => ids.map((id) => `<ofd:ObjectRef PageRef="61">${id}</ofd:ObjectRef>`).join('');
 
+function build(TAGGED) {
+const total = TAGGED.amount + TAGGED.tax;
 const custom = [
   ['template-version', '1.0.20.0422'],
   ['发票号码', TAGGED.no],
@@ -118,21 +141,25 @@ const files = {
       text(6938, '32.1176 285.8599 150 5', 6919, 3.5278, TAGGED.clerk, '0', '3.7682'),
       text(6939, '4.5 56 36.5 4.5', 6919, 3.175, TAGGED.item[0], '0', '3.2571'),
       text(6940, '4.5 60.5 36.5 4.5', 6919, 3.175, TAGGED.item[1], '0', '3.2571'),
-      text(6941, '154 56.1059 25 4.5', 6919, 3.175, '6%', '10.9125', '3.3914'),
+      text(6941, '154 56.1059 25 4.5', 6919, 3.175, TAGGED.rate ?? '6%', '10.9125', '3.3914'),
       text(6942, '127.5 56.1059 25.5 4.5', 6919, 3.175, yuan(TAGGED.amount), '14.3875', '3.3914'),
       text(6943, '179.5 56.1059 26 4.5', 6919, 3.175, yuan(TAGGED.tax), '16.475', '3.2567'),
       text(6944, '102.5 56.1059 25 4.5', 6919, 2.8222, TAGGED.price, '2.4224', '3.2646'),
-      text(6945, '77.5 56.1059 25 4.5', 6919, 3.175, '1', '23.4125', '3.3914'),
-      text(6946, '11.1083 104.5369 193 3.3', 6919, 3.175, '    ', '0', '2.7273'),
+      text(6945, '77.5 56.1059 25 4.5', 6919, 3.175, TAGGED.quantity ?? '1', '23.4125', '3.3914'),
+      text(6946, '11.1083 104.5369 193 3.3', 6919, 3.175, TAGGED.remarkFirst ?? '    ', '0', '2.7273'),
       text(6947, '11.1083 107.8369 193 3.3', 6919, 3.175, TAGGED.note, '0', '2.7273'),
     ].join('') +
     `</ofd:Layer></ofd:Content></ofd:Page>\n`,
 };
+return files;
+}
 
-const zip = new JSZip();
-const date = new Date('2025-04-07T06:00:00Z');
-for (const [name, data] of Object.entries(files)) zip.file(name, data, { date, createFolders: false });
-const out = path.join(server, 'test', 'fixtures', 'income', 'invoice-sd-tagged.ofd');
-const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
-await fs.writeFile(out, bytes);
-console.log(`invoice-sd-tagged.ofd\t${(bytes.length / 1024).toFixed(1)} KB\t${yuan(TAGGED.amount)} + ${yuan(TAGGED.tax)} = ${yuan(total)}\tseller ${TAGGED.seller.taxNumber}`);
+for (const [fileName, values] of [['invoice-sd-tagged.ofd', TAGGED], ['invoice-sd-red-tagged.ofd', RED]]) {
+  const zip = new JSZip();
+  const date = new Date('2025-04-07T06:00:00Z');
+  for (const [name, data] of Object.entries(build(values))) zip.file(name, data, { date, createFolders: false });
+  const out = path.join(server, 'test', 'fixtures', 'income', fileName);
+  const bytes = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+  await fs.writeFile(out, bytes);
+  console.log(`${fileName}\t${(bytes.length / 1024).toFixed(1)} KB\t${yuan(values.amount)} + ${yuan(values.tax)} = ${yuan(values.amount + values.tax)}\tseller ${values.seller.taxNumber}`);
+}

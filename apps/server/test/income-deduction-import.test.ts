@@ -27,7 +27,7 @@ describe('import from Excel', () => {
     expect(bad.r.rows.map((r: { row: number; ok: boolean; message: string }) => [r.row, r.ok, r.message])).toEqual([
       [2, false, '其他行有误，本次未勾选'],
       [3, false, '票池中没有该发票'],
-      [4, false, '发票代码、号码不正确（数电发票填20位数电号码；其他发票填10或12位代码和8位号码）'],
+      [4, false, '发票代码、号码不正确（数电发票填20位数电号码；其他发票填10或12位代码和8位号码；海关缴款书填缴款书号码）'],
       [5, false, '有效税额须为金额（元，最多两位小数）'],
     ]);
     expect((await facts(a.id)).tick_state).toBe(0);

@@ -36,6 +36,12 @@ const ITEMS = [
 
 let verifyAnswer: Json = {};
 
+/** Two customs notices as the fake's account holds them. */
+const CUSTOMS = [
+  { hgjkshm: '220120261000123456-L01', tfrq: '2026-11-02 00:00:00', hgjhjgDm: '2201', hgjhjgmc: '中华人民共和国南京海关', jkdwrnsrsbh: SELLER_TAX, jkdwrnsrmc: '本公司', wsjg: '100000.00', skje: '13000.00', zt: '0' },
+  { hgjkshm: '220120261000123457-L01', tfrq: '2026-11-05', hgjhjgDm: '2201', hgjhjgmc: '中华人民共和国南京海关', jkdwrnsrsbh: SELLER_TAX, jkdwrnsrmc: '本公司', wsjg: '2000.50', skje: '260.07', zt: '2' },
+];
+
 function income(method: string, body: any): Json | undefined {
   if (method === IncomeMethods.collect) {
     const size = Number(body.pageSize);
@@ -43,6 +49,12 @@ function income(method: string, body: any): Json | undefined {
     return { code: 'E0000', describe: '查询成功', result: { total: ITEMS.length, list: ITEMS.slice((page - 1) * size, page * size) } };
   }
   if (method === IncomeMethods.verify) return verifyAnswer;
+  // 海关缴款书采集 (issue 29): the tax platform's names (hgjkshm, tfrq, skje, jkdwrnsrsbh / jkdwrnsrmc, hgjhjgDm / hgjhjgmc), 元 strings.
+  if (method === IncomeMethods.customsCollect) {
+    const size = Number(body.pageSize);
+    const page = Number(body.pageNo);
+    return { code: 'E0000', describe: '查询成功', result: { total: CUSTOMS.length, list: CUSTOMS.slice((page - 1) * size, page * size) } };
+  }
   // 海关缴款书勾选 (issue 29): one answer per notice by its 缴款书号码; the second is refused.
   if (method === IncomeMethods.customsTick || method === IncomeMethods.customsUntick) {
     return { code: 'E0000', describe: '成功', result: { list: body.list.map((i: { jkshm: string }, k: number) => ({ jkshm: i.jkshm, gxjg: k === 0 ? '1' : '0', msg: k === 0 ? '成功' : '海关缴款书信息不存在' })) } };
@@ -156,6 +168,26 @@ describe('verification', () => {
 });
 
 describe('customs notices (issue 29): their own call', () => {
+  it('collects 海关缴款书 by their own call: tfrqq / tfrqz, paged; 元 to 分, the payer and the customs office mapped', async () => {
+    const gw = nuonuo();
+    const invoiceCalls = calls(IncomeMethods.collect).length;
+    const first = await gw.collectCustoms({ from: '2026-11-01', to: '2026-11-20', pageSize: 1 });
+    expect(calls(IncomeMethods.customsCollect).at(-1)!.body).toEqual({ tfrqq: '2026-11-01', tfrqz: '2026-11-20', pageNo: '1', pageSize: '1' });
+    expect(first).toEqual({
+      total: 2,
+      nextCursor: '2',
+      notices: [{ noticeNo: '220120261000123456-L01', fillDate: '2026-11-02', customsName: '中华人民共和国南京海关', customsCode: '2201', payer: { name: '本公司', taxNumber: SELLER_TAX }, dutiablePrice: 10_000_000, tax: 1_300_000, state: 0 }],
+    });
+    const second = await gw.collectCustoms({ from: '2026-11-01', to: '2026-11-20', pageSize: 1, cursor: first.nextCursor! });
+    expect(second.nextCursor).toBeUndefined();
+    expect(second.notices[0]).toMatchObject({ noticeNo: '220120261000123457-L01', dutiablePrice: 200_050, tax: 26_007, state: 2 });
+    expect(calls(IncomeMethods.collect).length).toBe(invoiceCalls);
+    // The window rule before anything is sent.
+    const before = fake.calls.length;
+    expect((await refusal(gw.collectCustoms({ from: '2025-01-01', to: '2026-11-20' }))).message).toBe('采集日期区间不能超过366天，请分段采集');
+    expect(fake.calls.length).toBe(before);
+  });
+
   it('sends 海关缴款书勾选 with jkshm, tfrq and yxse in 元, and reads each notice by its number; the invoices\' call is not used', async () => {
     const gw = nuonuo();
     const invoiceCalls = calls(IncomeMethods.tick).length;

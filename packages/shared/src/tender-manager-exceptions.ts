@@ -44,6 +44,8 @@ export interface ExceptionFacts {
   validFrom: string;
   validTo: string | null;
   stopDate: string | null;
+  /** Why it ended by itself ('' or absent while it runs): exceptionEndReason's sentence, kept when it ended. */
+  endReason?: string;
 }
 
 const label = (p: { code: string; name: string }) => `「${p.code} ${p.name}」`;
@@ -82,6 +84,7 @@ export function exceptionRecordProblem(f: ExceptionFacts, today: string): string
  * within its days, and it has evidence (the client's consent to the stop, the sections' or phases' contract).
  */
 export function exceptionInForceProblem(f: ExceptionFacts & { evidenceCount: number }, today: string): string | null {
+  if (f.endReason) return `例外已于${f.validTo ?? today}终止：${f.endReason}`;
   const recorded = exceptionRecordProblem(f, today);
   if (recorded) return recorded;
   if (today < f.validFrom) return `例外自${f.validFrom}起有效，尚未生效`;
@@ -89,6 +92,23 @@ export function exceptionInForceProblem(f: ExceptionFacts & { evidenceCount: num
   if (f.evidenceCount < 1) return f.ground === ManagerExceptionGround.suspended ? '例外尚未上传证明材料（建设单位同意的书面文件、停工证明）' : '例外尚未上传证明材料（相邻分段或分期施工的合同、招标文件等）';
   return null;
 }
+
+/**
+ * Why an exception ends by itself (null: its ground still holds), from the projects' states as saved: a project
+ * finished frees its manager (第九条（二）), so neither side needs the exception any more; a stopped project that
+ * is no longer 停工 ends the 停工 ground (第九条（三）). The manager or the client changing is not an end: the
+ * exception is then simply not in force (exceptionInForceProblem) and may hold again.
+ */
+export function exceptionEndReason(f: Pick<ExceptionFacts, 'ground' | 'project' | 'other'>): string | null {
+  const done = [f.project, f.other].find((p) => p.state === ProjectState.finished);
+  if (done) return `${label(done)}已完工（${MANAGER_EXCEPTION_ARTICLE}（二）），例外自动终止`;
+  if (f.ground === ManagerExceptionGround.suspended && f.other.state !== ProjectState.suspended)
+    return `${label(f.other)}已不再停工（现为${ProjectState.label(f.other.state)}），停工情形不再成立，例外自动终止`;
+  return null;
+}
+
+/** Days before a time-bound exception's end day at which the project's manager is reminded (once per end day). */
+export const EXCEPTION_REMIND_DAYS = 30;
 
 /** The sentence naming the rule that allowed a pair: shown on the save and in the log. */
 export const exceptionAllowance = (managerName: string, other: { code: string; name: string }, ground: number): string =>

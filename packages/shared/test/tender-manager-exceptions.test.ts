@@ -5,7 +5,7 @@
  * its days and with evidence.
  */
 import { describe, expect, it } from 'vitest';
-import { ManagerExceptionGround, ProjectState, dayPlus, exceptionAllowance, exceptionInForceProblem, exceptionRecordProblem, type ExceptionFacts } from '../src/index.js';
+import { ManagerExceptionGround, ProjectState, dayPlus, exceptionAllowance, exceptionEndReason, exceptionInForceProblem, exceptionRecordProblem, type ExceptionFacts } from '../src/index.js';
 
 const base = (over: Partial<ExceptionFacts> = {}): ExceptionFacts => ({
   ground: ManagerExceptionGround.suspended,
@@ -68,5 +68,21 @@ describe('in force', () => {
       '张伟同时担任「XM-1 江北管廊一期」的项目经理，依据注册建造师执业管理办法（试行）第九条（三）：停工120天以上（含）且经建设单位同意',
     );
     expect(exceptionAllowance('张伟', { code: 'XM-1', name: '江北管廊一期' }, ManagerExceptionGround.adjacent)).toContain('第九条（一）：同一工程相邻分段发包');
+  });
+});
+
+describe('an exception ends by itself when its ground no longer holds', () => {
+  it('a project finished (第九条（二）), the stopped project no longer 停工; not while it holds, nor for a changed client', () => {
+    expect(exceptionEndReason(base())).toBeNull();
+    expect(exceptionEndReason(base({ other: { ...base().other, state: ProjectState.finished } }))).toBe('「XM-1 江北管廊一期」已完工（注册建造师执业管理办法（试行）第九条（二）），例外自动终止');
+    expect(exceptionEndReason(base({ project: { ...base().project, state: ProjectState.finished } }))).toBe('「XM-2 江北管廊二期」已完工（注册建造师执业管理办法（试行）第九条（二）），例外自动终止');
+    expect(exceptionEndReason(base({ other: { ...base().other, state: ProjectState.building } }))).toBe('「XM-1 江北管廊一期」已不再停工（现为在建），停工情形不再成立，例外自动终止');
+    const adjacent = base({ ground: ManagerExceptionGround.adjacent, stopDate: null, other: { ...base().other, state: ProjectState.building } });
+    expect(exceptionEndReason(adjacent)).toBeNull();
+    expect(exceptionEndReason({ ...adjacent, other: { ...adjacent.other, customer: '别的发包人' } })).toBeNull();
+  });
+  it('an ended exception is not in force, whatever else holds', () => {
+    expect(exceptionInForceProblem({ ...base({ validTo: '2026-06-10', endReason: '「XM-1 江北管廊一期」已完工' }), evidenceCount: 2 }, '2026-06-11')).toBe('例外已于2026-06-10终止：「XM-1 江北管廊一期」已完工');
+    expect(exceptionInForceProblem({ ...base({ endReason: '' }), evidenceCount: 1 }, '2026-06-01')).toBeNull();
   });
 });

@@ -18,8 +18,12 @@ export type CollectBody = z.infer<typeof CollectBody>;
 export interface CollectResult {
   from: string;
   to: string;
-  /** Invoices the tax account holds in the window. */
+  /** Documents the tax account holds in the window: its invoices, and its customs notices (海关缴款书, collected by their own call). */
   total: number;
+  /** Of `total`, the customs notices (issue 29); absent or 0 when none. */
+  customs?: number;
+  /** Why the customs notices could not be collected (the tax service's refusal); the invoices were collected all the same. */
+  customsError?: string;
   /** New pool rows. */
   created: number;
   /** Already in the pool (arrival merged). */

@@ -51,6 +51,8 @@ export interface ManagerExceptionRow {
   evidenceCount: number;
   /** Null: the exception allows the pair today; else why not (in Chinese). */
   problem: string | null;
+  /** Why it ended by itself (its ground no longer holds: the stopped project resumed, a project finished); '' while it runs. */
+  endReason?: string;
   createdBy: string;
   createdAt: string;
   updatedBy: string;

@@ -53,6 +53,7 @@ import * as m0048 from './0048_reimb_duplicate_claims.js';
 import * as m0049 from './0049_cost_close_digest.js';
 import * as m0050 from './0050_income_seller_names.js';
 import * as m0046 from './0046_income_status_recheck.js';
+import * as m0044 from './0044_customs_notices_exception_ends.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   '0049_cost_close_digest': m0049,
   '0050_income_seller_names': m0050,
   '0046_income_status_recheck': m0046,
+  '0044_customs_notices_exception_ends': m0044,
 };

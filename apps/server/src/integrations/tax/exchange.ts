@@ -34,6 +34,14 @@ export const IncomeMethods = {
    * publish theirs do. Named after the invoices' calls; correct here after the first joint test.
    */
   customsTick: 'nuonuo.OpeMplatform.customsPaymentCheck',
+  /**
+   * 海关缴款书采集, NOT CONFIRMED either: no public Nuonuo document names it. The bureau's 进项 interfaces list the
+   * customs notices' collection apart from the invoices' (one published channel's list: 实时海关缴款书查询
+   * `…taxdigital.customs.query`, 海关缴款书采集查询 `…taxdigital.customs.gather`, with tfrqq / tfrqz 填发日期起止 and
+   * hgjkshm 海关缴款书号码; another's: 单张海关缴款书采集). Named after the invoices' collection; the fields follow those
+   * names (docs/tax-gateway.md "Customs notices: collection"). Correct here after the first joint test.
+   */
+  customsCollect: 'nuonuo.OpeMplatform.queryCustomsPayment',
   customsUntick: 'nuonuo.OpeMplatform.customsPaymentCheckCancel',
   /**
    * Period statistics (统计), NOT CONFIRMED: named after the calls other 进项 channels publish (申请/撤销统计
@@ -77,6 +85,7 @@ export const TaxMethods = {
   [IncomeMethods.tick]: '发票勾选',
   [IncomeMethods.untick]: '撤销勾选',
   [IncomeMethods.customsTick]: '海关缴款书勾选',
+  [IncomeMethods.customsCollect]: '海关缴款书采集',
   [IncomeMethods.customsUntick]: '撤销海关缴款书勾选',
   [IncomeMethods.statFigures]: '统计结果查询',
   [IncomeMethods.statApply]: '申请/撤销统计',

@@ -111,10 +111,43 @@ export type IncomeVerifyResult =
   | { outcome: 'notFound'; message: '查无此票'; checksToday: number }
   | { outcome: 'mismatch'; message: string; fields: IncomeVerifyField[]; checksToday: number };
 
+/**
+ * One 海关进口增值税专用缴款书 as the tax service holds it for the company (the 缴款单位): a 扣税凭证 of its own
+ * (公告2019年第45号), collected by its own call (the bureau's interfaces list 海关缴款书 apart from invoices).
+ */
+export interface CustomsNotice {
+  /** 缴款书号码 as printed (digits, letters and '-', e.g. 220120251000012345-L01). */
+  noticeNo: string;
+  /** 填发日期 'YYYY-MM-DD'. */
+  fillDate: string;
+  /** The customs office that filled it (海关, e.g. 中华人民共和国南京海关) and its code. */
+  customsName: string;
+  customsCode: string;
+  /** The 缴款单位 (the company). */
+  payer: IncomeParty;
+  /** 分: 完税价格 (the value the VAT is levied on) and 税款金额 (the import VAT). */
+  dutiablePrice: number;
+  tax: number;
+  /** 0 正常; 2 作废 (as invoices' states). */
+  state: IncomeInvoiceState;
+}
+
+export interface CustomsCollectPage {
+  notices: CustomsNotice[];
+  /** Notices in the whole window. */
+  total: number;
+  nextCursor?: string;
+}
+
 /** Every call writes one sync log row (system tax) and throws TaxGatewayError on a refusal. */
 export interface IncomeTaxGateway extends IncomeTickGateway, IncomeStatGateway, IncomeBookingGateway, IncomeStatusGateway {
   /** 进项发票采集: the tax digital account's incoming invoices issued in the window, paged. */
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage>;
+  /**
+   * 海关缴款书采集: the customs notices filled for the company in the window (填发日期 from … to, the same window rules
+   * as collectIncoming), paged.
+   */
+  collectCustoms(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<CustomsCollectPage>;
   /** 发票查验: the invoice's face and state, or 查无此票 / 信息不一致. Changes nothing (only the day's count). */
   verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult>;
 }

@@ -16,6 +16,7 @@ import { filingDeadlines } from './calendar.js';
 import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
 import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
 import { setIncomingStatus as setStatus, type IncomingStatusChange } from './simulator/status-store.js';
+import { enterCustomsNotices as enterCustoms, type CustomsNoticeSeed } from './simulator/income-customs.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -27,6 +28,7 @@ export { RED_STATE_MESSAGES, STATUS_MESSAGES } from './states.js';
 export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
+export type { CustomsNoticeSeed } from './simulator/income-customs.js';
 export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
 export { STATUS_BATCH_MAX, StatusMessages } from './status-rules.js';
 export type { IncomingStatusChange } from './simulator/status-store.js';
@@ -100,6 +102,15 @@ export function seedBuyerRedConfirm(deps: TaxGatewayDeps, seed: BuyerRedConfirmS
  */
 export function registerKnownIncoming(deps: TaxGatewayDeps, invoices: readonly KnownIncoming[]): Promise<void> {
   return registerKnown(simContext(deps), invoices);
+}
+
+/**
+ * The simulator only: enters customs notices (海关缴款书) the simulated tax service holds for the company (the
+ * customs data the bureau receives), answered by its customs collection and accepted by its customs ticking. The
+ * payer defaults to `opts.company` (the invoice settings' company, as InvoiceSettings.gateway() passes it).
+ */
+export function enterCustomsNotices(deps: TaxGatewayDeps, notices: readonly CustomsNoticeSeed[], opts?: SimulatorOptions): Promise<void> {
+  return enterCustoms(simContext(deps, opts), notices);
 }
 
 /** The simulator only: the next `n` booking-flag calls (入账标识) fail as if the connection were lost (tests of the retries). */

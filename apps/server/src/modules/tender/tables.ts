@@ -55,6 +55,10 @@ export interface TenderManagerExceptionTable {
   created_at: string;
   updated_by: Defaulted<string>;
   updated_at: string;
+  /** 0044: why it ended by itself (its ground no longer holds); '' while it runs. */
+  end_reason: Defaulted<string>;
+  /** 0044: the end day (valid_to) the manager was last reminded of. */
+  reminded_for: Defaulted<string | null>;
 }
 
 declare module '../../db/schema.js' {

@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
-import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { NuonuoIncome } from './income.js';
 import { NuonuoStats } from './income-stats.js';
 import { NuonuoTransport } from './transport.js';
@@ -65,6 +65,10 @@ export class NuonuoTaxGateway implements TaxGateway {
 
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {
     return this.income.collectIncoming(query, ctx);
+  }
+
+  collectCustoms(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<CustomsCollectPage> {
+    return this.income.collectCustoms(query, ctx);
   }
 
   verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {

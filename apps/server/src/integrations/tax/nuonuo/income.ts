@@ -25,6 +25,8 @@ import type {
   IncomingInvoice,
   StatusItem,
   StatusOutcome,
+  CustomsCollectPage,
+  CustomsNotice,
   CustomsTickRequest,
   CustomsUntickRequest,
   TickOutcome,
@@ -89,6 +91,25 @@ export function fromIncomeItem(o: Obj): IncomingInvoice {
   };
 }
 
+/**
+ * One customs notice of the answer -> ours. The names are the tax platform's that a published 进项 channel relays for
+ * 海关缴款书 (hgjkshm 海关缴款书号码, tfrq 填发日期, skje 税款金额, jkdwrnsrsbh / jkdwrnsrmc 缴款单位, hgjhjgDm / hgjhjgmc 海关);
+ * wsjg 完税价格 and zt 状态 are ours by analogy. NOT CONFIRMED: check in the first joint test.
+ */
+export function fromCustomsItem(o: Obj): CustomsNotice {
+  const state = Number(o.zt ?? 0);
+  return {
+    noticeNo: str(o.hgjkshm),
+    fillDate: str(o.tfrq).slice(0, 10),
+    customsName: str(o.hgjhjgmc),
+    customsCode: str(o.hgjhjgDm),
+    payer: { name: str(o.jkdwrnsrmc), taxNumber: str(o.jkdwrnsrsbh) },
+    dutiablePrice: yuanToFen(str(o.wsjg) || '0'),
+    tax: yuanToFen(str(o.skje)),
+    state: (state === 2 ? 2 : 0) as IncomeInvoiceState,
+  };
+}
+
 export class NuonuoIncome implements Omit<IncomeTaxGateway, keyof IncomeStatGateway> {
   constructor(
     private readonly t: NuonuoTransport,
@@ -104,6 +125,20 @@ export class NuonuoIncome implements Omit<IncomeTaxGateway, keyof IncomeStatGate
     const invoices = list(result.list).map(fromIncomeItem);
     const total = Number(result.total ?? invoices.length);
     return { invoices, total, ...(pageNo * size < total && invoices.length > 0 ? { nextCursor: String(pageNo + 1) } : {}) };
+  }
+
+  /** 海关缴款书采集: tfrqq / tfrqz (填发日期起止), pageNo / pageSize; the answer's result.total and result.list[] (fromCustomsItem). */
+  async collectCustoms(q: IncomeCollectQuery, ctx?: TaxCallContext): Promise<CustomsCollectPage> {
+    const size = checkCollectQuery(q, M.customsCollect);
+    if (q.cursor !== undefined && !/^[1-9]\d{0,5}$/.test(q.cursor)) throw new TaxGatewayError(TaxErrorCode.invalid, IncomeMessages.badCursor, M.customsCollect);
+    const pageNo = Number(q.cursor ?? '1');
+    const answer = await this.t.call(M.customsCollect, { tfrqq: q.from, tfrqz: q.to, pageNo: String(pageNo), pageSize: String(size) }, ctx);
+    const result = (answer.result ?? {}) as Obj;
+    const notices = list(result.list).map(fromCustomsItem);
+    const bad = notices.find((n) => !n.noticeNo || !/^\d{4}-\d{2}-\d{2}$/.test(n.fillDate));
+    if (bad) throw new TaxGatewayError(TaxErrorCode.transport, `税务端返回的海关缴款书缺少号码或填发日期（${bad.noticeNo || '无号码'}）`, M.customsCollect);
+    const total = Number(result.total ?? notices.length);
+    return { notices, total, ...(pageNo * size < total && notices.length > 0 ? { nextCursor: String(pageNo + 1) } : {}) };
   }
 
   async verifyIncoming(q: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {

@@ -21,13 +21,14 @@ import type {
   TaxInvoiceRequest,
   TaxInvoiceResult,
 } from '../types.js';
-import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
 import { SimulatorStats } from './income-stats.js';
 import { SimulatorBooking } from './income-booking.js';
 import { SimulatorStatus } from './income-status.js';
+import { SimulatorCustoms } from './income-customs.js';
 import { newSerialNo, shanghaiDate } from './numbers.js';
 import { advanceInvoice, toResult, type SimContext } from './progress.js';
 import { applyRedConfirm, cancelRedConfirm, confirmRedConfirm, queryRedConfirms } from './redconfirm.js';
@@ -81,6 +82,7 @@ export class SimulatorTaxGateway implements TaxGateway {
   private readonly stats: SimulatorStats;
   private readonly booking: SimulatorBooking;
   private readonly status: SimulatorStatus;
+  private readonly customs: SimulatorCustoms;
 
   constructor(
     private readonly ctx: SimContext,
@@ -91,6 +93,7 @@ export class SimulatorTaxGateway implements TaxGateway {
     this.stats = new SimulatorStats(ctx, synclog);
     this.booking = new SimulatorBooking(ctx, synclog, this.ticks);
     this.status = new SimulatorStatus(ctx, synclog, this.ticks);
+    this.customs = new SimulatorCustoms(ctx, synclog);
   }
 
   queryIncomeStatus(items: StatusItem[], ctx?: TaxCallContext): Promise<StatusOutcome[]> {
@@ -133,6 +136,10 @@ export class SimulatorTaxGateway implements TaxGateway {
 
   verifyIncoming(query: IncomeVerifyQuery, ctx?: TaxCallContext): Promise<IncomeVerifyResult> {
     return this.income.verifyIncoming(query, ctx);
+  }
+
+  collectCustoms(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<CustomsCollectPage> {
+    return this.customs.collectCustoms(query, ctx);
   }
 
   private async find(serialNo: string): Promise<InvoiceRow | undefined> {

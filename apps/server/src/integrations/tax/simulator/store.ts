@@ -77,6 +77,11 @@ export type TaxsimTables = {
   taxsim_booking_faults: { id: string; remaining: number };
   /** 0046_income_status_recheck: the bureau's status changes made by the simulator control (income-status.ts). */
   taxsim_income_status: { invoice_key: string; invoice_state: number; risk_level: string; changed_at: string };
+  /** 0044: the customs notices (海关缴款书) the simulator holds for a company (its customs collection call, income-customs.ts). */
+  taxsim_customs_notices: {
+    notice_no: string; fill_date: string; customs_name: string; customs_code: string; payer_name: string; payer_tax_no: string;
+    dutiable_price: number; tax: number; notice_state: number; entered_at: string;
+  };
 };
 
 export type SimDb = Kysely<TaxsimTables>;

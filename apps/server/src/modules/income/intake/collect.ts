@@ -1,13 +1,15 @@
 /**
  * 采集 (issue 13): the tax digital account's incoming invoices of a window of issue dates, page by page
- * through the tax gateway, each into the pool through `arrive(…, collected)` in its own transaction.
+ * through the tax gateway, each into the pool through `arrive(…, collected)` in its own transaction; then its
+ * customs notices (海关缴款书, issue 29) of the same window by their own call (collectCustoms), each arriving as a
+ * document of kind customs numbered by its 缴款书号码.
  * An invoice already in the pool whose state or risk level the tax account now reports differently
  * (作废, 红冲, 失控, 异常凭证 …) gets them updated with a history event (`applyTaxState`, also used by 查验).
  */
 import type { Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeRiskLevel, IncomeSource, type CollectResult, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
-import type { IncomeTaxGateway, IncomingInvoice } from '../../../integrations/tax/index.js';
+import { TaxGatewayError, type CustomsNotice, type IncomeTaxGateway, type IncomingInvoice } from '../../../integrations/tax/index.js';
 import { AppError } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { raiseCases } from '../abnormal/raise.js';
@@ -50,6 +52,32 @@ export function toArriving(inv: IncomingInvoice): ArrivingInvoice {
 }
 
 /**
+ * A collected customs notice as an arrival (kind customs): its 缴款书号码 as the number (no code), 填发日期 as the day,
+ * the customs office as the issuer (no tax number), the payer (缴款单位) as the buyer, 完税价格 + 税款金额 as the face.
+ */
+export function customsArriving(n: CustomsNotice): ArrivingInvoice {
+  return {
+    kind: 'customs',
+    invoiceCode: '',
+    invoiceNo: n.noticeNo,
+    digitalNo: '',
+    issueDate: n.fillDate,
+    sellerName: n.customsName || '海关',
+    sellerTaxNo: '',
+    buyerName: n.payer.name,
+    buyerTaxNo: n.payer.taxNumber,
+    amountExcl: n.dutiablePrice,
+    tax: n.tax,
+    amountIncl: n.dutiablePrice + n.tax,
+    checkCode: '',
+    remark: n.customsCode ? `海关代码：${n.customsCode}` : '',
+    invoiceState: n.state,
+    riskLevel: '01',
+    lines: [],
+  };
+}
+
+/**
  * Sets the invoice state and risk level the tax service reports, when they differ from the row's,
  * with a history event naming the change; false when nothing changed.
  */
@@ -86,10 +114,9 @@ export const PROGRESS_EVERY = 25;
 
 const emptyResult = (from: string, to: string): CollectResult => ({ from, to, total: 0, created: 0, merged: 0, flagged: 0, stateChanged: 0, failed: 0, failures: [] });
 
-/** One invoice: arrive (or, for the job, skip when known and unchanged), then its state. */
-async function collectOne(db: Kysely<Database>, inv: IncomingInvoice, r: CollectResult, opts: CollectOptions): Promise<void> {
-  const arriving = toArriving(inv);
-  const next = { state: inv.state, risk: inv.riskLevel };
+/** One invoice or customs notice: arrive (or, for the job, skip when known and unchanged), then its state. */
+async function collectOne(db: Kysely<Database>, arriving: ArrivingInvoice, label: string, r: CollectResult, opts: CollectOptions): Promise<void> {
+  const next = { state: arriving.invoiceState ?? 0, risk: arriving.riskLevel ?? '01' };
   try {
     await db.transaction().execute(async (trx) => {
       if (opts.skipKnown) {
@@ -112,7 +139,7 @@ async function collectOne(db: Kysely<Database>, inv: IncomingInvoice, r: Collect
     if (!(err instanceof AppError)) throw err;
     if (err instanceof FaceMismatch) await recordFaceMismatch(db, err, IncomeSource.collected, opts.ctx.userName ?? '');
     r.failed++;
-    if (r.failures.length < 20) r.failures.push(`${inv.allElectronicNo || `${inv.invoiceCode} ${inv.invoiceNo}`.trim()}：${err.message}`);
+    if (r.failures.length < 20) r.failures.push(`${label}：${err.message}`);
   }
 }
 
@@ -128,21 +155,45 @@ export async function collectWindow(db: Kysely<Database>, gateway: IncomeTaxGate
     r.total = page.total;
     pages++;
     for (const inv of page.invoices) {
-      await collectOne(db, inv, r, opts);
+      await collectOne(db, toArriving(inv), inv.allElectronicNo || `${inv.invoiceCode} ${inv.invoiceNo}`.trim(), r, opts);
       seen++;
       if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
     }
     await opts.onProgress?.(r, { pages, seen });
     cursor = page.nextCursor;
   } while (cursor);
+  // The customs notices of the window, by their own call (the bureau lists them apart from invoices). A page that
+  // brings notices counts as a page of the task; the empty answer of a window without any does not. A refusal of
+  // that call (a service without it, a provisional method name) does not undo the invoices: it is said in the result.
+  const invoices = r.total;
+  cursor = undefined;
+  try {
+    do {
+      await opts.beforePage?.();
+      const page = await gateway.collectCustoms({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
+      r.total = invoices + page.total;
+      if (page.total) r.customs = page.total;
+      if (page.notices.length) pages++;
+      for (const n of page.notices) {
+        await collectOne(db, customsArriving(n), `海关缴款书 ${n.noticeNo}`, r, opts);
+        seen++;
+        if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
+      }
+      if (page.notices.length) await opts.onProgress?.(r, { pages, seen });
+      cursor = page.nextCursor;
+    } while (cursor);
+  } catch (err) {
+    if (!(err instanceof TaxGatewayError)) throw err;
+    r.customsError = err.message;
+  }
   return r;
 }
 
 /** The answer's sentence: 采集完成：税务端 n 张，新增 a 张，合并 b 张 … */
 export function collectMessage(r: CollectResult): string {
-  const parts = [`税务端 ${r.total} 张`, `新增 ${r.created} 张`, `合并 ${r.merged} 张`];
+  const parts = [`税务端 ${r.total} 张${r.customs ? `（其中海关缴款书 ${r.customs} 份）` : ''}`, `新增 ${r.created} 张`, `合并 ${r.merged} 张`];
   if (r.flagged) parts.push(`标记异常 ${r.flagged} 张`);
   if (r.stateChanged) parts.push(`状态更新 ${r.stateChanged} 张`);
   if (r.failed) parts.push(`未入池 ${r.failed} 张`);
-  return `采集完成：${parts.join('，')}`;
+  return `采集完成：${parts.join('，')}${r.customsError ? `；海关缴款书未采集：${r.customsError}` : ''}`;
 }

@@ -68,7 +68,7 @@ export class IncomeJob extends LeasedJob {
         .values({ name: CURSOR, last_day: w.to, updated_at: at })
         .onConflict((oc) => oc.column('name').doUpdateSet({ last_day: w.to, updated_at: at }))
         .execute();
-      this.deps.log.info({ window: w, created: r.created, stateChanged: r.stateChanged, failed: r.failed }, 'income collection');
+      this.deps.log.info({ window: w, created: r.created, stateChanged: r.stateChanged, failed: r.failed, customsError: r.customsError ?? null }, 'income collection');
     }
   }
 }

@@ -21,6 +21,8 @@ export interface AttachmentOwner {
   kinds?: readonly number[];
   /** A Chinese reason when the owner's files may not change now (null: they may). */
   locked?(db: Kysely<Database>, ownerId: string): Promise<string | null>;
+  /** A Chinese reason when this owner's file may not be deleted now (the last evidence of a record in use); null: it may. */
+  refuseDelete?(db: Kysely<Database>, ownerId: string): Promise<string | null>;
   /** A Chinese reason when this record takes no file of this type (a contract takes its own type's pages only). */
   refuseKind?(db: Kysely<Database>, ownerId: string, kind: number): Promise<string | null>;
   /** The record whose history (修改记录) shows uploads and deletions of its files; none when omitted. */

@@ -97,6 +97,8 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
     const row = await attachmentRow(db(), req.body.id);
     if (!row) throw notFound(ATTACHMENT_NOT_FOUND);
     const { owner, label } = await writable(req, row.owner_kind, row.owner_id);
+    const kept = (await owner.refuseDelete?.(db(), row.owner_id)) ?? null;
+    if (kept) throw refuse(kept);
     const gone = await deleteAttachments(app, [row.id], async (trx, rows) => {
       for (const x of rows) await app.oplog.recordFor(owner.history?.(row.owner_id) ?? null, req, OperationLogType.delete, `删除投标附件：${label} ${kindLabel(x.kind)} ${x.file_name}`, trx);
     });

@@ -19,7 +19,7 @@ import { MANAGER_INDEX } from '../../../db/migrations/0036_tender_contracts.js';
 import { contractsWhere, historyOf } from './queries.js';
 import { isUniqueViolation } from './service.js';
 import { certsOfUser } from '../people/queries.js';
-import { exceptionMarkOf, exceptionsBetween, exceptionsOfManager, exceptionsOfProjects } from './exceptions.js';
+import { endExceptionsOfProject, exceptionMarkOf, exceptionsBetween, exceptionsOfManager, exceptionsOfProjects } from './exceptions.js';
 import '../tables.js';
 import '../../invoice/tables.js';
 import '../people/tables.js';
@@ -267,6 +267,8 @@ export class TenderProjectService {
         if (!before) throw notFound('项目不存在或已删除');
         await trx.updateTable('projects').set({ ...cols, is_temp: 0 }).where('id', '=', id).execute();
         await this.app.oplog.recordFor({ kind: 'project', id }, req, OperationLogType.edit, `修改项目：${describe(before)} → ${describe((await projectById(trx, id))!)}${because}`, trx);
+        // An exception whose ground this save ended (a project finished, the stopped one resumed) ends by itself.
+        await endExceptionsOfProject(this.app, trx, req, id);
       });
     } catch (err) {
       // Another save took this manager at the same moment: the partial unique index refused ours.

@@ -20,6 +20,7 @@ import { LeasedJob, type LeaseHandle } from '../../../platform/leases.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { nowIso } from '../../../platform/time.js';
 import { notifyUser } from '../../messages/service.js';
+import { sendExceptionReminders } from '../contracts/exceptions.js';
 import { tenderSettings } from '../setting/settings.js';
 import { dayAfter } from './queries.js';
 import './tables.js';
@@ -139,7 +140,11 @@ export class CertReminderJob extends LeasedJob {
   }
 
   private async remind(lease: LeaseHandle): Promise<void> {
-    this.last = await sendReminders(this.deps.db.kysely, shanghaiDay(this.now()), () => lease.check());
+    const day = shanghaiDay(this.now());
+    this.last = await sendReminders(this.deps.db.kysely, day, () => lease.check());
     if (this.last.sent) this.deps.log.info(this.last, 'certificate expiry reminders sent');
+    // The same round reminds the managers of the registered-builder exceptions ending soon (contracts/exceptions.ts).
+    const ex = await sendExceptionReminders(this.deps.db.kysely, day, () => lease.check());
+    if (ex.reminded) this.deps.log.info(ex, 'manager exception end reminders sent');
   }
 }

@@ -84,7 +84,7 @@ export function TickImport({ scope, disabledReason, onDone }: { scope: TickScope
           </Space>
         }
       >
-        <Typography.Paragraph type="secondary">表头须包含：发票代码、发票号码（或数电号码）、有效税额（元）。有效税额为空时按全额税额；任何一行有误则全部不勾选。</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">表头须包含：发票代码、发票号码（或数电号码）、有效税额（元）；海关缴款书填“缴款书号码”列。有效税额为空时按全额税额；任何一行有误则全部不勾选。</Typography.Paragraph>
         <Form layout="inline" style={{ marginBottom: 12 }}>
           <Form.Item label="用途">
             <Select value={vatUsage} style={{ width: 130 }} onChange={(v) => { setVatUsage(v); setAnswer(null); }} options={usages.map((u) => ({ value: u, label: TickUsage.label(u) }))} />

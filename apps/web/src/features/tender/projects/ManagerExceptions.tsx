@@ -55,7 +55,7 @@ export function exceptionSummary(r: ManagerExceptionRow, projectId: string): str
 export function ExceptionState({ row }: { row: ManagerExceptionRow }) {
   return row.problem ? (
     <Space orientation="vertical" size={0}>
-      <Tag color="red">不可用</Tag>
+      {row.endReason ? <Tag>已终止</Tag> : <Tag color="red">不可用</Tag>}
       <Typography.Text type="danger" data-testid="exception-problem">{row.problem}</Typography.Text>
     </Space>
   ) : (

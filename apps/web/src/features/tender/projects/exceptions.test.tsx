@@ -95,6 +95,17 @@ describe('项目经理例外', { timeout: 60_000 }, () => {
     expect(within(rows[1] as HTMLElement).getByTestId('exception-problem').textContent).toBe('例外尚未上传证明材料（相邻分段或分期施工的合同、招标文件等）');
   });
 
+  it('an exception that ended by itself shows 已终止 with the reason', async () => {
+    const reason = '「XM-1 江北管廊一期」已完工（注册建造师执业管理办法（试行）第九条（二）），例外自动终止';
+    projects.detail.mockResolvedValue({ ...D, managerExceptions: [{ ...E, validTo: '2026-06-10', endReason: reason, problem: `例外已于2026-06-10终止：${reason}` }] });
+    show(<ProjectDetailPage />);
+    const box = await screen.findByTestId('manager-exceptions');
+    const [row] = [...box.querySelectorAll('tr.ant-table-row')];
+    expect(row!.textContent).toContain('已终止');
+    expect(row!.textContent).not.toContain('不可用');
+    expect(within(row as HTMLElement).getByTestId('exception-problem').textContent).toBe(`例外已于2026-06-10终止：${reason}`);
+  });
+
   it('the form sends the record and shows the server\'s refusal', async () => {
     projects.detail.mockResolvedValue({ ...D, managerExceptions: [] });
     exceptions.save.mockRejectedValue(new Error('「XM-1 江北管廊一期」不是停工状态，不能按停工情形登记例外'));

@@ -10,6 +10,7 @@
  * so element names are compared without it; amounts of lines (Amount, TaxAmount in GoodsInfo) are not
  * totals and are not read. Samples: ofdrw's converter test resources (docs/income-recognition.md).
  */
+import { blueNumberInRemark } from '@zhyy/shared';
 import type { FieldValues } from './types.js';
 import { day, digits, money, plain, taxNo } from './values.js';
 import { child, descendants, type XmlNode } from './xml-tree.js';
@@ -29,6 +30,8 @@ const TAGS: Record<string, [keyof FieldValues, (v: string) => string | null]> = 
   TaxExclusiveTotalAmount: ['amount', money],
   TaxTotalAmount: ['tax', money],
   TaxInclusiveTotalAmount: ['total', money],
+  // 备注 (one ObjectRef a printed line): a red 数电 invoice names there the blue one it reverses.
+  Note: ['blueInvoiceNo', (v) => blueNumberInRemark(v.replace(/\s+/g, '')) || null],
 };
 
 const MAX_TAG_FILES = 8;

@@ -2,9 +2,10 @@
  * The fields of an invoice read from its printed text (a PDF's text layer), by their printed labels:
  * 发票号码, 发票代码, 开票日期, 名称 and 统一社会信用代码/纳税人识别号 (the first of each is the
  * buyer's, the second the seller's: every layout prints 购买方 before 销售方), 合计 (amount and tax),
- * 价税合计（小写）, 校验码, and the kind from the title (kinds.ts: 铁路电子客票 and 航空运输电子客票行程单 too). Text extraction may split a label into
+ * 价税合计（小写）, 校验码, the blue invoice a red one reverses (its 备注: 被红冲蓝字数电发票号码：…), and the kind from the title (kinds.ts: 铁路电子客票 and 航空运输电子客票行程单 too). Text extraction may split a label into
  * characters, so a label matches with any white space between its characters.
  */
+import { blueNumberInRemark } from '@zhyy/shared';
 import { kindOfTitle, tollKind } from './kinds.js';
 import type { FieldValues } from './types.js';
 import { day, digits, money, plain, taxNo } from './values.js';
@@ -59,5 +60,8 @@ export function readInvoiceText(raw: string): FieldValues {
   set('amount', money(totals?.[1]));
   set('tax', totals?.[2] ? money(totals[2]) : totals ? '0.00' : null);
   set('total', money(first(text, new RegExp(`[(（]\\s*小\\s*写\\s*[)）]\\s*${MONEY}`))));
+  // A red invoice's 备注 names the blue one (被红冲蓝字数电发票号码：<20 digits> 红字发票信息确认单编号：…); the text
+  // layer may split the words into characters, so the remark rule reads the text without white space.
+  set('blueInvoiceNo', blueNumberInRemark(text.replace(/\s+/g, '')));
   return fields;
 }
