@@ -48,6 +48,7 @@ import * as m0040 from './0040_income_sign_withdrawal.js';
 import * as m0041 from './0041_income_red_received.js';
 import * as m0042 from './0042_filing_calendars.js';
 import * as m0043 from './0043_tender_manager_exceptions.js';
+import * as m0045 from './0045_income_stat_reconcile.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '0041_income_red_received': m0041,
   '0042_filing_calendars': m0042,
   '0043_tender_manager_exceptions': m0043,
+  '0045_income_stat_reconcile': m0045,
 };

@@ -15,6 +15,8 @@ import { simDb } from './simulator/store.js';
 import { filingDeadlines } from './calendar.js';
 import { registerKnownIncoming as registerKnown, type KnownIncoming } from './simulator/income-ticks.js';
 import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
+import { SimulatorTicks } from './simulator/income-ticks.js';
+import type { TickOutcome, TickRequest, UntickRequest } from './income-types.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -26,7 +28,7 @@ export { RED_STATE_MESSAGES, STATUS_MESSAGES } from './states.js';
 export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
-export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
+export { STAT_ACTION_LABELS, STAT_DETAIL_PAGE_MAX, STAT_DETAIL_USAGES, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
 export { BOOKING_BATCH_MAX, BOOKING_FLAG_LABELS, BookingMessages } from './booking-rules.js';
 export { TICK_BATCH_MAX, TICK_USAGE_LABELS, NON_DEDUCT_REASON_LABELS, TickMessages, deadlineText, defaultDeadline } from './tick-rules.js';
 
@@ -102,4 +104,18 @@ export function registerKnownIncoming(deps: TaxGatewayDeps, invoices: readonly K
 /** The simulator only: the next `n` booking-flag calls (入账标识) fail as if the connection were lost (tests of the retries). */
 export function failNextBookingCalls(deps: TaxGatewayDeps, n: number): Promise<void> {
   return failNext(simContext(deps), n);
+}
+
+/**
+ * The simulator only (issue 32 item 1): ticks the clerk makes on the bureau's platform outside the product —
+ * the bureau's rules apply, our ledger learns nothing. The same control as `gateway.simulator.tickOutside`
+ * (the route 模拟税务端勾选 uses that one), for tests that have no gateway at hand.
+ */
+export function tickOutside(deps: TaxGatewayDeps, r: TickRequest, opts?: SimulatorOptions): Promise<TickOutcome[]> {
+  return new SimulatorTicks(simContext(deps, opts), deps.synclog).tickOutside(r);
+}
+
+/** The simulator only: an undo made on the bureau's platform outside the product. */
+export function untickOutside(deps: TaxGatewayDeps, r: UntickRequest, opts?: SimulatorOptions): Promise<TickOutcome[]> {
+  return new SimulatorTicks(simContext(deps, opts), deps.synclog).untickOutside(r);
 }
