@@ -7,8 +7,9 @@
  *
  * The simulator's clock is the 5th of this month: the statistics are last month's (P), whose ticks the demo made.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaxGateway, registerKnownIncoming, tickOutside, untickOutside } from '../src/integrations/tax/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTaxGateway, registerKnownIncoming, TaxGatewayError, tickOutside, untickOutside } from '../src/integrations/tax/index.js';
+import { SimulatorStats } from '../src/integrations/tax/simulator/income-stats.js';
 import { shiftPeriod } from '../src/integrations/tax/tick-rules.js';
 import { differencesOpen } from '../src/modules/income/statistics/service.js';
 import { startTestServer, type TestServer } from './helpers.js';
@@ -167,6 +168,23 @@ describe('统计对比 on 抵扣统计', () => {
     expect((await s.call(`${S}/deduction/apply`, { period: P }, t13)).r.comparison.open).toBe(0);
     const r = await s.call(`${S}/deduction/confirm`, { period: P }, t13);
     expect([r.code, r.r.state, r.r.lastAction.reason]).toEqual([20000, 2, undefined]);
+  });
+});
+
+describe('a detail the bureau cannot give', () => {
+  it('the view says so instead of failing; 确认统计 then needs a reason (recorded as one difference)', async () => {
+    expect((await s.call(`${S}/deduction/revoke-confirm`, { period: P }, t13)).r.state).toBe(1);
+    const spy = vi.spyOn(SimulatorStats.prototype, 'statDetails').mockRejectedValue(new TaxGatewayError('TRANSPORT', '税务端连接超时', 'test'));
+    try {
+      const v = await view();
+      expect([v.state, v.comparison, v.comparisonError]).toEqual([1, null, '税务端统计明细获取失败（税务端连接超时），暂不能逐张对比']);
+      const r = await s.call(`${S}/deduction/confirm`, { period: P }, t13);
+      expect([r.status, r.message]).toEqual([400, '税务端统计明细获取失败（税务端连接超时），无法逐张对比；请稍后重试，或填写原因后确认']);
+      const ok = await s.call(`${S}/deduction/confirm`, { period: P, reason: '明细暂不可用，已在电子税务局核对' }, t13);
+      expect([ok.code, ok.r.state, ok.r.lastAction.reason, ok.r.lastAction.differences]).toEqual([20000, 2, '明细暂不可用，已在电子税务局核对', 1]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

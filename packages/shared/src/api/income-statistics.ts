@@ -128,6 +128,8 @@ export interface StatView {
   lastAction: { action: string; result: number; message: string; userName: string; at: string; reason?: string; differences?: number } | null;
   /** 统计对比 (issue 32 item 1): after 申请统计 (state 1 or 2), the bureau's counted invoices against our ticks; null before. */
   comparison: StatComparison | null;
+  /** Set when the comparison could not be made (the bureau's detail could not be read): the words saying so. */
+  comparisonError?: string;
   /** Whether 模拟税务端勾选 is available (the tax gateway is the simulator). */
   simulator: boolean;
 }

@@ -76,7 +76,17 @@ export class Statistics {
    */
   private async shape(gw: TaxGateway, ctx: { userId: string }, scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[], now: Date): Promise<StatView> {
     // 统计对比 (issue 32 item 1): once applied for, the bureau's counted invoices against our ticks, line by line.
-    const comparison = f.state === 0 ? null : publicComparison(await compare(this.db, gw, f.period, scope, ctx));
+    // A detail the service cannot give (a lost exchange, a Nuonuo call not yet confirmed) must not take the page down: the words instead.
+    let comparison: StatView['comparison'] = null;
+    let comparisonError = '';
+    if (f.state !== 0) {
+      try {
+        comparison = publicComparison(await compare(this.db, gw, f.period, scope, ctx));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        comparisonError = `税务端统计明细获取失败（${err.message}），暂不能逐张对比`;
+      }
+    }
     const transport = scope === 'deduction' ? await transportDeductionTotal(this.db, f.period) : null;
     const ours = await tickedFigures(this.db, f.period, scope);
     const differs = ours.totals.count !== f.totals.count || ours.totals.effectiveTax !== f.totals.effectiveTax;
@@ -104,6 +114,7 @@ export class Statistics {
         : { actions: [...(STAT_ACTIONS_BY_STATE[f.state] ?? [])] }),
       lastAction: last ? { action: last.action, result: Number(last.result), message: last.message, userName: last.user_name, at: last.created_at, ...(last.reason ? { reason: last.reason, differences: Number(last.differences) } : {}) } : null,
       comparison,
+      ...(comparisonError ? { comparisonError } : {}),
       simulator: gw.mode === 'simulator' && !!gw.simulator,
     };
   }
@@ -154,7 +165,15 @@ export class Statistics {
         throw refuse(statRefusal(action, before.state, period, before.deadline, this.now(gw))?.message ?? '统计状态已变化，请刷新后重试');
       }
       if (action === 'confirm') {
-        const open = (await compare(this.db, gw, period, scope, ctx)).open;
+        // Open differences, or a detail that cannot be read (unknown: counted as one), need the clerk's reason.
+        let open: number;
+        try {
+          open = (await compare(this.db, gw, period, scope, ctx)).open;
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          if (!reason.trim()) throw refuse(`税务端统计明细获取失败（${err.message}），无法逐张对比；请稍后重试，或填写原因后确认`);
+          open = 1;
+        }
         if (open && !reason.trim()) throw refuse(differencesOpen(open));
         if (open) over = { reason: reason.trim(), differences: open };
       }

@@ -157,4 +157,15 @@ describe('统计对比 (issue 32 item 1)', { timeout: 60_000 }, () => {
     expect(await screen.findByText('确认2026年10月的抵扣统计？')).toBeTruthy();
     expect(screen.queryByTestId('stat-reason')).toBeNull();
   });
+
+  it('a comparison that could not be made is said, and 确认统计 then asks for a reason too', async () => {
+    const words = '税务端统计明细获取失败（税务端连接超时），暂不能逐张对比';
+    calls.view.mockResolvedValue(view({ state: 1, actions: ['confirm', 'revokeApply'], comparison: null, comparisonError: words }));
+    renderPage(<DeductionStatistic />);
+    expect((await screen.findByTestId('stat-compare-error')).textContent).toBe(words);
+    expect(screen.queryByTestId('stat-compare')).toBeNull();
+    fireEvent.click(button('confirm'));
+    expect(await screen.findByTestId('stat-reason')).toBeTruthy();
+    expect(screen.getAllByText(words).length).toBe(2);
+  });
 });

@@ -93,7 +93,8 @@ export function StatPage({ scope }: { scope: StatScope }) {
     },
     onError: failed,
   });
-  const openDifferences = v?.comparison?.open ?? 0;
+  // A comparison that could not be made counts as open: 确认统计 then asks for a reason too (the server does).
+  const openDifferences = v?.comparison?.open ?? (v?.comparisonError ? 1 : 0);
   const deduction = scope === 'deduction';
   const columns: TableColumnsType<StatKindFigure> = [
     { title: '发票类型', dataIndex: 'kindLabel', key: 'kind', width: 240 },
@@ -187,6 +188,7 @@ export function StatPage({ scope }: { scope: StatScope }) {
           <ExportButton fileName={`${NAMES[scope]}${v?.period ?? ''}`} run={() => statApi.exportFigures(scope, v!.period)} disabled={!v} />
         </Space>
       </Card>
+      {v?.comparisonError ? <Alert type="warning" showIcon title={v.comparisonError} data-testid="stat-compare-error" /> : null}
       {v?.comparison ? (
         <StatCompare comparison={v.comparison} effectiveLabel={deduction ? '有效抵扣税额' : '退税税额'} canAdopt={v.state === 1} busy={adopt.isPending} onAdopt={(keys) => adopt.mutate(keys)} />
       ) : null}
@@ -200,7 +202,7 @@ export function StatPage({ scope }: { scope: StatScope }) {
         onCancel={() => setReasonOpen(false)}
         destroyOnHidden
       >
-        <Alert type="warning" showIcon title={`税务端统计与本系统勾选记录仍有${openDifferences}处差异`} description="建议先在统计对比中采纳税务端状态；如确需按税务端统计确认，请填写原因（将记录在统计操作中）。" style={{ marginBottom: 12 }} />
+        <Alert type="warning" showIcon title={v?.comparisonError ? v.comparisonError : `税务端统计与本系统勾选记录仍有${openDifferences}处差异`} description="建议先在统计对比中采纳税务端状态；如确需按税务端统计确认，请填写原因（将记录在统计操作中）。" style={{ marginBottom: 12 }} />
         <Input.TextArea rows={3} maxLength={STAT_CONFIRM_REASON_MAX} showCount value={reason} onChange={(e) => setReason(e.target.value)} placeholder="确认原因" aria-label="确认原因" data-testid="stat-reason" />
       </Modal>
       <Row gutter={12}>
