@@ -83,7 +83,7 @@ describe('统计对比 on 抵扣统计', () => {
     const o1 = await outside({ ids: [b.id], action: 'tick', vatUsage: 1, effectiveTax: 500 });
     expect([o1.code, o1.message, o1.r.accepted]).toEqual([20000, '模拟税务端：勾选成功1张', 1]);
     expect((await outside({ ids: [c.id], action: 'tick', vatUsage: 1, effectiveTax: 650 })).r.accepted).toBe(1);
-    expect((await outside({ ids: [d.id], action: 'untick', vatUsage: 1 })).r.accepted).toBe(1);
+    expect((await outside({ numbers: [d.no], action: 'untick', vatUsage: 1 })).r.accepted).toBe(1);
     await registerKnownIncoming(deps(), [{ key: stranger, kind: '81', issueDate: inWindow(), tax: 700 }]);
     expect((await tickOutside(deps(), { period: P, usage: 1, items: [{ invoiceCode: '', invoiceNo: stranger, issueDate: inWindow(), effectiveTax: 700 }] }))[0]!.accepted).toBe(true);
     // Our ledger knows nothing of them.
@@ -194,6 +194,8 @@ describe('the simulator control', () => {
     expect([bad.status, bad.message]).toEqual([400, '参数错误：请选择发票']);
     const x = await s.db.kysely.selectFrom('income_invoices').select('id').limit(1).executeTakeFirstOrThrow();
     expect((await outside({ ids: [x.id], action: 'tick', vatUsage: 4 })).message).toBe('请选择不抵扣原因');
+    expect((await outside({ action: 'tick', vatUsage: 1 })).message).toBe('参数错误：请选择发票');
+    expect((await outside({ numbers: ['26442000009999999999'], action: 'tick', vatUsage: 1 })).message).toBe('票池中无发票 26442000009999999999');
     await s.db.kysely.updateTable('invoice_settings').set({ gateway_mode: 'nuonuo' }).execute();
     try {
       const r = await outside({ ids: [x.id], action: 'tick', vatUsage: 1 });

@@ -44,12 +44,14 @@ export type StatAdoptBody = z.infer<typeof StatAdoptBody>;
  * defaults to each invoice's tax.
  */
 export const StatOutsideTickBody = z.object({
-  ids: z.array(Uuid, { message: '发票ID须为列表' }).min(1, '请选择发票').max(50, '一次最多50张发票'),
+  /** The pool invoices by id, or by number (`numbers`: 数电 number, else code + number), as the page's box sends them. */
+  ids: z.array(Uuid, { message: '发票ID须为列表' }).min(1, '请选择发票').max(50, '一次最多50张发票').optional(),
+  numbers: z.array(text().trim().min(1, '发票号码不能为空').max(40, '发票号码格式不正确'), { message: '发票号码须为列表' }).min(1, '请填写发票号码').max(50, '一次最多50张发票').optional(),
   action: z.enum(['tick', 'untick'], { message: '操作须为勾选或撤销勾选' }),
   vatUsage: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { message: '用途不正确' }),
   deductReason: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)], { message: '不抵扣原因不正确' }).optional(),
   effectiveTax: z.number({ message: '有效税额须为数字' }).int('有效税额须精确到分').positive('有效税额须大于0').max(99_999_999_999, '有效税额过大').optional(),
-});
+}).refine((b) => !!(b.ids?.length || b.numbers?.length), { message: '请选择发票', path: ['ids'] });
 export type StatOutsideTickBody = z.infer<typeof StatOutsideTickBody>;
 
 /** How a line of the comparison differs. */

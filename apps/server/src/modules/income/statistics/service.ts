@@ -27,7 +27,8 @@ import { nowIso } from '../../../platform/time.js';
 import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { tickedFigures } from '../deduction/figures.js';
 import { transportDeductionTotal } from '../transport/repo.js';
-import { itemOf, rowsById } from '../deduction/batch.js';
+import { itemOf, numberOf, rowsById } from '../deduction/batch.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
 import { adopt, compare, publicComparison, type Compared } from './reconcile.js';
 import './tables.js';
 
@@ -208,10 +209,19 @@ export class Statistics {
   async outsideTick(req: FastifyRequest, b: StatOutsideTickBody): Promise<{ period: string; accepted: number; outcomes: Array<{ key: string; accepted: boolean; message: string }> }> {
     const gw = await this.settings.gateway();
     if (gw.mode !== 'simulator' || !gw.simulator) throw refuse('当前连接的是真实税务端，请在税务端操作');
-    const rows = await rowsById(this.db, b.ids);
-    const missing = b.ids.find((id) => !rows.has(id));
-    if (missing) throw refuse('发票不存在');
-    const list = b.ids.map((id) => rows.get(id)!);
+    let list: IncomeInvoiceTable[];
+    if (b.ids?.length) {
+      const rows = await rowsById(this.db, b.ids);
+      if (b.ids.some((id) => !rows.has(id))) throw refuse('发票不存在');
+      list = b.ids.map((id) => rows.get(id)!);
+    } else {
+      const numbers = [...new Set(b.numbers ?? [])];
+      const found = await this.db.selectFrom('income_invoices').selectAll().where((eb) => eb.or([eb('digital_no', 'in', numbers), eb('invoice_no', 'in', numbers.map((n) => n.slice(-8)))])).execute();
+      const byNumber = new Map((found as IncomeInvoiceTable[]).map((r) => [numberOf(r), r]));
+      const absent = numbers.filter((n) => !byNumber.has(n));
+      if (absent.length) throw refuse(`票池中无发票 ${absent.slice(0, 3).join('、')}`);
+      list = numbers.map((n) => byNumber.get(n)!);
+    }
     if (list.some((x) => x.kind === 'customs')) throw refuse('模拟税务端勾选不含海关缴款书');
     if ((b.vatUsage === 4) !== (b.deductReason !== undefined)) throw refuse(b.vatUsage === 4 ? '请选择不抵扣原因' : '只有不抵扣需要原因');
     const { period } = await gw.tickPeriod({ userId: currentUser(req).id });

@@ -13,7 +13,7 @@ import { ApiError } from '../../../api/errors';
 import DeductionStatistic from './DeductionStatistic';
 import RebateStatistic from './RebateStatistic';
 
-const calls = { view: vi.fn(), act: vi.fn(), adopt: vi.fn(), exportFigures: vi.fn() };
+const calls = { view: vi.fn(), act: vi.fn(), adopt: vi.fn(), outsideTick: vi.fn(), exportFigures: vi.fn() };
 const charts: Array<{ testId?: string; option: { series: Array<{ data: unknown[] }> } }> = [];
 vi.mock('./api', async (orig) => ({
   ...(await orig<typeof import('./api')>()),
@@ -167,5 +167,28 @@ describe('统计对比 (issue 32 item 1)', { timeout: 60_000 }, () => {
     fireEvent.click(button('confirm'));
     expect(await screen.findByTestId('stat-reason')).toBeTruthy();
     expect(screen.getAllByText(words).length).toBe(2);
+  });
+
+  it('模拟税务端操作 (simulator, before 申请统计): the numbers typed are ticked at the bureau by number, each once', async () => {
+    calls.outsideTick.mockResolvedValue({ period: '202610', accepted: 2, outcomes: [] });
+    renderPage(<DeductionStatistic />);
+    const box = await screen.findByTestId('stat-sim-box');
+    expect((within(box).getByTestId('stat-sim-tick') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(box).getByTestId('stat-sim-numbers'), { target: { value: '26442000000000000001，26442000000000000002 26442000000000000001' } });
+    fireEvent.click(within(box).getByTestId('stat-sim-tick'));
+    await waitFor(() => expect(calls.outsideTick).toHaveBeenCalledWith('deduction', { numbers: ['26442000000000000001', '26442000000000000002'], action: 'tick', vatUsage: 1 }));
+    expect((await within(box).findByTestId('stat-sim-note')).textContent).toBe('模拟税务端勾选：成功 2 张（税款所属期 202610）');
+  });
+
+  it('the box is not there without the simulator or once applied', async () => {
+    calls.view.mockResolvedValue(view({ simulator: false }));
+    const first = renderPage(<DeductionStatistic />);
+    await waitFor(() => expect(screen.getByTestId('stat-state').textContent).toBe('未统计'));
+    expect(screen.queryByTestId('stat-sim-box')).toBeNull();
+    first.unmount();
+    calls.view.mockResolvedValue(applied());
+    renderPage(<DeductionStatistic />);
+    await screen.findByTestId('stat-compare');
+    expect(screen.queryByTestId('stat-sim-box')).toBeNull();
   });
 });

@@ -20,6 +20,7 @@ import { periodText } from '../deduction/PeriodHeader';
 import { statApi, STAT_KEY, type StatScope } from './api';
 import { taxByKindOption } from './charts';
 import { StatCompare } from './StatCompare';
+import { SimOutsideBox } from './SimOutsideBox';
 import '../../../components/listPage.css';
 import '../../common/ledger.css';
 
@@ -188,6 +189,7 @@ export function StatPage({ scope }: { scope: StatScope }) {
           <ExportButton fileName={`${NAMES[scope]}${v?.period ?? ''}`} run={() => statApi.exportFigures(scope, v!.period)} disabled={!v} />
         </Space>
       </Card>
+      {v?.simulator && v.state === 0 ? <SimOutsideBox scope={scope} onDone={() => void client.invalidateQueries({ queryKey: [...STAT_KEY, scope] })} /> : null}
       {v?.comparisonError ? <Alert type="warning" showIcon title={v.comparisonError} data-testid="stat-compare-error" /> : null}
       {v?.comparison ? (
         <StatCompare comparison={v.comparison} effectiveLabel={deduction ? '有效抵扣税额' : '退税税额'} canAdopt={v.state === 1} busy={adopt.isPending} onAdopt={(keys) => adopt.mutate(keys)} />

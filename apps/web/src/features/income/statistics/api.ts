@@ -13,6 +13,6 @@ export const statApi = {
   /** 采纳税务端 (统计对比, issue 32 item 1): the chosen lines' keys, or every adoptable line when absent. */
   adopt: (scope: StatScope, period: string, keys?: string[]) => api.post<StatView>(`${P}/${scope}/adopt`, keys ? { period, keys } : { period }, { silent: true }),
   /** 模拟税务端勾选 (simulator mode only). */
-  outsideTick: (scope: StatScope, body: StatOutsideTickBody) => api.post<{ period: string; accepted: number }>(`${P}/${scope}/sim-outside-tick`, body, { silent: true }),
+  outsideTick: (scope: StatScope, body: StatOutsideTickBody) => api.post<{ period: string; accepted: number; outcomes: Array<{ key: string; accepted: boolean; message: string }> }>(`${P}/${scope}/sim-outside-tick`, body, { silent: true }),
   exportFigures: (scope: StatScope, period: string) => api.blob(`${P}/${scope}/export`, { period }),
 };
