@@ -77,6 +77,7 @@ let s: TestServer;
 let fake: FakeNuonuo;
 let statAnswer: Json = {};
 let actAnswer: Json = {};
+let detailAnswer: Json = {};
 const APP_KEY = 'SD63236305';
 const APP_SECRET = 'SDDED2523BED4643';
 const K = (n: number) => `2644200000000000${String(n).padStart(4, '0')}`;
@@ -86,6 +87,7 @@ beforeAll(async () => {
   fake = await startFakeNuonuo(APP_KEY, APP_SECRET, (method) => {
     if (method === IncomeMethods.statFigures) return statAnswer;
     if (method === IncomeMethods.statApply || method === IncomeMethods.statConfirm) return actAnswer;
+    if (method === IncomeMethods.statDetails) return detailAnswer;
     return undefined;
   });
   // October invoices known to the service: two 数电专票 and a 专票 for deduction, a rebate, a 不抵扣.
@@ -211,5 +213,43 @@ describe('Nuonuo client (fake)', () => {
     }
     actAnswer = { code: 'E1234', describe: '其他原因', result: null };
     expect((await refusal(nuonuo().confirmStat(D))).message).toBe('税务端拒绝：其他原因（E1234）');
+  });
+});
+
+describe('抵扣统计明细 (statDetails, issue 32 item 1): the invoices the bureau counts, outside ticks included', () => {
+  it('simulator: the period\'s 抵扣 and 不抵扣 ticks (退税 on its own scope) in key order, paged, with the kind and tax, one sync log row a page; bad paging refused', async () => {
+    const g = gw();
+    const all = await g.statDetails(D);
+    expect(all.items.map((i) => [i.key, i.usage, i.effectiveTax])).toEqual([
+      [K(1), 1, 1300], [K(2), 1, 450], [K(5), 4, 500], ['320012345612345678', 1, 600],
+    ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(all.total).toBe(4);
+    expect(all.items.find((i) => i.key === '320012345612345678')).toMatchObject({ kind: '01', invoiceCode: '3200123456', invoiceNo: '12345678', issueDate: '2026-10-10', tax: 600, reason: null });
+    expect(all.items.find((i) => i.key === K(5))).toMatchObject({ kind: '81', invoiceCode: '', invoiceNo: K(5), usage: 4, reason: 1, tax: 500 });
+    expect((await g.statDetails(R)).items.map((i) => [i.key, i.usage, i.effectiveTax])).toEqual([[K(4), 2, 1300]]);
+    const p1 = await g.statDetails({ ...D, pageNo: 1, pageSize: 3 });
+    const p2 = await g.statDetails({ ...D, pageNo: 2, pageSize: 3 });
+    expect([p1.items.length, p2.items.length, p1.total, p2.total]).toEqual([3, 1, 4, 4]);
+    expect([...p1.items, ...p2.items]).toEqual(all.items);
+    expect((await refusal(g.statDetails({ ...D, pageSize: 501 }))).message).toBe('每页条数须为1～500');
+    expect((await refusal(g.statDetails({ ...D, pageNo: 0 }))).message).toBe('页码须为正整数');
+    expect((await taxLogs(s)).filter((l) => l.type === IncomeMethods.statDetails).map((l) => l.memo)).toContain('税款所属期 202610 抵扣统计明细：第2页 1 张，共 4 张');
+  });
+
+  it('Nuonuo: sends skssq / tjlx / pageNo / pageSize, maps the lines (元 -> 分, gxyt, 数电 or code + number), pages until the total; an unreadable line refuses the page', async () => {
+    clearTokenCache();
+    const nuonuo = createTaxGateway({ db: s.db, synclog: s.app.synclog, clock: at(NOV05) }, { mode: 'nuonuo', nuonuo: { appKey: APP_KEY, appSecret: APP_SECRET, taxNumber: SELLER_TAX, endpoint: fake.endpoint, tokenUrl: fake.tokenUrl, timeoutMs: 3000 } });
+    detailAnswer = { code: 'E0000', describe: '成功', result: { total: 2, list: [
+      { fplx: '81', qdfphm: K(1), kprq: '2026-10-08', se: '13.00', yxse: '6.50', gxyt: '1', gxsj: '2026-10-20 10:00:00' },
+      { fplx: '01', fpdm: '3200123456', fphm: '12345678', kprq: '2026-10-10 00:00:00', se: '6.00', gxyt: '4', bdkyy: '3' },
+    ] } };
+    const page = await nuonuo.statDetails({ ...D, pageNo: 1, pageSize: 100 });
+    expect(fake.calls.filter((c) => c.method === IncomeMethods.statDetails).at(-1)!.body).toEqual({ skssq: '202610', tjlx: '1', pageNo: 1, pageSize: 100 });
+    expect(page).toEqual({ total: 2, pageNo: 1, pageSize: 100, items: [
+      { key: K(1), kind: '81', invoiceCode: '', invoiceNo: K(1), issueDate: '2026-10-08', usage: 1, reason: null, tax: 1300, effectiveTax: 650, tickedAt: '2026-10-20T02:00:00.000Z' },
+      { key: '320012345612345678', kind: '01', invoiceCode: '3200123456', invoiceNo: '12345678', issueDate: '2026-10-10', usage: 4, reason: 3, tax: 600, effectiveTax: 600, tickedAt: '' },
+    ] });
+    detailAnswer = { code: 'E0000', describe: '成功', result: { total: 1, list: [{ fplx: '81', qdfphm: K(4), kprq: '2026-10-11', se: '13.00', gxyt: '2' }] } };
+    expect((await refusal(nuonuo.statDetails(D))).message).toBe('税务端统计明细含有无法识别的发票或勾选用途');
   });
 });

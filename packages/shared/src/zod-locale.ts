@@ -24,7 +24,7 @@ export const FIELD_LABELS: Record<string, string> = {
   defaultKind: '默认发票种类', defaultOpinion: '默认意见', deptId: '部门', description: '描述', dim: '统计维度',
   direction: '方向', domain: '域名', email: '邮箱', entries: '条目', field: '字段', fileId: '文件', fileName: '文件名',
   flowNo: '流程编号', form: '表单', from: '开始时间', fromMonth: '开始月份', fromUserId: '原处理人', gatewayMode: '接口模式',
-  gatewayTaxNo: '接口税号', goodsName: '商品名称', groupBy: '分组方式', id: 'ID', ids: 'ID', infoColumnName: '信息列名称',
+  gatewayTaxNo: '接口税号', goodsName: '商品名称', groupBy: '分组方式', id: 'ID', ids: 'ID', keys: '差异发票', numbers: '发票号码', infoColumnName: '信息列名称',
   interfaceCode: '接口编码', invoiceId: '发票', invoiceNo: '发票号码', issueFrom: '开票开始日期', issueTo: '开票结束日期',
   items: '明细', keyword: '关键字', kind: '种类', level: '级别', limit: '条数', lineNo: '行号', lineProperty: '行性质',
   lines: '明细行', loginName: '登录名', managerId: '负责人', memo: '备注', message: '消息', method: '方法', mobile: '手机',

@@ -16,7 +16,8 @@ export const NonDeductReason = defineEnum({ nonTaxable: [1, '非应税项目'], 
 export const TickState = defineEnum({ unticked: [0, '未勾选'], ticked: [1, '已勾选'] });
 /** The period's statistics (统计状态). */
 export const PeriodStatState = defineEnum({ none: [0, '未统计'], applied: [1, '已申请'], confirmed: [2, '已确认'] });
-export const TickAction = defineEnum({ tick: ['tick', '勾选'], untick: ['untick', '撤销勾选'] });
+/** adopt (issue 32 item 1): the ledger took the bureau's state of the invoice (统计对比, 采纳税务端). */
+export const TickAction = defineEnum({ tick: ['tick', '勾选'], untick: ['untick', '撤销勾选'], adopt: ['adopt', '采纳税务端'] });
 /** 2 无变化: the invoice was already ticked exactly so (same usage, period, effective tax, reason); nothing was sent or written. */
 export const TickResult = defineEnum({ failed: [0, '失败'], success: [1, '成功'], unchanged: [2, '无变化'] });
 

@@ -54,6 +54,7 @@ import * as m0049 from './0049_cost_close_digest.js';
 import * as m0050 from './0050_income_seller_names.js';
 import * as m0046 from './0046_income_status_recheck.js';
 import * as m0044 from './0044_customs_notices_exception_ends.js';
+import * as m0045 from './0045_income_stat_reconcile.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '0050_income_seller_names': m0050,
   '0046_income_status_recheck': m0046,
   '0044_customs_notices_exception_ends': m0044,
+  '0045_income_stat_reconcile': m0045,
 };

@@ -51,6 +51,12 @@ export const IncomeMethods = {
   statApply: 'nuonuo.OpeMplatform.applyStatistics',
   statConfirm: 'nuonuo.OpeMplatform.confirmStatistics',
   /**
+   * 抵扣统计明细 / 已勾选发票查询 (issue 32 item 1), NOT CONFIRMED either: named after the statistics calls; the
+   * fields follow the vendors' published detail calls (skssq, tjlx, pageNo / pageSize; list[{ fplx, fpdm, fphm,
+   * qdfphm, kprq, se, yxse, gxyt, bdkyy, gxsj }], total). See docs/tax-gateway.md "The bureau's counted invoices".
+   */
+  statDetails: 'nuonuo.OpeMplatform.queryStatisticsInvoices',
+  /**
    * 入账标识 (booking flag), NOT CONFIRMED either: no reachable public Nuonuo document names it. Named after the
    * 发票入账提交 of another channel's published 进项 interface (`…taxdigital.entry.operate`); the request fields
    * follow the tax platform's names (fpdm / fphm / qdfphm / kprq, rzzt 入账状态 01/02/03/06, rzrq 入账日期).
@@ -90,6 +96,7 @@ export const TaxMethods = {
   [IncomeMethods.statFigures]: '统计结果查询',
   [IncomeMethods.statApply]: '申请/撤销统计',
   [IncomeMethods.statConfirm]: '确认/撤销确认统计',
+  [IncomeMethods.statDetails]: '统计发票明细查询',
   [IncomeMethods.booking]: '入账标识',
   [IncomeMethods.status]: '发票状态查询',
 } as const;

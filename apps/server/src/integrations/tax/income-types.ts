@@ -283,6 +283,44 @@ export interface StatFigures {
 }
 
 /**
+ * 抵扣统计明细 / 已勾选发票查询 (issue 32 item 1): one page of the invoices the bureau holds ticked for a period
+ * and scope — 抵扣 and 不抵扣 for 'deduction' (the ticks 申请统计 freezes together), 出口退税 and 代办退税 for
+ * 'rebate' — in key order. Modelled on the vendors' statistics detail calls (docs/tax-gateway.md "The
+ * bureau's counted invoices").
+ */
+export interface StatDetailQuery extends StatRequest {
+  /** From 1 (default 1). */
+  pageNo?: number;
+  /** Default and at most STAT_DETAIL_PAGE_MAX (500). */
+  pageSize?: number;
+}
+
+/** One invoice the bureau holds ticked in the period. Money in 分. */
+export interface StatDetailItem {
+  /** The invoice's key (数电 number, else code + number; a customs notice's 缴款书号码). */
+  key: string;
+  kind: string;
+  invoiceCode: string;
+  invoiceNo: string;
+  issueDate: string;
+  usage: TickUsage;
+  reason: NonDeductReason | null;
+  tax: number;
+  /** 抵扣: the effective tax ticked; the other usages: the tax. */
+  effectiveTax: number;
+  /** When it was ticked at the bureau (ISO), '' when the bureau does not say. */
+  tickedAt: string;
+}
+
+export interface StatDetailPage {
+  items: StatDetailItem[];
+  /** The invoices of the whole period and scope. */
+  total: number;
+  pageNo: number;
+  pageSize: number;
+}
+
+/**
  * Statistics calls: one sync log row per call; a refusal throws TaxGatewayError with the bureau's code
  * and message (stat-rules.ts: 08 不能重复确认, 09 当前月与属期相等时不符合确认条件, 10 已确认统计不能撤销, …).
  * Each action answers the figures after it.
@@ -298,6 +336,8 @@ export interface IncomeStatGateway {
   confirmStat(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
   /** 撤销确认: 2 → 1, until the period's deadline. */
   revokeStatConfirm(req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures>;
+  /** 抵扣统计明细 / 已勾选发票查询: one page of the invoices the bureau holds ticked for the period and scope. */
+  statDetails(req: StatDetailQuery, ctx?: TaxCallContext): Promise<StatDetailPage>;
 }
 
 // ---------------------------------------------------------------- booking flag (入账标识)

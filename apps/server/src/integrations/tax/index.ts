@@ -17,6 +17,8 @@ import { registerKnownIncoming as registerKnown, type KnownIncoming } from './si
 import { failNextBookingCalls as failNext } from './simulator/income-booking.js';
 import { setIncomingStatus as setStatus, type IncomingStatusChange } from './simulator/status-store.js';
 import { enterCustomsNotices as enterCustoms, type CustomsNoticeSeed } from './simulator/income-customs.js';
+import { SimulatorTicks } from './simulator/income-ticks.js';
+import type { TickOutcome, TickRequest, UntickRequest } from './income-types.js';
 import type { RedConfirm, RedConfirmLineChoice, RedReason, SimulatorOptions, TaxClock, TaxGateway, TaxGatewayConfig, TaxGatewayDeps, VatUsage } from './types.js';
 
 export * from './types.js';
@@ -29,7 +31,7 @@ export { FORCED_FAILURE, REISSUE_DAILY_LIMIT } from './simulator/gateway.js';
 export { clearTokenCache } from './nuonuo/transport.js';
 export type { KnownIncoming } from './simulator/income-ticks.js';
 export type { CustomsNoticeSeed } from './simulator/income-customs.js';
-export { STAT_ACTION_LABELS, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
+export { STAT_ACTION_LABELS, STAT_DETAIL_PAGE_MAX, STAT_DETAIL_USAGES, STAT_SCOPE_LABELS, STAT_STATE_LABELS, StatCodes, StatMessages, type StatAction } from './stat-rules.js';
 export { STATUS_BATCH_MAX, StatusMessages } from './status-rules.js';
 export type { IncomingStatusChange } from './simulator/status-store.js';
 export { BOOKING_BATCH_MAX, BOOKING_FLAG_LABELS, BookingMessages } from './booking-rules.js';
@@ -125,4 +127,18 @@ export function failNextBookingCalls(deps: TaxGatewayDeps, n: number): Promise<v
  */
 export function setIncomingStatus(deps: TaxGatewayDeps, change: IncomingStatusChange): Promise<void> {
   return setStatus(simContext(deps), change);
+}
+
+/**
+ * The simulator only (issue 32 item 1): ticks the clerk makes on the bureau's platform outside the product —
+ * the bureau's rules apply, our ledger learns nothing. The same control as `gateway.simulator.tickOutside`
+ * (the route 模拟税务端勾选 uses that one), for tests that have no gateway at hand.
+ */
+export function tickOutside(deps: TaxGatewayDeps, r: TickRequest, opts?: SimulatorOptions): Promise<TickOutcome[]> {
+  return new SimulatorTicks(simContext(deps, opts), deps.synclog).tickOutside(r);
+}
+
+/** The simulator only: an undo made on the bureau's platform outside the product. */
+export function untickOutside(deps: TaxGatewayDeps, r: UntickRequest, opts?: SimulatorOptions): Promise<TickOutcome[]> {
+  return new SimulatorTicks(simContext(deps, opts), deps.synclog).untickOutside(r);
 }

@@ -27,6 +27,20 @@ export const STAT_MOVES: Record<StatAction, { from: PeriodStatState; to: PeriodS
 /** Usages counted in each scope's figures: 抵扣 (1); 出口退税 and 代办退税 (2, 3). */
 export const STAT_SCOPE_USAGES: Record<StatScope, readonly number[]> = { deduction: [1], rebate: [2, 3] };
 
+/** The usages the statistics detail (抵扣统计明细) lists: the ticks 申请统计 freezes together — 抵扣 and 不抵扣; 出口退税 and 代办退税. */
+export const STAT_DETAIL_USAGES: Record<StatScope, readonly number[]> = { deduction: [1, 4], rebate: [2, 3] };
+/** One page of the statistics detail holds at most this many invoices. */
+export const STAT_DETAIL_PAGE_MAX = 500;
+
+/** A detail request's paging, checked alike by both implementations (page from 1, size 1…500). */
+export function detailPaging(r: { pageNo?: number | undefined; pageSize?: number | undefined }, method: string): { pageNo: number; pageSize: number } {
+  const pageNo = r.pageNo ?? 1;
+  const pageSize = r.pageSize ?? STAT_DETAIL_PAGE_MAX;
+  if (!Number.isInteger(pageNo) || pageNo < 1) throw new TaxGatewayError(TaxErrorCode.invalid, '页码须为正整数', method);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > STAT_DETAIL_PAGE_MAX) throw new TaxGatewayError(TaxErrorCode.invalid, `每页条数须为1～${STAT_DETAIL_PAGE_MAX}`, method);
+  return { pageNo, pageSize };
+}
+
 /** The bureau's codes of the refusals DOMAIN.md names. */
 export const StatCodes = { duplicateConfirm: '08', sameMonth: '09', noRevoke: '10' } as const;
 

@@ -10,7 +10,7 @@
 import type { EnumValue, InvoiceColour, InvoiceKind, InvoiceStatus } from '@zhyy/shared';
 import type { Db } from '../../db/index.js';
 import type { SyncLogService } from '../../platform/synclog.js';
-import type { IncomeTaxGateway, TaxCallContext } from './income-types.js';
+import type { IncomeTaxGateway, TaxCallContext, TickOutcome, TickRequest, UntickRequest } from './income-types.js';
 
 export type TaxGatewayMode = 'simulator' | 'nuonuo';
 export type InvoiceKindCode = EnumValue<typeof InvoiceKind>; // 1 c, 2 s, 9 bs, 10 pc
@@ -259,6 +259,17 @@ export interface TaxGateway extends IncomeTaxGateway {
   cancelRedConfirm(billId: string, ctx?: TaxCallContext): Promise<RedConfirm>;
   /** Deliver an issued invoice to the buyer by email and/or SMS. */
   sendInvoice(req: SendInvoiceRequest, ctx?: TaxCallContext): Promise<void>;
+  /** The simulator's controls (simulator mode only; absent with Nuonuo): what happens at the bureau outside the product. */
+  readonly simulator?: TaxSimulatorControls;
+}
+
+/**
+ * The simulated tax service's controls for demos and tests (issue 32 item 1): ticks the clerk makes on the
+ * bureau's platform outside the product, which our ledger does not know of. No sync log rows (not our calls).
+ */
+export interface TaxSimulatorControls {
+  tickOutside(req: TickRequest): Promise<TickOutcome[]>;
+  untickOutside(req: UntickRequest): Promise<TickOutcome[]>;
 }
 
 export interface SimulatorOptions {

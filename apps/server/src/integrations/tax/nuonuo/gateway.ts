@@ -23,7 +23,7 @@ import type {
 } from '../types.js';
 import { fenToYuan } from '../money.js';
 import { INVOICE_LINES, fileUrls, fromRedForm, fromResultItem, toOrder } from './mapping.js';
-import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatDetailPage, StatDetailQuery, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { NuonuoIncome } from './income.js';
 import { NuonuoStats } from './income-stats.js';
 import { NuonuoTransport } from './transport.js';
@@ -62,6 +62,7 @@ export class NuonuoTaxGateway implements TaxGateway {
   revokeStatApply = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.revokeStatApply(req, ctx);
   confirmStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.confirmStat(req, ctx);
   revokeStatConfirm = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.revokeStatConfirm(req, ctx);
+  statDetails = (req: StatDetailQuery, ctx?: TaxCallContext): Promise<StatDetailPage> => this.stats.statDetails(req, ctx);
 
   collectIncoming(query: IncomeCollectQuery, ctx?: TaxCallContext): Promise<IncomeCollectPage> {
     return this.income.collectIncoming(query, ctx);

@@ -8,9 +8,9 @@
  */
 import { TaxErrorCode, TaxGatewayError } from '../errors.js';
 import { IncomeMethods as M, type TaxMethod } from '../exchange.js';
-import type { IncomeStatGateway, PeriodStatState, StatFigures, StatKindRow, StatRequest } from '../income-types.js';
+import type { IncomeStatGateway, NonDeductReason, PeriodStatState, StatDetailItem, StatDetailPage, StatDetailQuery, StatFigures, StatKindRow, StatRequest, TickUsage } from '../income-types.js';
 import { yuanToFen } from '../money.js';
-import { checkStatRequest, StatCodes, StatMessages } from '../stat-rules.js';
+import { checkStatRequest, detailPaging, STAT_DETAIL_USAGES, StatCodes, StatMessages } from '../stat-rules.js';
 import { defaultDeadline } from '../tick-rules.js';
 import type { TaxCallContext } from '../types.js';
 import type { NuonuoTransport } from './transport.js';
@@ -37,6 +37,29 @@ export function fromStatResult(r: StatRequest, o: Obj): StatFigures {
   return { period: r.period, scope: r.scope, state: (st === 1 || st === 2 ? st : 0) as PeriodStatState, deadline, rows, totals };
 }
 
+/**
+ * One invoice of Nuonuo's statistics detail -> ours: { fplx, fpdm, fphm, qdfphm, kprq, se, yxse, gxyt (勾选用途 1 抵扣,
+ * 2 出口退税, 3 代办退税, 4 不抵扣), bdkyy, gxsj } (元 -> 分; a 数电 invoice or a customs notice is keyed by its number).
+ * Null when the line names no invoice or a usage outside the scope (the caller says so).
+ */
+export function fromStatDetail(r: StatRequest, o: Obj): StatDetailItem | null {
+  const digital = str(o.qdfphm);
+  const code = str(o.fpdm);
+  const no = str(o.fphm);
+  const key = digital || `${code}${no}`;
+  const usage = Number(o.gxyt ?? (r.scope === 'deduction' ? 1 : 2));
+  if (!key || !STAT_DETAIL_USAGES[r.scope].includes(usage)) return null;
+  const tax = yuanToFen(str(o.se) || '0');
+  const reason = Number(o.bdkyy ?? 0);
+  const at = str(o.gxsj);
+  return {
+    key, kind: str(o.fplx), invoiceCode: digital ? '' : code, invoiceNo: digital || no, issueDate: str(o.kprq).slice(0, 10),
+    usage: usage as TickUsage, reason: usage === 4 && reason >= 1 && reason <= 5 ? (reason as NonDeductReason) : null,
+    tax, effectiveTax: usage === 1 ? yuanToFen(str(o.yxse) || str(o.se) || '0') : tax,
+    tickedAt: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(at) ? new Date(Date.parse(`${at.replace(' ', 'T')}.000Z`) - SHANGHAI_MS).toISOString() : '',
+  };
+}
+
 export class NuonuoStats implements IncomeStatGateway {
   constructor(private readonly t: NuonuoTransport) {}
 
@@ -44,6 +67,18 @@ export class NuonuoStats implements IncomeStatGateway {
     checkStatRequest(r, M.statFigures);
     const answer = await this.t.call(M.statFigures, { skssq: r.period, tjlx: tjlx(r) }, ctx);
     return fromStatResult(r, (answer.result ?? {}) as Obj);
+  }
+
+  /** 抵扣统计明细: one page; a line the client cannot read is refused as a whole (never silently dropped). */
+  async statDetails(r: StatDetailQuery, ctx?: TaxCallContext): Promise<StatDetailPage> {
+    checkStatRequest(r, M.statDetails);
+    const { pageNo, pageSize } = detailPaging(r, M.statDetails);
+    const answer = await this.t.call(M.statDetails, { skssq: r.period, tjlx: tjlx(r), pageNo, pageSize }, ctx);
+    const o = (answer.result ?? {}) as Obj;
+    const lines = Array.isArray(o.list) ? (o.list as Obj[]) : [];
+    const items = lines.map((x) => fromStatDetail(r, x));
+    if (items.some((x) => x === null)) throw new TaxGatewayError(TaxErrorCode.invalid, '税务端统计明细含有无法识别的发票或勾选用途', M.statDetails);
+    return { items: items as StatDetailItem[], total: Number(o.total ?? lines.length), pageNo, pageSize };
   }
 
   private async act(method: TaxMethod, body: Obj, r: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> {

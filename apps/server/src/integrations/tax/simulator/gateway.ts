@@ -20,8 +20,9 @@ import type {
   TaxGateway,
   TaxInvoiceRequest,
   TaxInvoiceResult,
+  TaxSimulatorControls,
 } from '../types.js';
-import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
+import type { BookingItem, BookingOutcome, StatusItem, StatusOutcome, CustomsCollectPage, CustomsTickRequest, CustomsUntickRequest, IncomeCollectPage, IncomeCollectQuery, IncomeVerifyQuery, IncomeVerifyResult, StatDetailPage, StatDetailQuery, StatFigures, StatRequest, TickOutcome, TickPeriod, TickRequest, UntickRequest } from '../income-types.js';
 import { checkInvoiceRequest } from '../validate.js';
 import { SimulatorIncome } from './income.js';
 import { SimulatorTicks } from './income-ticks.js';
@@ -109,6 +110,9 @@ export class SimulatorTaxGateway implements TaxGateway {
   revokeStatApply = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('revokeApply', req, ctx);
   confirmStat = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('confirm', req, ctx);
   revokeStatConfirm = (req: StatRequest, ctx?: TaxCallContext): Promise<StatFigures> => this.stats.act('revokeConfirm', req, ctx);
+  statDetails = (req: StatDetailQuery, ctx?: TaxCallContext): Promise<StatDetailPage> => this.stats.statDetails(req, ctx);
+  /** Ticks made on the bureau's platform outside the product (issue 32 item 1). */
+  readonly simulator: TaxSimulatorControls = { tickOutside: (r) => this.ticks.tickOutside(r), untickOutside: (r) => this.ticks.untickOutside(r) };
 
   tickPeriod(ctx?: TaxCallContext): Promise<TickPeriod> {
     return this.ticks.tickPeriod(ctx);

@@ -8,8 +8,8 @@
  */
 import type { SyncLogService } from '../../../platform/synclog.js';
 import { exchange, IncomeMethods as M, type TaxMethod } from '../exchange.js';
-import type { PeriodStatState, StatFigures, StatKindRow, StatRequest } from '../income-types.js';
-import { checkStatRequest, STAT_ACTION_LABELS, STAT_MOVES, STAT_SCOPE_LABELS, STAT_SCOPE_USAGES, STAT_STATE_LABELS, statError, statRefusal, type StatAction } from '../stat-rules.js';
+import type { NonDeductReason, PeriodStatState, StatDetailItem, StatDetailPage, StatDetailQuery, StatFigures, StatKindRow, StatRequest, TickUsage } from '../income-types.js';
+import { checkStatRequest, detailPaging, STAT_ACTION_LABELS, STAT_DETAIL_USAGES, STAT_MOVES, STAT_SCOPE_LABELS, STAT_SCOPE_USAGES, STAT_STATE_LABELS, statError, statRefusal, type StatAction } from '../stat-rules.js';
 import type { TaxCallContext } from '../types.js';
 import { dayInvoices, locate } from './income-invoices.js';
 import type { SimContext } from './progress.js';
@@ -30,12 +30,46 @@ export class SimulatorStats {
   }
 
   /** The kind and amount of ticked invoices the service did not register (the drawn ones). */
-  private drawnFace(key: string): { kind: string; amount: number } | null {
+  private drawnFace(key: string): { kind: string; amount: number; tax: number; issueDate: string } | null {
     const company = this.ctx.company;
     const q = key.length === 20 ? { invoiceNo: key } : { invoiceCode: key.slice(0, -8), invoiceNo: key.slice(-8) };
     const at = company ? locate(q) : null;
     const d = at ? dayInvoices(company!, at.day)[at.index] : undefined;
-    return d && d.face.key === key ? { kind: d.face.kind, amount: d.face.amountExcludingTax } : null;
+    return d && d.face.key === key ? { kind: d.face.kind, amount: d.face.amountExcludingTax, tax: d.face.tax, issueDate: d.face.issueDate } : null;
+  }
+
+  /**
+   * 抵扣统计明细: the period's ticks of the scope's detail usages (抵扣 and 不抵扣; the rebates), whoever made them —
+   * the product's calls or the clerk on the bureau's platform (outside ticks, income-ticks.ts tickOutside) — in
+   * key order, one page.
+   */
+  statDetails(r: StatDetailQuery, ctx?: TaxCallContext): Promise<StatDetailPage> {
+    const request = { skssq: r.period, tjlx: r.scope === 'deduction' ? '1' : '2', pageNo: r.pageNo ?? 1, pageSize: r.pageSize ?? null };
+    return exchange(this.synclog, M.statDetails, request, ctx, async () => {
+      checkStatRequest(r, M.statDetails);
+      const { pageNo, pageSize } = detailPaging(r, M.statDetails);
+      const base = this.ctx.sdb.selectFrom('taxsim_income_ticks as t').where('t.period', '=', r.period).where('t.usage', 'in', [...STAT_DETAIL_USAGES[r.scope]]);
+      const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await base
+        .leftJoin('taxsim_income_known as k', 'k.invoice_key', 't.invoice_key')
+        .select(['t.invoice_key', 't.usage', 't.reason', 't.effective_tax', 't.ticked_at', 'k.kind', 'k.tax', 'k.issue_date'])
+        .orderBy('t.invoice_key')
+        .limit(pageSize)
+        .offset((pageNo - 1) * pageSize)
+        .execute();
+      const items: StatDetailItem[] = rows.map((t) => {
+        const face = t.kind ? null : this.drawnFace(t.invoice_key);
+        const kind = t.kind ?? face?.kind ?? '';
+        const key = t.invoice_key;
+        const digital = key.length === 20 || kind === 'customs';
+        return {
+          key, kind, invoiceCode: digital ? '' : key.slice(0, -8), invoiceNo: digital ? key : key.slice(-8),
+          issueDate: t.issue_date ?? face?.issueDate ?? '', usage: Number(t.usage) as TickUsage, reason: t.reason === null || t.reason === undefined ? null : (Number(t.reason) as NonDeductReason),
+          tax: t.tax === null || t.tax === undefined ? (face?.tax ?? Number(t.effective_tax)) : Number(t.tax), effectiveTax: Number(t.effective_tax), tickedAt: t.ticked_at,
+        };
+      });
+      return { value: { items, total, pageNo, pageSize }, log: { total, rows: items.length }, memo: `税款所属期 ${r.period} ${STAT_SCOPE_LABELS[r.scope]}明细：第${pageNo}页 ${items.length} 张，共 ${total} 张` };
+    });
   }
 
   async figures(r: StatRequest): Promise<StatFigures> {

@@ -190,6 +190,26 @@ export class SimulatorTicks {
     return outcomes;
   }
 
+  /**
+   * The simulator's control of ticks made outside the product (issue 32 item 1): the clerk ticks, re-ticks
+   * with another effective tax, or undoes on the bureau's platform itself. The bureau's own rules apply (the
+   * period open and not applied for, the invoice known, its state, the usage exclusive), but it is not an
+   * exchange of ours: no sync log row. The ticks land in taxsim_income_ticks beside the product's, so the
+   * statistics and their detail (抵扣统计明细) count them.
+   */
+  async tickOutside(r: TickRequest): Promise<TickOutcome[]> {
+    checkTickRequest(r, M.tick);
+    await this.open(r.period, r.usage, M.tick);
+    return this.record(r, await Promise.all(r.items.map(async (item) => ({ key: tickKey(item), effectiveTax: item.effectiveTax, known: await this.find(item) }))));
+  }
+
+  /** An undo made outside the product (the control above). */
+  async untickOutside(r: UntickRequest): Promise<TickOutcome[]> {
+    checkUntickRequest(r, M.untick);
+    await this.open(r.period, r.usage, M.untick);
+    return (await this.unrecord(r, r.items.map((item) => ({ key: tickKey(item), find: () => this.find(item) })), '')).value;
+  }
+
   private answer(r: { period: string; usage: TickUsage; reason?: NonDeductReason | undefined }, outcomes: TickOutcome[], what0: string) {
     const refused = outcomes.filter((o) => !o.accepted);
     const what = r.usage === 4 ? `不抵扣（${NON_DEDUCT_REASON_LABELS[r.reason!]}）` : TICK_USAGE_LABELS[r.usage];

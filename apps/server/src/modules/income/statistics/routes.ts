@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { StatAction, StatActionBody, StatViewBody, type StatActionCode, type StatView } from '@zhyy/shared';
+import { StatAction, StatActionBody, StatAdoptBody, StatOutsideTickBody, StatViewBody, type StatActionCode, type StatView } from '@zhyy/shared';
 import { ok } from '../../../platform/envelope.js';
 import { typed } from '../../../platform/route.js';
 import { InvoiceSettings } from '../../invoice/settings/service.js';
@@ -48,9 +48,17 @@ async function statisticsModule(app: FastifyInstance): Promise<void> {
     );
     for (const [path, action] of ACTIONS) {
       r.post(`${P}/${scope}/${path}`, { schema: { body: StatActionBody, summary: `${name}：${StatAction.label(action)}（税务端拒绝时返回其原因）`, tags }, config: cfg }, async (req) =>
-        ok(await stats.act(req, scope, action, req.body.period), `${StatAction.label(action)}成功`),
+        ok(await stats.act(req, scope, action, req.body.period, req.body.reason ?? ''), `${StatAction.label(action)}成功`),
       );
     }
+    r.post(`${P}/${scope}/adopt`, { schema: { body: StatAdoptBody, summary: `${name}：统计对比中采纳税务端的勾选状态（所选差异或全部可采纳的差异；记入勾选日志）`, tags }, config: cfg }, async (req) => {
+      const a = await stats.adopt(req, scope, req.body.period, req.body.keys);
+      return ok(a.view, `已采纳税务端勾选状态${a.adopted}张`);
+    });
+    r.post(`${P}/${scope}/sim-outside-tick`, { schema: { body: StatOutsideTickBody, summary: '模拟税务端操作：在税务端平台（本系统之外）勾选或撤销勾选发票（仅模拟模式，演示和测试用）', tags }, config: cfg }, async (req) => {
+      const a = await stats.outsideTick(req, req.body);
+      return ok(a, `模拟税务端：${req.body.action === 'tick' ? '勾选' : '撤销勾选'}成功${a.accepted}张${a.accepted < a.outcomes.length ? `，拒绝${a.outcomes.length - a.accepted}张` : ''}`);
+    });
     r.post(`${P}/${scope}/export`, { schema: { body: StatViewBody, summary: `导出${name}（Excel）`, tags }, config: cfg }, async (req, reply) => {
       const v = await stats.view(req, scope, req.body.period);
       const lines = exportLines(v);

@@ -15,7 +15,7 @@
  * (3) calls the service; (4) records the result. A refusal is answered with the service's Chinese message.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IncomeKind, OperationLogType, STAT_ACTIONS_BY_STATE, StatAction, StatActionResult, type StatActionCode, type StatView } from '@zhyy/shared';
+import { IncomeKind, OperationLogType, STAT_ACTIONS_BY_STATE, StatAction, StatActionResult, type StatActionCode, type StatOutsideTickBody, type StatView } from '@zhyy/shared';
 import { STAT_SCOPE_LABELS, TaxGatewayError, type StatFigures, type StatRequest, type StatScope, type TaxGateway } from '../../../integrations/tax/index.js';
 import { STAT_MOVES, StatCodes, statRefusal } from '../../../integrations/tax/stat-rules.js';
 import { formatYuan } from '../../../integrations/tax/money.js';
@@ -27,11 +27,16 @@ import { nowIso } from '../../../platform/time.js';
 import type { InvoiceSettings } from '../../invoice/settings/service.js';
 import { tickedFigures } from '../deduction/figures.js';
 import { transportDeductionTotal } from '../transport/repo.js';
+import { itemOf, numberOf, rowsById } from '../deduction/batch.js';
+import type { IncomeInvoiceTable } from '../pool/tables.js';
+import { adopt, compare, publicComparison, type Compared } from './reconcile.js';
 import './tables.js';
 
 /** A claim older than this is a crashed server's. */
 export const CLAIM_STALE_MS = 120_000;
 export const STAT_BUSY = '该所属期的统计正在处理中，请稍后再试';
+/** 确认统计 refused while the comparison has open differences and no reason was given. */
+export const differencesOpen = (n: number) => `税务端统计与本系统勾选记录有${n}处差异，请先采纳税务端状态，或填写原因后确认`;
 const isUniqueViolation = (err: unknown) => /unique|duplicate key/i.test(err instanceof Error ? err.message : String(err));
 const CALL: Record<StatActionCode, 'applyStat' | 'confirmStat' | 'revokeStatApply' | 'revokeStatConfirm'> = { apply: 'applyStat', confirm: 'confirmStat', revokeApply: 'revokeStatApply', revokeConfirm: 'revokeStatConfirm' };
 const kindLabel = (k: string) => (IncomeKind.values.includes(k as never) ? IncomeKind.label(k) : k || '其他');
@@ -60,7 +65,7 @@ export class Statistics {
     const before = await gw.statFigures({ period: prev, scope }, ctx);
     const current = await gw.statFigures({ period: tp.period, scope }, ctx);
     const showPrev = period ? period === prev : before.state !== 0 && this.now(gw).getTime() <= Date.parse(before.deadline);
-    return this.shape(scope, showPrev ? before : current, tp.period, [before, current], this.now(gw));
+    return this.shape(gw, ctx, scope, showPrev ? before : current, tp.period, [before, current], this.now(gw));
   }
 
   /**
@@ -70,7 +75,19 @@ export class Statistics {
    * and the service's are kept equal (all-or-nothing batches, closed while applied); should the service's
    * totals differ all the same, `notice` says so with both figures.
    */
-  private async shape(scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[], now: Date): Promise<StatView> {
+  private async shape(gw: TaxGateway, ctx: { userId: string }, scope: StatScope, f: StatFigures, tickPeriod: string, periods: StatFigures[], now: Date): Promise<StatView> {
+    // 统计对比 (issue 32 item 1): once applied for, the bureau's counted invoices against our ticks, line by line.
+    // A detail the service cannot give (a lost exchange, a Nuonuo call not yet confirmed) must not take the page down: the words instead.
+    let comparison: StatView['comparison'] = null;
+    let comparisonError = '';
+    if (f.state !== 0) {
+      try {
+        comparison = publicComparison(await compare(this.db, gw, f.period, scope, ctx));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        comparisonError = `税务端统计明细获取失败（${err.message}），暂不能逐张对比`;
+      }
+    }
     const transport = scope === 'deduction' ? await transportDeductionTotal(this.db, f.period) : null;
     const ours = await tickedFigures(this.db, f.period, scope);
     const differs = ours.totals.count !== f.totals.count || ours.totals.effectiveTax !== f.totals.effectiveTax;
@@ -96,14 +113,17 @@ export class Statistics {
       ...(statRefusal('confirm', f.state, f.period, f.deadline, now)?.code === StatCodes.sameMonth
         ? { actions: (STAT_ACTIONS_BY_STATE[f.state] ?? []).filter((a) => a !== 'confirm'), unavailable: { confirm: `所属期${f.period.slice(0, 4)}年${f.period.slice(4)}月当月不能确认统计，请于次月起、统计截止前确认` } }
         : { actions: [...(STAT_ACTIONS_BY_STATE[f.state] ?? [])] }),
-      lastAction: last ? { action: last.action, result: Number(last.result), message: last.message, userName: last.user_name, at: last.created_at } : null,
+      lastAction: last ? { action: last.action, result: Number(last.result), message: last.message, userName: last.user_name, at: last.created_at, ...(last.reason ? { reason: last.reason, differences: Number(last.differences) } : {}) } : null,
+      comparison,
+      ...(comparisonError ? { comparisonError } : {}),
+      simulator: gw.mode === 'simulator' && !!gw.simulator,
     };
   }
 
   /** The claim of (scope, period), settling a crashed server's stale one first; refused while another is under way. */
   private async claim(req: FastifyRequest, r: StatRequest, action: StatActionCode): Promise<string> {
     const user = currentUser(req);
-    const row = () => ({ id: newId(), period: r.period, scope: r.scope, action, result: StatActionResult.pending, message: '', state_after: null, active: 1, user_id: user.id, user_name: user.name, created_at: nowIso(), finished_at: null });
+    const row = () => ({ id: newId(), period: r.period, scope: r.scope, action, result: StatActionResult.pending, message: '', state_after: null, active: 1, user_id: user.id, user_name: user.name, created_at: nowIso(), finished_at: null, reason: '', differences: 0 });
     for (let attempt = 0; attempt < 2; attempt++) {
       const values = row();
       try {
@@ -123,21 +143,40 @@ export class Statistics {
     throw conflict(STAT_BUSY);
   }
 
-  private async finish(id: string, result: number, message: string, stateAfter: number | null): Promise<void> {
-    await this.db.updateTable('income_stat_actions').set({ active: 0, result, message, state_after: stateAfter, finished_at: nowIso() }).where('id', '=', id).execute();
+  private async finish(id: string, result: number, message: string, stateAfter: number | null, over: { reason: string; differences: number } = { reason: '', differences: 0 }): Promise<void> {
+    await this.db.updateTable('income_stat_actions').set({ active: 0, result, message, state_after: stateAfter, finished_at: nowIso(), reason: over.reason, differences: over.differences }).where('id', '=', id).execute();
   }
 
-  async act(req: FastifyRequest, scope: StatScope, action: StatActionCode, period: string): Promise<StatView> {
+  /**
+   * An action. 确认统计 while the comparison has open differences (统计对比, issue 32 item 1) is refused unless the
+   * clerk gives a reason; the reason and the number of differences are recorded with the action and in the
+   * operation log.
+   */
+  async act(req: FastifyRequest, scope: StatScope, action: StatActionCode, period: string, reason = ''): Promise<StatView> {
     const r: StatRequest = { period, scope };
     const what = `${STAT_SCOPE_LABELS[scope]}：税款所属期${period}${StatAction.label(action)}`;
     const id = await this.claim(req, r, action);
     let after: StatFigures;
+    let over = { reason: '', differences: 0 };
     try {
       const gw = await this.settings.gateway();
       const ctx = { userId: currentUser(req).id };
       const before = await gw.statFigures(r, ctx);
       if (before.state !== STAT_MOVES[action].from) {
         throw refuse(statRefusal(action, before.state, period, before.deadline, this.now(gw))?.message ?? '统计状态已变化，请刷新后重试');
+      }
+      if (action === 'confirm') {
+        // Open differences, or a detail that cannot be read (unknown: counted as one), need the clerk's reason.
+        let open: number;
+        try {
+          open = (await compare(this.db, gw, period, scope, ctx)).open;
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          if (!reason.trim()) throw refuse(`税务端统计明细获取失败（${err.message}），无法逐张对比；请稍后重试，或填写原因后确认`);
+          open = 1;
+        }
+        if (open && !reason.trim()) throw refuse(differencesOpen(open));
+        if (open) over = { reason: reason.trim(), differences: open };
       }
       after = await gw[CALL[action]](r, ctx);
     } catch (err) {
@@ -147,9 +186,51 @@ export class Statistics {
       if (err instanceof TaxGatewayError && err.status < 500) throw refuse(err.message);
       throw err;
     }
-    await this.finish(id, StatActionResult.success, `${StatAction.label(action)}成功`, after.state);
-    await this.app.oplog.record(req, OperationLogType.edit, `${what}成功`);
+    await this.finish(id, StatActionResult.success, `${StatAction.label(action)}成功`, after.state, over);
+    await this.app.oplog.record(req, OperationLogType.edit, `${what}成功${over.differences ? `（与税务端存在${over.differences}处差异，确认原因：${over.reason}）` : ''}`);
     return this.viewOf(req, scope, after);
+  }
+
+  /** 采纳税务端 (issue 32 item 1): only after 申请统计 and before 确认统计; answers the new view and how many were adopted. */
+  async adopt(req: FastifyRequest, scope: StatScope, period: string, keys: readonly string[] | undefined): Promise<{ view: StatView; adopted: number }> {
+    const gw = await this.settings.gateway();
+    const ctx = { userId: currentUser(req).id };
+    const f = await gw.statFigures({ period, scope }, ctx);
+    if (f.state !== 1) throw refuse(`税款所属期${period}${f.state === 0 ? '尚未申请统计，请先申请统计后再对比' : '的统计已确认，不能再采纳；如需修改，请先撤销确认'}`);
+    const c: Compared = await compare(this.db, gw, period, scope, ctx);
+    const adopted = await adopt(this.app, req, c, period, scope, keys);
+    return { view: await this.viewOf(req, scope, f), adopted };
+  }
+
+  /**
+   * 模拟税务端勾选: the tax simulator's control (simulator mode only) — the clerk ticks or undoes pool invoices on
+   * the bureau's platform, outside the product, in the current tick period. Our ledger is not touched.
+   */
+  async outsideTick(req: FastifyRequest, b: StatOutsideTickBody): Promise<{ period: string; accepted: number; outcomes: Array<{ key: string; accepted: boolean; message: string }> }> {
+    const gw = await this.settings.gateway();
+    if (gw.mode !== 'simulator' || !gw.simulator) throw refuse('当前连接的是真实税务端，请在税务端操作');
+    let list: IncomeInvoiceTable[];
+    if (b.ids?.length) {
+      const rows = await rowsById(this.db, b.ids);
+      if (b.ids.some((id) => !rows.has(id))) throw refuse('发票不存在');
+      list = b.ids.map((id) => rows.get(id)!);
+    } else {
+      const numbers = [...new Set(b.numbers ?? [])];
+      const found = await this.db.selectFrom('income_invoices').selectAll().where((eb) => eb.or([eb('digital_no', 'in', numbers), eb('invoice_no', 'in', numbers.map((n) => n.slice(-8)))])).execute();
+      const byNumber = new Map((found as IncomeInvoiceTable[]).map((r) => [numberOf(r), r]));
+      const absent = numbers.filter((n) => !byNumber.has(n));
+      if (absent.length) throw refuse(`票池中无发票 ${absent.slice(0, 3).join('、')}`);
+      list = numbers.map((n) => byNumber.get(n)!);
+    }
+    if (list.some((x) => x.kind === 'customs')) throw refuse('模拟税务端勾选不含海关缴款书');
+    if ((b.vatUsage === 4) !== (b.deductReason !== undefined)) throw refuse(b.vatUsage === 4 ? '请选择不抵扣原因' : '只有不抵扣需要原因');
+    const { period } = await gw.tickPeriod({ userId: currentUser(req).id });
+    const outcomes = b.action === 'tick'
+      ? await gw.simulator.tickOutside({ period, usage: b.vatUsage, ...(b.deductReason ? { reason: b.deductReason } : {}), items: list.map((x) => ({ ...itemOf(x), effectiveTax: b.vatUsage === 1 ? (b.effectiveTax ?? Number(x.tax)) : Number(x.tax) })) })
+      : await gw.simulator.untickOutside({ period, usage: b.vatUsage, items: list.map(itemOf) });
+    const accepted = outcomes.filter((o) => o.accepted).length;
+    await this.app.oplog.record(req, OperationLogType.edit, `模拟税务端${b.action === 'tick' ? '勾选' : '撤销勾选'}：税款所属期 ${period}，${accepted}/${outcomes.length} 张`);
+    return { period, accepted, outcomes };
   }
 
   private async viewOf(req: FastifyRequest, scope: StatScope, f: StatFigures): Promise<StatView> {
@@ -159,6 +240,6 @@ export class Statistics {
     const other = f.period === tp.period ? shiftPeriod(tp.period, -1) : tp.period;
     const o = other === f.period ? f : await gw.statFigures({ period: other, scope }, ctx);
     const periods = [f, o].sort((a, b) => a.period.localeCompare(b.period));
-    return this.shape(scope, f, tp.period, periods, this.now(gw));
+    return this.shape(gw, ctx, scope, f, tp.period, periods, this.now(gw));
   }
 }

@@ -16,6 +16,10 @@ export interface StatActionTable {
   user_name: string;
   created_at: string;
   finished_at: string | null;
+  /** 0045: the clerk's reason for confirming over open differences ('' when none was needed). */
+  reason: string;
+  /** 0045: the lines that differed from the bureau's when the action was taken. */
+  differences: number;
 }
 
 declare module '../../../db/schema.js' {

@@ -14,7 +14,7 @@ import DeductionStatistic from './DeductionStatistic';
 import RebateStatistic from './RebateStatistic';
 import { actionQuestion } from './StatPage';
 
-const calls = { view: vi.fn(), act: vi.fn(), exportFigures: vi.fn() };
+const calls = { view: vi.fn(), act: vi.fn(), adopt: vi.fn(), exportFigures: vi.fn() };
 const charts: Array<{ testId?: string; option: { series: Array<{ data: unknown[] }> } }> = [];
 vi.mock('./api', async (orig) => ({
   ...(await orig<typeof import('./api')>()),
@@ -43,6 +43,8 @@ const view = (over: Partial<StatView> = {}): StatView => ({
   notice: '',
   actions: ['apply'],
   lastAction: null,
+  comparison: null,
+  simulator: true,
   ...over,
 });
 

@@ -7,9 +7,9 @@
  * 不符合确认条件, 已确认统计不能撤销 …) is shown on the page as the server words it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, Descriptions, Empty, Popconfirm, Row, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Empty, Input, Modal, Popconfirm, Row, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { PeriodStatState, StatAction, type StatActionCode, type StatKindFigure, type StatView } from '@zhyy/shared';
+import { PeriodStatState, STAT_CONFIRM_REASON_MAX, StatAction, type StatActionCode, type StatKindFigure, type StatView } from '@zhyy/shared';
 import { ApiError } from '../../../api/errors';
 import { EChart } from '../../../components/EChart';
 import { ExportButton } from '../../../components/ExportButton';
@@ -19,6 +19,8 @@ import { Money } from '../../common/Money';
 import { periodText } from '../deduction/PeriodHeader';
 import { statApi, STAT_KEY, type StatScope } from './api';
 import { taxByKindOption } from './charts';
+import { StatCompare } from './StatCompare';
+import { SimOutsideBox } from './SimOutsideBox';
 import '../../../components/listPage.css';
 import '../../common/ledger.css';
 
@@ -53,7 +55,8 @@ const lastActionText = (v: StatView) => {
   const a = v.lastAction;
   if (!a) return '—';
   const result = a.result === 1 ? '成功' : a.result === 2 ? `失败：${a.message}` : '处理中';
-  return `${a.userName} ${formatDateTime(a.at)} ${StatAction.label(a.action)}${result}`;
+  const over = a.reason ? `（${a.differences ?? 0}处差异，原因：${a.reason}）` : '';
+  return `${a.userName} ${formatDateTime(a.at)} ${StatAction.label(a.action)}${result}${over}`;
 };
 
 export function StatPage({ scope }: { scope: StatScope }) {
@@ -62,19 +65,37 @@ export function StatPage({ scope }: { scope: StatScope }) {
   const [refusal, setRefusal] = useState('');
   const q = useQuery({ queryKey: [...STAT_KEY, scope, period ?? ''], queryFn: () => statApi.view(scope, period) });
   const v = q.data;
+  const [reasonOpen, setReasonOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const failed = (err: unknown) => {
+    setRefusal(err instanceof ApiError || err instanceof Error ? err.message : '操作失败，请稍后重试');
+    void client.invalidateQueries({ queryKey: [...STAT_KEY, scope] });
+  };
   const act = useMutation({
-    mutationFn: (action: StatActionCode) => statApi.act(scope, action, v!.period),
+    mutationFn: ({ action, reason: why }: { action: StatActionCode; reason?: string }) => (why ? statApi.act(scope, action, v!.period, why) : statApi.act(scope, action, v!.period)),
     onMutate: () => setRefusal(''),
-    onSuccess: (next, action) => {
+    onSuccess: (next, { action }) => {
       client.setQueryData([...STAT_KEY, scope, period ?? ''], next);
       void client.invalidateQueries({ queryKey: ['income', 'deduction'] });
+      setReasonOpen(false);
+      setReason('');
       void feedback().message.success(`${StatAction.label(action)}成功`);
     },
-    onError: (err) => {
-      setRefusal(err instanceof ApiError || err instanceof Error ? err.message : '操作失败，请稍后重试');
-      void client.invalidateQueries({ queryKey: [...STAT_KEY, scope] });
-    },
+    onError: failed,
   });
+  // 采纳税务端 (统计对比): the ledger takes the bureau's state of the chosen lines, or of all adoptable ones.
+  const adopt = useMutation({
+    mutationFn: (keys?: string[]) => statApi.adopt(scope, v!.period, keys),
+    onMutate: () => setRefusal(''),
+    onSuccess: (next) => {
+      client.setQueryData([...STAT_KEY, scope, period ?? ''], next);
+      void client.invalidateQueries({ queryKey: ['income', 'deduction'] });
+      void feedback().message.success('已采纳税务端勾选状态');
+    },
+    onError: failed,
+  });
+  // A comparison that could not be made counts as open: 确认统计 then asks for a reason too (the server does).
+  const openDifferences = v?.comparison?.open ?? (v?.comparisonError ? 1 : 0);
   const deduction = scope === 'deduction';
   const columns: TableColumnsType<StatKindFigure> = [
     { title: '发票类型', dataIndex: 'kindLabel', key: 'kind', width: 240 },
@@ -149,11 +170,18 @@ export function StatPage({ scope }: { scope: StatScope }) {
             const ask = v ? actionQuestion(scope, action, v.period) : { title: '', description: '' };
             return (
               <Space key={action} size={4}>
-              <Popconfirm title={ask.title} description={ask.description} okText="确定" cancelText="取消" disabled={!allowed || act.isPending} onConfirm={() => act.mutate(action)}>
-                <Button type={action === 'apply' || action === 'confirm' ? 'primary' : 'default'} danger={action === 'revokeConfirm'} disabled={!allowed} loading={act.isPending && act.variables === action} data-testid={`stat-${action}`}>
+              {action === 'confirm' && openDifferences > 0 ? (
+                // Open differences: 确认统计 needs the clerk's reason (recorded with the action).
+                <Button type="primary" disabled={!allowed} loading={act.isPending && act.variables?.action === action} onClick={() => setReasonOpen(true)} data-testid={`stat-${action}`}>
+                  {StatAction.label(action)}
+                </Button>
+              ) : (
+              <Popconfirm title={ask.title} description={ask.description} okText="确定" cancelText="取消" disabled={!allowed || act.isPending} onConfirm={() => act.mutate({ action })}>
+                <Button type={action === 'apply' || action === 'confirm' ? 'primary' : 'default'} danger={action === 'revokeConfirm'} disabled={!allowed} loading={act.isPending && act.variables?.action === action} data-testid={`stat-${action}`}>
                   {StatAction.label(action)}
                 </Button>
               </Popconfirm>
+              )}
               {v?.unavailable?.[action] ? <Typography.Text type="secondary" data-testid={`stat-${action}-why`}>{v.unavailable[action]}</Typography.Text> : null}
               </Space>
             );
@@ -161,6 +189,24 @@ export function StatPage({ scope }: { scope: StatScope }) {
           <ExportButton fileName={`${NAMES[scope]}${v?.period ?? ''}`} run={() => statApi.exportFigures(scope, v!.period)} disabled={!v} />
         </Space>
       </Card>
+      {v?.simulator && v.state === 0 ? <SimOutsideBox scope={scope} onDone={() => void client.invalidateQueries({ queryKey: [...STAT_KEY, scope] })} /> : null}
+      {v?.comparisonError ? <Alert type="warning" showIcon title={v.comparisonError} data-testid="stat-compare-error" /> : null}
+      {v?.comparison ? (
+        <StatCompare comparison={v.comparison} effectiveLabel={deduction ? '有效抵扣税额' : '退税税额'} canAdopt={v.state === 1} busy={adopt.isPending} onAdopt={(keys) => adopt.mutate(keys)} />
+      ) : null}
+      <Modal
+        open={reasonOpen}
+        title={v ? actionQuestion(scope, 'confirm', v.period).title : ''}
+        okText="确认统计"
+        cancelText="取消"
+        okButtonProps={{ disabled: !reason.trim(), loading: act.isPending, 'data-testid': 'stat-reason-ok' } as never}
+        onOk={() => act.mutate({ action: 'confirm', reason: reason.trim() })}
+        onCancel={() => setReasonOpen(false)}
+        destroyOnHidden
+      >
+        <Alert type="warning" showIcon title={v?.comparisonError ? v.comparisonError : `税务端统计与本系统勾选记录仍有${openDifferences}处差异`} description="建议先在统计对比中采纳税务端状态；如确需按税务端统计确认，请填写原因（将记录在统计操作中）。" style={{ marginBottom: 12 }} />
+        <Input.TextArea rows={3} maxLength={STAT_CONFIRM_REASON_MAX} showCount value={reason} onChange={(e) => setReason(e.target.value)} placeholder="确认原因" aria-label="确认原因" data-testid="stat-reason" />
+      </Modal>
       <Row gutter={12}>
         <Col xs={24} xl={14}>
           <Card size="small" className="list-page-table" title={`统计结果（按发票类型）`}>
