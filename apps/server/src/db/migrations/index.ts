@@ -48,13 +48,13 @@ import * as m0040 from './0040_income_sign_withdrawal.js';
 import * as m0041 from './0041_income_red_received.js';
 import * as m0042 from './0042_filing_calendars.js';
 import * as m0043 from './0043_tender_manager_exceptions.js';
+import * as m0044 from './0044_customs_notices_exception_ends.js';
+import * as m0045 from './0045_income_stat_reconcile.js';
+import * as m0046 from './0046_income_status_recheck.js';
 import * as m0047 from './0047_reimb_reversal.js';
 import * as m0048 from './0048_reimb_duplicate_claims.js';
 import * as m0049 from './0049_cost_close_digest.js';
 import * as m0050 from './0050_income_seller_names.js';
-import * as m0046 from './0046_income_status_recheck.js';
-import * as m0044 from './0044_customs_notices_exception_ends.js';
-import * as m0045 from './0045_income_stat_reconcile.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -99,11 +99,11 @@ export const migrations: Record<string, Migration> = {
   '0041_income_red_received': m0041,
   '0042_filing_calendars': m0042,
   '0043_tender_manager_exceptions': m0043,
+  '0044_customs_notices_exception_ends': m0044,
+  '0045_income_stat_reconcile': m0045,
+  '0046_income_status_recheck': m0046,
   '0047_reimb_reversal': m0047,
   '0048_reimb_duplicate_claims': m0048,
   '0049_cost_close_digest': m0049,
   '0050_income_seller_names': m0050,
-  '0046_income_status_recheck': m0046,
-  '0044_customs_notices_exception_ends': m0044,
-  '0045_income_stat_reconcile': m0045,
 };
