@@ -81,7 +81,7 @@ function cases(): Case[] {
     { url: '/api/income/pool/list', body: { sellerName: '%' }, where: `lower(seller_name) like ${like('%')} escape '\\'` },
     { url: '/api/income/pool/list', body: { sellerName: '没有这样的销方' }, where: '1 = 0' },
     { url: '/api/income/pool/other', body: { sellerName: seller }, where: `kind in (${others}) and lower(seller_name) like ${s1} escape '\\'` },
-    { url: '/api/income/pool/abnormal', body: { sellerName: '公司' }, where: `(invoice_state <> 0 or red_pending = 1 or risk_level = '02' or buyer_mismatch = 1 or duplicate_of is not null or verify_state = 2) and lower(seller_name) like ${like('公司')} escape '\\'` },
+    { url: '/api/income/pool/abnormal', body: { sellerName: '公司' }, where: `(invoice_state <> 0 or red_pending = 1 or risk_level in ('02', '03') or buyer_mismatch = 1 or duplicate_of is not null or verify_state = 2) and lower(seller_name) like ${like('公司')} escape '\\'` },
   ];
 }
 

@@ -32,8 +32,13 @@ describe('0029_income_abnormal backfill (frozen)', () => {
     const flagged = await s.db.kysely.selectFrom('income_abnormal_cases').select('doc_flagged').where('doc_flagged', '<>', '').execute();
     for (const f of flagged) expect(f.doc_flagged).toMatch(/^(报销单|签收单|合同) \S+$/);
 
+    // Today's rules raise what 0029 raised, and since 0046 (issue 32 item 2) also the 疑点发票 (risk 03) cases,
+    // a flag 0029 did not know.
     await s.db.kysely.deleteFrom('income_abnormal_cases').execute();
-    expect(await raiseAll(s.db.kysely, false)).toBe(raised);
-    expect(await cases()).toEqual(frozen);
+    const today = await raiseAll(s.db.kysely, false);
+    const now = await cases();
+    const known = now.filter((c) => !c.endsWith(':suspicious'));
+    expect(known).toEqual(frozen);
+    expect(today).toBe(now.length);
   });
 });
