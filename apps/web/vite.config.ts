@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { randomUUID } from 'node:crypto';
 import { compressAssets } from './vite-compress';
+import { preloadFirstScreen } from './vite-preload';
 
 /** A new id every build: written to dist/version.json and compiled into the client (SPEC section 9). */
 const buildVersion = `${new Date().toISOString().replace(/[-:TZ.]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`;
@@ -27,7 +28,7 @@ const VENDOR_CHUNKS: Record<string, RegExp> = {
 
 // The API server serves the built client; in development Vite proxies /api to it.
 export default defineConfig({
-  plugins: [react(), versionFile(), compressAssets()],
+  plugins: [react(), versionFile(), preloadFirstScreen(), compressAssets()],
   define: { __APP_VERSION__: JSON.stringify(buildVersion) },
   resolve: { conditions: ['source'] },
   server: {
