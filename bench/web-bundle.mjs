@@ -14,6 +14,7 @@
  *     plain antd sign-in page alternately (RUNS pairs, default 7): min / median / max of each and of
  *     the ratio of each pair. Prints figures; asserts nothing.
  *   node bench/web-bundle.mjs            (Chromium: /usr/bin/chromium or CHROMIUM_PATH; RUNS=7)
+ *   SERVER_MAIN=…/dist/main.js WEB_DIST=…/web/dist node bench/web-bundle.mjs   (another build, e.g. the commit before a change)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -213,7 +214,7 @@ try {
   await installWebClient(plainApp, { webDist: plainDir });
   const plainURL = await plainApp.listen({ port: await freePort(), host: '127.0.0.1' });
 
-  server = await startServer({ dataDir: path.join(dataDir, 'data') });
+  server = await startServer({ dataDir: path.join(dataDir, 'data'), ...(process.env.SERVER_MAIN ? { main: path.resolve(process.env.SERVER_MAIN) } : {}) });
   browser = await chromium.launch({ executablePath, args, headless: true });
   const app = await measureApp(browser, server.baseURL);
   const plain = await measurePlain(browser, plainURL);
