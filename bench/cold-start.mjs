@@ -1,32 +1,60 @@
 #!/usr/bin/env node
 /**
  * Cold start of the built server (npm run build first): ms from spawning `node apps/server/dist/main.js`
- * to the first 200 of /version.json, and the CPU time the server used until then. The first run creates the database and loads the demo company
- * (reported apart); the next runs start on that database. Prints figures; asserts nothing.
+ * to the first 200 of /version.json, and the CPU time the server used until then. The first run creates
+ * the database and loads the demo company (reported apart); the next runs start on that database.
+ * The anchor is a Fastify hello world (bench/lib/hello-server.mjs) started the same way, alternately with
+ * the server in the same run, so both see the same load on a shared machine: min / median / max of
+ * each, and of the ratio server ÷ hello world of each pair. Prints figures; asserts nothing.
  *   node bench/cold-start.mjs [runs=5]
+ *   SERVER_MAIN=/elsewhere/apps/server/dist/main.js node bench/cold-start.mjs   (another build, e.g. the commit before a change)
  */
 import fs from 'node:fs';
-import { startServer, stopServer, tempDir } from './lib/server.mjs';
+import path from 'node:path';
+import { root, startServer, stopServer, tempDir } from './lib/server.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const dataDir = tempDir('zhyy-cold-');
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const hello = path.join(root, 'bench/lib/hello-server.mjs');
+const serverMain = process.env.SERVER_MAIN ? path.resolve(process.env.SERVER_MAIN) : undefined;
+const server = { dataDir, ...(serverMain ? { main: serverMain } : {}) };
+const sorted = (xs) => xs.slice().sort((a, b) => a - b);
+const mmm = (xs, digits = 0) => {
+  const s = sorted(xs);
+  return `${s[0].toFixed(digits)} / ${s[Math.floor(s.length / 2)].toFixed(digits)} / ${s[s.length - 1].toFixed(digits)}`;
+};
 
 try {
-  const first = await startServer({ dataDir });
+  const first = await startServer(server);
   await stopServer(first.child);
   console.log(`first start (migrate + demo company): ${first.ms.toFixed(0)} ms`);
-  const times = [];
-  const cpu = [];
+  const app = { ms: [], cpu: [] };
+  const anchor = { ms: [], cpu: [] };
+  const ratio = { ms: [], cpu: [] };
   for (let i = 0; i < runs; i++) {
-    const s = await startServer({ dataDir });
-    times.push(s.ms);
-    cpu.push(s.cpuMs ?? NaN);
-    await stopServer(s.child);
+    // Alternating which starts first, so neither always follows the other's exit.
+    const order = i % 2 ? ['hello', 'app'] : ['app', 'hello'];
+    const got = {};
+    for (const which of order) {
+      const s = await startServer(which === 'app' ? server : { dataDir, main: hello });
+      got[which] = s;
+      await stopServer(s.child);
+    }
+    app.ms.push(got.app.ms);
+    app.cpu.push(got.app.cpuMs ?? NaN);
+    anchor.ms.push(got.hello.ms);
+    anchor.cpu.push(got.hello.cpuMs ?? NaN);
+    ratio.ms.push(got.app.ms / got.hello.ms);
+    ratio.cpu.push((got.app.cpuMs ?? NaN) / (got.hello.cpuMs ?? NaN));
   }
-  console.log(`cold start to first 200 of /version.json: median ${median(times).toFixed(0)} ms over ${runs} (${times.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(`${runs} runs, min / median / max:`);
+  console.log(`  server, ms to first 200 of /version.json: ${mmm(app.ms)}   (${app.ms.map((t) => t.toFixed(0)).join(', ')})`);
+  console.log(`  Fastify hello world, same:                 ${mmm(anchor.ms)}`);
+  console.log(`  ratio server / hello world, each pair:    ${mmm(ratio.ms, 2)}`);
   // CPU time is less sensitive than wall time to other processes sharing the machine.
-  console.log(`CPU time of the server until then: median ${median(cpu).toFixed(0)} ms`);
+  console.log(`  server CPU time until then, ms:            ${mmm(app.cpu)}`);
+  console.log(`  hello world CPU time, ms:                  ${mmm(anchor.cpu)}`);
+  console.log(`  CPU ratio, each pair:                      ${mmm(ratio.cpu, 2)}`);
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -5,10 +5,16 @@
  * with a fresh cache the encoded (compressed) sizes of every response, as the browser receives them:
  *   - /login first load, and /dashboard first load signed in as demo1;
  *   - the extra bytes one page of each area adds after /dashboard (in-app navigation, warm cache);
+ *   - the first load (fresh cache, signed in) of each area's landing page (issue 30);
  *   - a plain antd app (bench/plain-antd: a sign-in page, a list page with Layout, Menu, Table, Form,
  *     RangePicker, Modal, Drawer) built now with the same Vite/React/antd and served by the same
- *     installWebClient, and the ratios between the two. Prints figures; asserts nothing.
- *   node bench/web-bundle.mjs            (Chromium: /usr/bin/chromium or CHROMIUM_PATH)
+ *     installWebClient, and the ratios between the two;
+ *   - /login time to usable: ms from navigation start until the page has a text field and a button
+ *     (a MutationObserver installed before the page's own scripts), fresh cache, for /login and for the
+ *     plain antd sign-in page alternately (RUNS pairs, default 7): min / median / max of each and of
+ *     the ratio of each pair. Prints figures; asserts nothing.
+ *   node bench/web-bundle.mjs            (Chromium: /usr/bin/chromium or CHROMIUM_PATH; RUNS=7)
+ *   SERVER_MAIN=…/dist/main.js WEB_DIST=…/web/dist node bench/web-bundle.mjs   (another build, e.g. the commit before a change)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,7 +31,49 @@ const AREAS = [
   ['system (用户列表)', '/system/userlist'],
 ];
 
+/** Each area's landing page (the first page of its menu, or the group's redirect), first load signed in. */
+const LANDINGS = [
+  ['workflow (我的待办)', '/flow/todolist'],
+  ['invoice (发票台账)', '/invoice/invoiceaccount/invoice-list'],
+  ['income (进项发票登记)', '/invoice-entry/list'],
+  ['reimbursement (我的报销)', '/reimbursement/my-reimbursement-list'],
+  ['cost (成本单台账)', '/cost-management/account'],
+  ['tender (合同管理)', '/tender/contract/list'],
+  ['system (用户管理)', '/system/userlist'],
+];
+const RUNS = Number(process.env.RUNS ?? 7);
+
 const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+const mmm = (xs, digits = 0) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return `${s[0].toFixed(digits)} / ${s[Math.floor(s.length / 2)].toFixed(digits)} / ${s[s.length - 1].toFixed(digits)}`;
+};
+
+/** Records when the page first has a text field and a button (performance.now(), from navigation start). */
+const USABLE = () => {
+  window.__usable = null;
+  const check = () => {
+    if (window.__usable !== null) return;
+    if (document.querySelector('input') && document.querySelector('button')) {
+      window.__usable = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true });
+};
+
+/** ms to usable of one fresh visit. */
+async function timeToUsable(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  await context.addInitScript(USABLE);
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__usable !== null, null, { timeout: 60_000 });
+  const ms = await page.evaluate(() => window.__usable);
+  await context.close();
+  return ms;
+}
 
 /** Counts encoded bytes (headers + body as received) of every response of a page, through CDP. */
 async function meter(context, page) {
@@ -119,6 +167,17 @@ async function measureApp(browser, baseURL) {
     out.areas.push({ name, url, ...m.take() });
   }
   await context.close();
+  // Each area's landing page as the first page opened (fresh cache, signed in).
+  out.landings = [];
+  for (const [name, url] of LANDINGS) {
+    context = await browser.newContext({ ...opts, storageState });
+    page = await context.newPage();
+    m = await meter(context, page);
+    await page.goto(url);
+    await m.idle(2500);
+    out.landings.push({ name, url, ...m.take() });
+    await context.close();
+  }
   return out;
 }
 
@@ -155,10 +214,20 @@ try {
   await installWebClient(plainApp, { webDist: plainDir });
   const plainURL = await plainApp.listen({ port: await freePort(), host: '127.0.0.1' });
 
-  server = await startServer({ dataDir: path.join(dataDir, 'data') });
+  server = await startServer({ dataDir: path.join(dataDir, 'data'), ...(process.env.SERVER_MAIN ? { main: path.resolve(process.env.SERVER_MAIN) } : {}) });
   browser = await chromium.launch({ executablePath, args, headless: true });
   const app = await measureApp(browser, server.baseURL);
   const plain = await measurePlain(browser, plainURL);
+  const usable = { app: [], plain: [], ratio: [] };
+  for (let i = 0; i < RUNS; i++) {
+    // Alternating which goes first.
+    const order = i % 2 ? ['plain', 'app'] : ['app', 'plain'];
+    const got = {};
+    for (const which of order) got[which] = await timeToUsable(browser, which === 'app' ? `${server.baseURL}/login` : `${plainURL}/`);
+    usable.app.push(got.app);
+    usable.plain.push(got.plain);
+    usable.ratio.push(got.app / got.plain);
+  }
 
   const row = (label, x, yard) =>
     console.log(`${label.padEnd(34)} ${kib(x.files).padStart(9)} in ${String(x.count).padStart(2)} files${yard ? `  = ${(x.files / yard.files).toFixed(2)} x plain antd (${kib(yard.files)})` : ''}   (+ API ${kib(x.api)})`);
@@ -168,11 +237,17 @@ try {
   row('/dashboard first load (demo1)', app.dashboard, plain.list);
   console.log('each area after /dashboard (in-app, warm cache):');
   for (const a of app.areas) row(`  + ${a.name}`, a);
+  console.log("each area's landing page, first load (fresh cache, signed in):");
+  for (const a of app.landings) row(`  ${a.name}`, a, plain.list);
+  console.log(`/login time to usable, ${RUNS} fresh visits each, alternating, min / median / max:`);
+  console.log(`  /login                ${mmm(usable.app)} ms`);
+  console.log(`  plain antd sign-in    ${mmm(usable.plain)} ms`);
+  console.log(`  ratio, each pair      ${mmm(usable.ratio, 2)}`);
   console.log('plain antd yardstick:');
   row('  sign-in page', plain.login);
   row('  list page', plain.list);
   if (process.env.VERBOSE) {
-    for (const [name, x] of [['login', app.login], ['dashboard', app.dashboard], ...app.areas.map((a) => [a.url, a])]) {
+    for (const [name, x] of [['login', app.login], ['dashboard', app.dashboard], ...app.areas.map((a) => [a.url, a]), ...app.landings.map((a) => [`first load ${a.url}`, a])]) {
       console.log(`\n${name}:`);
       for (const f of x.list.sort((a, b) => b.bytes - a.bytes)) console.log(`  ${kib(f.bytes).padStart(8)}  ${new URL(f.url).pathname}`);
     }

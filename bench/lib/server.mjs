@@ -35,14 +35,14 @@ export function cpuMsOf(pid) {
   }
 }
 
-/** Spawns the server and resolves { child, baseURL, ms } once `probe` answers 200 (ms from spawn). */
-export async function startServer({ dataDir, port, probe = '/version.json', env = {} }) {
-  if (!fs.existsSync(serverMain)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
+/** Spawns the server (or `main`, another script) and resolves { child, baseURL, ms } once `probe` answers 200 (ms from spawn). */
+export async function startServer({ dataDir, port, probe = '/version.json', env = {}, main = serverMain }) {
+  if (!fs.existsSync(main)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
   port ??= await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   let output = '';
   const started = performance.now();
-  const child = spawn(process.execPath, [serverMain], {
+  const child = spawn(process.execPath, [main], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'warn', DATABASE_URL: '', LOGIN_RATE_LIMIT: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

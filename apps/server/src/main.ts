@@ -5,7 +5,7 @@ import { pidFileName } from './backup/backup.js';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate, openDatabase } from './db/index.js';
-import { prepareFirstStart } from './seed/index.js';
+import type { FirstStart } from './seed/index.js';
 import { createStorage } from './platform/storage/index.js';
 
 async function main(): Promise<void> {
@@ -16,7 +16,10 @@ async function main(): Promise<void> {
   fs.writeFileSync(pidFile, `${process.pid}\n`);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
   const applied = await migrate(db);
-  const first = await prepareFirstStart(db, { demo: config.demo, storage: createStorage(config) });
+  // The seed (the demo company's data and its drawing code) loads only while the database has no users
+  // (issue 30: not with every start); prepareFirstStart checks again under its lock.
+  const empty = !(await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst());
+  const first: FirstStart = empty ? await (await import('./seed/index.js')).prepareFirstStart(db, { demo: config.demo, storage: createStorage(config) }) : { kind: 'none' };
   const app = await buildApp(config, db);
   if (applied.length) app.log.info({ migrations: applied }, 'migrations applied');
   if (first.kind === 'demo') app.log.info({ users: first.users }, 'demo company loaded (password demo123)');

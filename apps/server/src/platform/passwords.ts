@@ -1,15 +1,18 @@
 /** Password hashing: argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane). */
 import crypto from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+
+// The native argon2 addon loads with the first password hashed or checked, not at start (issue 30).
+const argon2 = () => import('@node-rs/argon2');
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum in the typings)
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, OPTIONS);
 }
 
 export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  const { verify } = await argon2();
   try {
     return await verify(stored, password);
   } catch {

@@ -9,7 +9,8 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { SaxesParser } from 'saxes';
+import { createRequire } from 'node:module';
+import type { SaxesParser as SaxesParserType } from 'saxes';
 import { refuse } from './envelope.js';
 
 export type FileFormat = 'pdf' | 'ofd' | 'xml' | 'jpg' | 'png' | 'gif' | 'webp';
@@ -32,6 +33,11 @@ function looksLikeMarkup(b: Buffer): boolean {
   return head.startsWith('<');
 }
 
+// saxes loads with the first XML upload, not at start (issue 30); it is CommonJS, so `require` keeps checkXml synchronous.
+const require = createRequire(import.meta.url);
+let saxesModule: { SaxesParser: typeof SaxesParserType } | undefined;
+const saxes = () => (saxesModule ??= require('saxes') as { SaxesParser: typeof SaxesParserType });
+
 const XHTML_NS = 'http://www.w3.org/1999/xhtml';
 /** After dropping what browsers ignore in a URL (whitespace, control characters). */
 const SCRIPT_URL = /^(javascript|vbscript|data:text\/html)/i;
@@ -46,6 +52,7 @@ const SCRIPT = '文件包含脚本或样式表指令，不能上传';
  * attributes and script URLs. Anything that is not well-formed XML is refused too.
  */
 export function checkXml(content: Buffer): void {
+  const { SaxesParser } = saxes();
   const text = content.toString('utf8').replace(/^\uFEFF/, '');
   let problem: string | null = null;
   let root = true;

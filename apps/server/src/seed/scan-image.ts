@@ -3,8 +3,6 @@
  * photograph as JPEG (jpeg-js) and flatbed scans as PNG (pngjs) — cream paper (with grain in the photo), a printed frame, grey bars
  * for the printed lines, a photo box and a red seal — and reused for many holders, as a demo may.
  */
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
 import { Rng } from './rng.js';
 
 type Rgb = readonly [number, number, number];
@@ -47,8 +45,10 @@ function draw(seed: number, frame: Rgb, photo: boolean, noise: boolean): Buffer 
   return px;
 }
 
-const asJpeg = (px: Buffer) => Buffer.from(jpeg.encode({ data: px, width: W, height: H }, 70).data);
-function asPng(px: Buffer): Buffer {
+// The encoders load when the demo's scans are drawn, not with every start (main.ts imports the seed; issue 30).
+const asJpeg = async (px: Buffer) => Buffer.from((await import('jpeg-js')).default.encode({ data: px, width: W, height: H }, 70).data);
+async function asPng(px: Buffer): Promise<Buffer> {
+  const { PNG } = await import('pngjs');
   const png = new PNG({ width: W, height: H });
   px.copy(png.data);
   return PNG.sync.write(png, { colorType: 2 });
@@ -60,12 +60,12 @@ let titles: Promise<Scan[]> | null = null;
 
 /** Certificate scans: a photograph (JPEG, dark red frame) and a flatbed scan (PNG, blue frame). */
 export function certificateImages(): Promise<{ name: string; bytes: Buffer }[]> {
-  certs ??= Promise.resolve([{ name: '照片.jpg', bytes: asJpeg(draw(1, [140, 30, 30], true, true)) }, { name: '扫描件.png', bytes: asPng(draw(2, [30, 60, 130], true, false)) }]);
+  certs ??= (async () => [{ name: '照片.jpg', bytes: await asJpeg(draw(1, [140, 30, 30], true, true)) }, { name: '扫描件.png', bytes: await asPng(draw(2, [30, 60, 130], true, false)) }])();
   return certs;
 }
 
 /** Title certificate scans (职称证书 inner pages, PNG). */
 export function titleImages(): Promise<{ name: string; bytes: Buffer }[]> {
-  titles ??= Promise.resolve([{ name: '扫描件.png', bytes: asPng(draw(4, [120, 20, 20], true, false)) }, { name: '扫描件.png', bytes: asPng(draw(5, [90, 50, 20], false, false)) }]);
+  titles ??= (async () => [{ name: '扫描件.png', bytes: await asPng(draw(4, [120, 20, 20], true, false)) }, { name: '扫描件.png', bytes: await asPng(draw(5, [90, 50, 20], false, false)) }])();
   return titles;
 }

@@ -6,7 +6,6 @@
  * shared objects and a cross-reference table. pdf-lib (and pdf.js) read the result; the text can be
  * selected and searched (Identity-H glyph ids with a ToUnicode map).
  */
-import fontkit from '@pdf-lib/fontkit';
 import { deflateSync } from 'node:zlib';
 import { subsetFor } from '../integrations/tax/pdf/font.js';
 
@@ -37,6 +36,8 @@ export class ScanPdf {
   /** A writer for pages drawing only characters of `chars`. */
   static async create(chars: string): Promise<ScanPdf> {
     const ttf = await subsetFor(chars);
+    // fontkit loads when the demo's scans are drawn, not with every start (main.ts imports the seed; issue 30).
+    const { default: fontkit } = await import('@pdf-lib/fontkit');
     const font = fontkit.create(ttf) as unknown as {
       unitsPerEm: number; ascent: number; descent: number; capHeight: number; bbox: { minX: number; minY: number; maxX: number; maxY: number };
       glyphForCodePoint(cp: number): { id: number; advanceWidth: number };

@@ -14,7 +14,6 @@
  */
 import { ContractType, computeLine, InvoiceColour, InvoiceKind, InvoiceStatus, SourceKind } from '@zhyy/shared';
 import type { InvoiceLineTable, InvoiceTable } from '../modules/invoice/tables.js';
-import { renderInvoicePdf } from '../integrations/tax/pdf/render.js';
 import { shanghaiTime } from '../integrations/tax/simulator/numbers.js';
 import { renderInvoiceXml } from '../integrations/tax/simulator/xml.js';
 import type { TaxInvoiceFile } from '../integrations/tax/types.js';
@@ -26,6 +25,9 @@ import type { SeedContext } from './context.js';
 import { TAX_CODES } from './invoiceData.js';
 import { Rng } from './rng.js';
 import '../modules/invoice/apportionment/tables.js';
+
+// pdf-lib and fontkit load when the demo is written, not with every start (main.ts imports the seed; issue 30).
+const renderInvoicePdf: typeof import('../integrations/tax/pdf/render.js').renderInvoicePdf = async (...args) => (await import('../integrations/tax/pdf/render.js')).renderInvoicePdf(...args);
 
 const SEED = 20261718;
 const DAY = 86_400_000;

@@ -1,18 +1,21 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { MAIN_SIDEBAR_WIDTH } from '@zhyy/shared';
 import { useLiveData } from '../live/useLiveData';
 import { useAppStore } from '../stores/app';
+import { registerReauthHost, useReauth } from '../stores/reauth';
 import { useSettings } from '../stores/settings';
 import { AppMain } from './AppMain';
 import { Breadcrumb } from './Breadcrumb';
 import { Navbar } from './Navbar';
-import { ReauthDialog } from './ReauthDialog';
 import { Sidebar, SIDEBAR_COLLAPSED_WIDTH } from './Sidebar';
 import { TagsView } from './TagsView';
 import { useDevice } from './useDevice';
 import { useTrackView } from './useTrackView';
 import './layout.css';
 
+// The sign-in-again dialog (antd Form, Input.Password) loads when a session ends under the user (issue 30);
+// the layout registers as the one that can ask from the start.
+const ReauthDialog = lazy(() => import('./ReauthDialog').then((m) => ({ default: m.ReauthDialog })));
 // The page-style drawer (switches, sliders, the colour picker) is downloaded the first time it is opened.
 const SettingsDrawer = lazy(() => import('./SettingsDrawer').then((m) => ({ default: m.SettingsDrawer })));
 
@@ -25,6 +28,10 @@ export function Layout() {
   const { tagsView, fixedHeader, drawerOpen } = useSettings();
   const [drawerWanted, setDrawerWanted] = useState(drawerOpen);
   if (drawerOpen && !drawerWanted) setDrawerWanted(true);
+  useEffect(() => registerReauthHost(), []);
+  const reauthAsked = useReauth((s) => s.reason !== null);
+  const [reauthWanted, setReauthWanted] = useState(reauthAsked);
+  if (reauthAsked && !reauthWanted) setReauthWanted(true);
   const mobile = device === 'mobile';
   const offset = mobile ? 0 : sidebarOpened ? MAIN_SIDEBAR_WIDTH : SIDEBAR_COLLAPSED_WIDTH;
   return (
@@ -40,7 +47,11 @@ export function Layout() {
           <AppMain />
         </div>
       </div>
-      <ReauthDialog />
+      {reauthWanted ? (
+        <Suspense fallback={null}>
+          <ReauthDialog />
+        </Suspense>
+      ) : null}
       {drawerWanted ? (
         <Suspense fallback={null}>
           <SettingsDrawer />

@@ -4,14 +4,16 @@
  * clicking one marks it read and opens its link when it is an app path. Content is plain text.
  */
 import { BellOutlined } from '@ant-design/icons';
-import { Badge, Button, Empty, List, Popover, Spin, Typography } from 'antd';
-import { useCallback, useState } from 'react';
+import { Badge, Button, Popover, Spin } from 'antd';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isAppPath, navbarBadgeText, type UserMessage } from '@zhyy/shared';
 import { fetchUnreadMessages } from '../api/live';
 import { messagesApi } from '../api/messages';
 import { useBadges } from '../stores/badges';
-import { formatTime } from '../components/download';
+
+// The panel (antd List, Pagination, Select) loads when the bell is first opened (issue 30).
+const MessagePanel = lazy(() => import('./MessagePanel').then((m) => ({ default: m.MessagePanel })));
 
 const LATEST = 20;
 
@@ -69,47 +71,9 @@ export function MessageBell() {
   };
 
   const content = (
-    <div className="message-bell-panel" data-testid="message-panel">
-      <div className="message-bell-head">
-        <Typography.Text strong>站内消息</Typography.Text>
-        <Button type="link" size="small" disabled={unread === 0 && items.every((m) => m.readAt)} onClick={() => void readAll()}>
-          全部已读
-        </Button>
-      </div>
-      <Spin spinning={loading}>
-        {items.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无消息" />
-        ) : (
-          <List
-            size="small"
-            dataSource={items}
-            renderItem={(m) => (
-              <List.Item
-                key={m.id}
-                data-testid="message-item"
-                className={m.readAt ? 'message-item message-read' : 'message-item message-unread'}
-                onClick={() => void openMessage(m)}
-                style={{ cursor: 'pointer' }}
-              >
-                <List.Item.Meta
-                  title={
-                    <span>
-                      {m.readAt ? null : <Badge status="error" />} {m.title}
-                    </span>
-                  }
-                  description={
-                    <>
-                      <div className="message-content">{m.content}</div>
-                      <Typography.Text type="secondary">{formatTime(m.createdAt)}</Typography.Text>
-                    </>
-                  }
-                />
-              </List.Item>
-            )}
-          />
-        )}
-      </Spin>
-    </div>
+    <Suspense fallback={<Spin />}>
+      <MessagePanel items={items} loading={loading} unread={unread} readAll={readAll} openMessage={openMessage} />
+    </Suspense>
   );
 
   const text = navbarBadgeText(unread);

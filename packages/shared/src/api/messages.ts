@@ -26,5 +26,4 @@ export interface MessageUnreadCount {
   unread: number;
 }
 
-/** A link a message may carry: a relative app path ("/x/…"), never "//host", a scheme, or a backslash. */
-export const isAppPath = (link: string): boolean => /^\/(?![/\\])[^\s\\]*$/.test(link) && !/^\/[a-z][a-z0-9+.-]*:/i.test(link);
+export { isAppPath } from '../app-path.js';

@@ -2,23 +2,41 @@
  * The S3 driver of FileStorage (any S3-compatible store: MinIO, Ceph, OSS/COS in S3 mode…): uploads
  * stream through lib-storage's multipart Upload (5 MiB parts, two in flight: bounded memory whatever the
  * size), downloads stream the object's body.
+ * The AWS SDK (about 70 ms to import) loads with the driver's first call, not at start (issue 30): a
+ * server on the local driver never loads it.
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkKey, Measure, storageNotFound, type FileStorage, type StorageConfig, type StoredObject } from './common.js';
 
 const PART_SIZE = 5 * 1024 * 1024;
 
-const missing = (e: unknown) => e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404);
+let sdk: Promise<[typeof import('@aws-sdk/client-s3'), typeof import('@aws-sdk/lib-storage')]> | undefined;
+const loadSdk = () => (sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]));
+
+const missing = async (e: unknown) => {
+  const { S3ServiceException } = (await loadSdk())[0];
+  return e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404);
+};
 
 export class S3Storage implements FileStorage {
-  readonly client: S3Client;
   readonly bucket: string;
+  private readonly cfg: NonNullable<StorageConfig['s3']>;
+  private clientP: Promise<S3Client> | undefined;
   constructor(cfg: NonNullable<StorageConfig['s3']>) {
     this.bucket = cfg.bucket;
-    this.client = new S3Client({
+    this.cfg = cfg;
+  }
+
+  /** The SDK client, made at the first call. */
+  client(): Promise<S3Client> {
+    return (this.clientP ??= loadSdk().then(([{ S3Client }]) => this.newClient(S3Client)));
+  }
+
+  private newClient(S3Client: typeof import('@aws-sdk/client-s3').S3Client): S3Client {
+    const cfg = this.cfg;
+    return new S3Client({
       region: cfg.region,
       ...(cfg.endpoint ? { endpoint: cfg.endpoint } : {}),
       forcePathStyle: cfg.forcePathStyle,
@@ -31,9 +49,11 @@ export class S3Storage implements FileStorage {
 
   async put(key: string, body: Readable, opts: { contentType?: string } = {}): Promise<StoredObject> {
     checkKey(key);
+    const [, { Upload }] = await loadSdk();
+    const client = await this.client();
     const m = new Measure();
     const upload = new Upload({
-      client: this.client,
+      client,
       params: { Bucket: this.bucket, Key: key, Body: m, ...(opts.contentType ? { ContentType: opts.contentType } : {}) },
       partSize: PART_SIZE,
       queueSize: 2,
@@ -54,11 +74,12 @@ export class S3Storage implements FileStorage {
   async open(key: string): Promise<Readable> {
     checkKey(key);
     try {
-      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const [{ GetObjectCommand }] = await loadSdk();
+      const r = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!r.Body) throw storageNotFound();
       return r.Body as Readable;
     } catch (e) {
-      if (missing(e)) throw storageNotFound();
+      if (await missing(e)) throw storageNotFound();
       throw e;
     }
   }
@@ -66,19 +87,21 @@ export class S3Storage implements FileStorage {
   async remove(key: string): Promise<void> {
     checkKey(key);
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      const [{ DeleteObjectCommand }] = await loadSdk();
+      await (await this.client()).send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (e) {
-      if (!missing(e)) throw e;
+      if (!(await missing(e))) throw e;
     }
   }
 
   async exists(key: string): Promise<boolean> {
     checkKey(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const [{ HeadObjectCommand }] = await loadSdk();
+      await (await this.client()).send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (e) {
-      if (missing(e)) return false;
+      if (await missing(e)) return false;
       throw e;
     }
   }

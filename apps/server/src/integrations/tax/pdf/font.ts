@@ -7,7 +7,6 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import subsetFont from 'subset-font';
 
 const require = createRequire(import.meta.url);
 const FONT_PACKAGE = '@expo-google-fonts/noto-sans-sc';
@@ -32,5 +31,7 @@ function loadFont(): Promise<Buffer> {
 /** A TrueType font holding exactly the glyphs of `text` (plus the space). */
 export async function subsetFor(text: string): Promise<Buffer> {
   const chars = [...new Set(`${text} `)].join('');
+  // HarfBuzz (WebAssembly) loads with the first PDF drawn, not at start (issue 30).
+  const { default: subsetFont } = await import('subset-font');
   return subsetFont(await loadFont(), chars, { targetFormat: 'sfnt' });
 }

@@ -5,7 +5,8 @@
  * closed, an order already there, a line without price) fails as a whole, every row of it with a
  * reason; the other groups go in. The answer has each row's outcome.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../../platform/heavy.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { COST_MONTH, CostOrderLineBody, CostOrderSource, monthLabel, OperationLogType, type CostImportResult, type CostImportRowResult } from '@zhyy/shared';
@@ -60,7 +61,7 @@ function quantityOf(v: ExcelJS.CellValue): string {
 
 /** Reads the sheet: the header row names the columns (any order); then one cost line a row. */
 export async function readOrderSheet(buf: Buffer): Promise<ImportRow[]> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcelJS()).Workbook();
   try {
     await wb.xlsx.load(buf as unknown as ArrayBuffer);
   } catch {

@@ -4,7 +4,7 @@
  * the ledger but get 403 权限不足 here), and the project-management interface of 成本设置:
  * /api/cost-setting/pms, pms-save, pms-test (access.setting, roles 1 and 17).
  */
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../../platform/heavy.js';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CostCopyBody, CostFileBody, CostProjectQuery, CostIdBody, CostOrderBody, CostPmsBody, CostPmsSyncBody, monthLabel } from '@zhyy/shared';
@@ -33,7 +33,7 @@ export const ORDER_EXAMPLES: string[][] = [
 
 /** The import template: the columns on the first sheet, how to fill them (with example rows) on the second. */
 async function importTemplate(): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcelJS()).Workbook();
   const ws = wb.addWorksheet('成本单导入');
   ws.columns = IMPORT_COLUMNS.map((h) => ({ header: h, key: h, width: h === '备注' ? 30 : h === '部门' || h === '成本项编码' ? 18 : 14 }));
   ws.getRow(1).font = { bold: true };

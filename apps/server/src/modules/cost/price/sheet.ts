@@ -3,7 +3,8 @@
  * and reading an imported sheet back into windows. Columns are found by their header (brackets and
  * spaces ignored), so a re-ordered sheet or an export with its extra columns reads the same.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../../platform/heavy.js';
 import { CostCategory, CostPriceBody, TAX_RATE_LIST_TEXT, fieldSentence, type CostPriceRow } from '@zhyy/shared';
 import { refuse } from '../../../platform/envelope.js';
 import { shanghaiTime } from '../../../platform/listing.js';
@@ -30,7 +31,7 @@ export const TEMPLATE_COLUMNS: XlsxColumn<CostPriceRow>[] = [
  * imported with the user's rows whenever they were left in.
  */
 export async function priceTemplate(): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcelJS()).Workbook();
   const ws = wb.addWorksheet('价格表');
   ws.columns = TEMPLATE_COLUMNS.map((c) => ({ header: c.header, width: c.width }));
   ws.getRow(1).font = { bold: true };
@@ -132,7 +133,7 @@ function categoryOf(v: string): string {
 
 /** Reads the imported workbook's first sheet: one window a non-empty row, or why it is not one. */
 export async function readPriceSheet(buf: Buffer): Promise<SheetRow[]> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcelJS()).Workbook();
   try {
     await wb.xlsx.load(buf as unknown as ArrayBuffer);
   } catch {

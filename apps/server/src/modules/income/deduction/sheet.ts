@@ -2,7 +2,8 @@
  * The 导入勾选 sheet: a header row naming 发票代码, 发票号码 / 数电号码, 缴款书号码 (海关缴款书, issue 29), 有效税额; then one
  * invoice or customs notice a row, checked.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../../platform/heavy.js';
 import { refuse } from '../../../platform/envelope.js';
 
 export interface SheetRow {
@@ -38,7 +39,7 @@ function yuanToFen(s: string): number | null {
 
 /** Reads the import sheet: a header row naming 发票代码, 发票号码 / 数电号码, 有效税额; then one invoice a row. */
 export async function readTickSheet(buf: Buffer): Promise<SheetRow[]> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await loadExcelJS()).Workbook();
   try {
     await wb.xlsx.load(buf as unknown as ArrayBuffer);
   } catch {

@@ -25,13 +25,16 @@ import type { OperationLogService } from '../../../platform/oplog.js';
 import { SWEEP_INTERVAL_MS } from '../../../platform/tempFiles.js';
 import { nowIso } from '../../../platform/time.js';
 import { fileExportActorOf, recordFileExportAs, type FileExportActor } from '../../syslog/fileExports.js';
-import { assemblePdf } from './pdf/assemble.js';
 import type { ExportStorage } from './storage.js';
 import type { TenderExportFormat, TenderExportItemKind, TenderExportItemTable, TenderExportKind, TenderExportTable } from './tables.js';
 import { ExportInputError, type ExportSection } from './types.js';
 import { exportTempPath, sweepExportTemp } from './temp-files.js';
-import { assembleZip } from './zip.js';
 import './tables.js';
+
+// pdf-lib, fontkit and subset-font (the PDF) and archiver (the zip) load with the first export of the
+// format, not at start (issue 30; platform/heavy.ts).
+const assemblePdf: typeof import('./pdf/assemble.js').assemblePdf = async (...args) => (await import('./pdf/assemble.js')).assemblePdf(...args);
+const assembleZip: typeof import('./zip.js').assembleZip = async (...args) => (await import('./zip.js')).assembleZip(...args);
 
 export type TenderExportRow = TenderExportTable;
 export type TenderExportItem = TenderExportItemTable;

@@ -1,0 +1,100 @@
+/**
+ * Cold start (issue 30): starting the server loads none of the packages that are slow to load and needed
+ * only by some calls (platform/heavy.ts LAZY_PACKAGES: ExcelJS, pdf-lib, fontkit, subset-font, the AWS
+ * SDK, archiver, saxes, the image codecs…). A child process (cold-start-child.ts) starts src/main.ts as
+ * `npm start` does, on an empty database of this run's engine (the first start's administrator), and
+ * lists every module resolved until the first answer; a static import of one of those packages anywhere
+ * on the way from main.ts or buildApp() makes this fail, naming the package and the module that imported it.
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LAZY_PACKAGES } from '../src/platform/heavy.js';
+import { admin, databaseUrlOf } from './global-setup.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../../..');
+const usePg = process.env.TEST_DB === 'postgres';
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-cold-imports-'));
+const pgName = `zhyy_cold_${crypto.randomBytes(4).toString('hex')}`;
+
+afterAll(async () => {
+  fs.rmSync(work, { recursive: true, force: true });
+  if (usePg) await admin(process.env.DATABASE_URL_TEST!, `drop database if exists ${pgName} with (force)`);
+});
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+/** The package a module path belongs to (its last node_modules segment), or null for the app's own files. */
+function packageOf(file: string): string | null {
+  const m = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  return m ? m[1]! : null;
+}
+
+const fileOf = (u: string) => (u.startsWith('file:') ? fileURLToPath(u) : u);
+
+async function startAndTrace(): Promise<{ atStart: Map<string, string>; later: Set<string> }> {
+  const trace = path.join(work, 'trace.txt');
+  let databaseUrl = '';
+  if (usePg) {
+    await admin(process.env.DATABASE_URL_TEST!, `create database ${pgName}`);
+    databaseUrl = databaseUrlOf(process.env.DATABASE_URL_TEST!, pgName);
+  }
+  const env = {
+    ...process.env,
+    LOAD_TRACE: trace,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(work, 'data'),
+    DATABASE_URL: databaseUrl,
+    DEMO: '0',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(work, 'no-web-client'),
+    STORAGE_DRIVER: 'local',
+  };
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx/esm', path.join(here, 'cold-start-child.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d) => (output += String(d)));
+  child.stderr.on('data', (d) => (output += String(d)));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code, output).toBe(0);
+  const [before, after = ''] = fs.readFileSync(trace, 'utf8').split('--- answered ---\n');
+  // Each package loaded, with the first module that imported it (a line: the module, then its importer;
+  // require's cache lists CommonJS modules alone).
+  const packages = (text: string) => {
+    const found = new Map<string, string>();
+    for (const line of text.split('\n')) {
+      const [file = '', importer = ''] = line.split(' ').map(fileOf);
+      const p = packageOf(file);
+      if (p && !found.has(p)) found.set(p, path.relative(root, importer));
+    }
+    return found;
+  };
+  const atStart = packages(before!);
+  return { atStart, later: new Set([...packages(after).keys()].filter((p) => !atStart.has(p))) };
+}
+
+describe('cold start', () => {
+  it('loads none of the slow packages before the first answer; they load at first use', async () => {
+    const { atStart, later } = await startAndTrace();
+    // The trace sees the server's own packages.
+    expect([...atStart.keys()]).toContain('fastify');
+    expect([...atStart.keys()]).toContain('kysely');
+    expect(LAZY_PACKAGES.filter((p) => atStart.has(p)).map((p) => `${p} (imported by ${atStart.get(p) || 'a CommonJS module'})`)).toEqual([]);
+    // And it would see one of them: ExcelJS loaded through platform/heavy.ts after the answer.
+    expect([...later]).toContain('exceljs');
+  });
+});
