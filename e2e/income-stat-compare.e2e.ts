@@ -66,13 +66,14 @@ describe('统计对比', () => {
 
       // One action: the ledger takes the bureau's ticks; the two sides agree.
       await compare.getByTestId('stat-adopt-all').click();
-      await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
+      // The newest popconfirm (申请统计's may still be fading out on a busy machine).
+      await page.locator('.ant-popconfirm:visible').last().getByRole('button', { name: /确\s*定/ }).click();
       await expect.poll(() => stat.getByTestId('stat-compare-same').count(), { timeout: 20_000 }).toBe(1);
       expect(count(await stat.getByTestId('stat-compare-ours').innerText())).toBe(count(bureau));
 
       // Nothing open: 确认统计 as usual.
       await stat.getByTestId('stat-confirm').click();
-      await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
+      await page.locator('.ant-popconfirm:visible').last().getByRole('button', { name: /确\s*定/ }).click();
       await expect.poll(() => stat.getByTestId('stat-state').innerText(), { timeout: 20_000 }).toBe('已确认');
     } finally {
       await context.close();

@@ -67,7 +67,7 @@ describe('费用报销：申请、审批核定、一键报销、部门汇总', (
     const row = rows.first();
     await row.locator('.ant-select').first().click();
     await e.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^办公$/ }).click();
-    await row.locator('td').nth(3).locator('input').fill('办公用品采购');
+    await row.getByPlaceholder('说明', { exact: true }).fill('办公用品采购');
     await row.getByPlaceholder('金额（元）').fill(CLAIM);
     await row.getByTestId('pick-line-invoice').click();
     const picker = e.getByTestId('invoice-picker');
@@ -304,7 +304,7 @@ describe('费用报销：会话中途结束，填写的内容不丢', () => {
     const row = rows.first();
     await row.locator('.ant-select').first().click();
     await e.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: /^办公$/ }).click();
-    await row.locator('td').nth(3).locator('input').fill('会话结束前填写的说明');
+    await row.getByPlaceholder('说明', { exact: true }).fill('会话结束前填写的说明');
     await row.getByPlaceholder('金额（元）').fill('123.45');
 
     // The session ends behind the employee's back (signed out elsewhere: the token is revoked).
