@@ -129,6 +129,53 @@ describe('two colleagues\' identical taxi receipts', () => {
   });
 });
 
+describe('the same receipt entered twice in one bill (a paper ticket scanned twice)', () => {
+  let a: Awaited<ReturnType<typeof claim>>;
+  let ids: string[] = [];
+
+  it('both lines are flagged, each naming the other line of the bill; another amount or a date out of the tolerance is not', async () => {
+    const lines = [taxi(5_530, 20), taxi(5_530, 20, '北京出租汽车公司'), taxi(5_540, 20), taxi(5_530, 20 - DUPLICATE_CLAIM_DAYS - 1)];
+    // The applicant sees it on the saved draft already (the editor finds the same while typing).
+    const draft = await call('/bill/save', { ...header(), lines }, A.token);
+    expect(draft.code, draft.message).toBe(20000);
+    const mine = (await read(draft.r.id, A.token)).lines;
+    expect(mine.map((l) => dupes(l.checks).map((c) => c.message))).toEqual([
+      ['与本单第2行的收款方（北京出租汽车公司）、金额（55.30 元）相同，日期相同，疑似重复报销'],
+      ['与本单第1行的收款方（北京出租汽车有限公司）、金额（55.30 元）相同，日期相同，疑似重复报销'],
+      [],
+      [],
+    ]);
+    expect((await call('/bill/delete', { id: draft.r.id }, A.token)).code).toBe(20000);
+    a = await claim(A.token, lines);
+    const seen = (await read(a.id, a.approverToken)).lines;
+    ids = seen.map((l) => l.id);
+    expect(dupes(seen[0]!.checks)).toEqual([
+      {
+        code: 'duplicateClaim', level: 'warn',
+        message: '与本单第2行的收款方（北京出租汽车公司）、金额（55.30 元）相同，日期相同，疑似重复报销',
+        ref: { billId: a.id, billNo: a.no, lineId: ids[1], lineNo: 2, applicantName: A.name, expenseDate: shanghaiDay(-20), amount: 5_530, sellerName: '北京出租汽车公司', days: 0 },
+      },
+    ]);
+    expect(dupes(seen[1]!.checks).map((c) => [c.ref?.billId, c.ref?.lineId, c.ref?.lineNo])).toEqual([[a.id, ids[0], 1]]);
+    expect(seen.slice(2).map((l) => dupes(l.checks))).toEqual([[], []]);
+    // There is no other bill to open.
+    expect((await call('/bill/peer', { id: a.id, peerId: a.id }, a.approverToken)).status).toBe(403);
+  });
+
+  it('the approver accepts the pair with an opinion: both lines show it accepted', async () => {
+    const body = { lineId: ids[1]!, otherLineId: ids[0]!, opinion: '同一张车票扫描两次，已核减' };
+    expect((await call('/bill/accept-duplicate', body, A.token)).status).toBe(403);
+    const wrong = await call('/bill/accept-duplicate', { ...body, otherLineId: ids[2]! }, a.approverToken);
+    expect([wrong.code, wrong.message]).toEqual([30000, '该费用与所选报销单的费用已不再疑似重复，请刷新后查看']);
+    const ok = await call('/bill/accept-duplicate', body, a.approverToken);
+    expect([ok.code, ok.message]).toEqual([20000, '已接受与本单第1行的疑似重复']);
+    const seen = (await read(a.id, a.approverToken)).lines;
+    expect(seen.slice(0, 2).map((l) => dupes(l.checks)[0]!.accepted?.opinion)).toEqual(['同一张车票扫描两次，已核减', '同一张车票扫描两次，已核减']);
+    const log = await s.db.kysely.selectFrom('operation_logs').select('description').where('description', 'like', `接受疑似重复报销：报销单 ${a.no}%`).execute();
+    expect(log.map((l) => l.description)).toEqual([`接受疑似重复报销：报销单 ${a.no} 第2行与本单第1行（同一张车票扫描两次，已核减）`]);
+  });
+});
+
 describe('the tolerance', () => {
   it(`dates ${DUPLICATE_CLAIM_DAYS} days apart match; ${DUPLICATE_CLAIM_DAYS + 1} days, another seller or one 分 more do not`, async () => {
     const a = await claim(A.token, [taxi(4_210, 10), taxi(4_220, 10), taxi(4_230, 10), taxi(4_240, 10)]);

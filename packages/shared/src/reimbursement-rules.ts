@@ -84,11 +84,48 @@ export interface DuplicateClaimMatch {
   sameApplicant: boolean;
   /** Matched without a seller (neither line names one): same person, category, day and amount. */
   bySeller: boolean;
+  /** The other line is in the same bill (a receipt entered twice, a paper ticket scanned twice). */
+  sameBill?: boolean;
+}
+
+/** What the duplicate-claim rule compares of a line. */
+export interface DuplicateClaimFacts {
+  /** sellerKey of the line's seller; '' when none is known. */
+  sellerKey: string;
+  amount: number;
+  expenseDate: string;
+  categoryCode: string;
+  /** Backed by a pool invoice (a numbered document). */
+  hasInvoice: boolean;
+}
+
+/**
+ * Whether two lines are claims of the same expense by the rule of issue 32 #4: with sellers, the same seller key,
+ * the same amount to the 分, dates at most DUPLICATE_CLAIM_DAYS apart and at least one without a pool invoice;
+ * without a seller on either, the same category, day and amount (the same applicant is the caller's condition).
+ */
+export function sameClaim(a: DuplicateClaimFacts, b: DuplicateClaimFacts): boolean {
+  if (a.sellerKey !== b.sellerKey || a.amount !== b.amount || !a.expenseDate || !b.expenseDate) return false;
+  if (a.sellerKey) return Math.abs(daysBetween(a.expenseDate, b.expenseDate)) <= DUPLICATE_CLAIM_DAYS && !(a.hasInvoice && b.hasInvoice);
+  return a.expenseDate === b.expenseDate && a.categoryCode === b.categoryCode;
+}
+
+/**
+ * The same receipt entered twice in one bill (issue 32 #4, within the bill): for each line, the indexes of the
+ * other lines of the same bill it matches by `sameClaim` (symmetric: both lines of a pair name each other).
+ * A line without an amount matches nothing (a line still being typed).
+ */
+export function sameBillDuplicates(lines: readonly DuplicateClaimFacts[]): number[][] {
+  return lines.map((l, i) => (l.amount > 0 ? lines.flatMap((m, j) => (j !== i && sameClaim(l, m) ? [j] : [])) : []));
 }
 
 /** The words of a 疑似重复报销 finding; another employee's bill is not named (its reference goes only to the approvers). */
 export function duplicateClaimMessage(m: DuplicateClaimMatch): string {
   const r = m.ref;
+  if (m.sameBill) {
+    if (!m.bySeller) return `与本单第${r.lineNo}行的费用类别、日期和金额相同，疑似重复报销`;
+    return `与本单第${r.lineNo}行的收款方（${r.sellerName}）、金额（${formatFen(r.amount)} 元）相同，${r.days === 0 ? '日期相同' : `日期相差 ${r.days} 天`}，疑似重复报销`;
+  }
   if (!m.bySeller) return `与报销单 ${r.billNo} 的费用类别、日期和金额相同，疑似重复报销`;
   const when = r.days === 0 ? '日期相同' : `日期相差 ${r.days} 天`;
   const whose = m.sameApplicant ? `报销单 ${r.billNo} 第${r.lineNo}行` : '另一员工的报销单';

@@ -5,7 +5,7 @@
  * class against the standard's classes as ceilings by the one order of travel-classes.ts).
  */
 import type { Kysely } from 'kysely';
-import { DUPLICATE_CLAIM_DAYS, IncomeInvoiceState, ReimbCityTier, ReimbFlowState, ReimbGrade, daysBetween, lineChecks, type DuplicateClaimMatch, type ReimbCheck } from '@zhyy/shared';
+import { DUPLICATE_CLAIM_DAYS, IncomeInvoiceState, ReimbCityTier, ReimbFlowState, ReimbGrade, daysBetween, lineChecks, sameBillDuplicates, type DuplicateClaimMatch, type ReimbCheck } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { shanghaiDay } from '../../../platform/listing.js';
 import { cityTierOf, gradeOf, reimbSetting, travelStandardOf } from '../settings/read.js';
@@ -26,6 +26,46 @@ export interface CheckedLine {
   invoiceId: string | null;
   /** The seller's key (sellerKey of the invoice's seller, else of the 收款方 typed); '' when unknown. */
   sellerKey: string;
+  /** The line's id and seller as stored (the reference a match within the bill names); unknown before the save. */
+  id?: string;
+  sellerName?: string;
+}
+
+/** The bill the lines belong to (null id: not saved yet); its number and applicant name the matches within it. */
+export interface CheckedBill {
+  id: string | null;
+  applicantId: string;
+  billNo?: string;
+  applicantName?: string;
+}
+
+/**
+ * The same receipt entered twice in this bill (issue 32 #4 within a bill): for each line, the other lines of the
+ * bill it matches by the same rule as across bills (shared `sameBillDuplicates`), as references to them.
+ */
+export function inBillMatches(bill: CheckedBill, lines: readonly CheckedLine[]): DuplicateClaimMatch[][] {
+  const found = sameBillDuplicates(lines.map((l) => ({ sellerKey: l.sellerKey, amount: l.amount, expenseDate: l.expenseDate, categoryCode: l.categoryCode, hasInvoice: !!l.invoiceId })));
+  return found.map((js, i) =>
+    js.map((j) => {
+      const m = lines[j]!;
+      return {
+        ref: {
+          billId: bill.id ?? '',
+          billNo: bill.billNo ?? '',
+          lineId: m.id ?? '',
+          lineNo: j + 1,
+          applicantName: bill.applicantName ?? '',
+          expenseDate: m.expenseDate,
+          amount: m.amount,
+          sellerName: m.sellerName ?? '',
+          days: Math.abs(daysBetween(lines[i]!.expenseDate, m.expenseDate)),
+        },
+        sameApplicant: true,
+        bySeller: !!m.sellerKey,
+        sameBill: true,
+      };
+    }),
+  );
 }
 
 /** Bills whose claims count (submitted or approved); drafts and returned bills are not claims yet. */
@@ -122,7 +162,7 @@ async function unreadFilesOf(db: Db, invoiceIds: string[]): Promise<Map<string, 
 }
 
 /** The findings of each line of a bill, in order. */
-export async function checkLines(db: Db, bill: { id: string | null; applicantId: string }, lines: readonly CheckedLine[], today = shanghaiDay()): Promise<ReimbCheck[][]> {
+export async function checkLines(db: Db, bill: CheckedBill, lines: readonly CheckedLine[], today = shanghaiDay()): Promise<ReimbCheck[][]> {
   const invoices = await invoiceRows(db, lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : [])));
   const ageDays = await reimbSetting(db, 'invoiceAgeDays');
   const unread = await unreadFilesOf(db, [...invoices.keys()]);
@@ -130,8 +170,9 @@ export async function checkLines(db: Db, bill: { id: string | null; applicantId:
   const reds = await redTotalsOf(db, [...invoices.keys()]);
   const needsGrade = lines.some((l) => l.travelKind);
   const grade = needsGrade ? await gradeOf(db, bill.applicantId) : '';
+  const inBill = inBillMatches(bill, lines);
   const out: ReimbCheck[][] = [];
-  for (const l of lines) {
+  for (const [i, l] of lines.entries()) {
     const r = l.invoiceId ? invoices.get(l.invoiceId) : undefined;
     let standard = null;
     if (l.travelKind) {
@@ -164,7 +205,7 @@ export async function checkLines(db: Db, bill: { id: string | null; applicantId:
             }
           : null,
         duplicateInvoiceBill: l.invoiceId ? await duplicateInvoiceBill(db, bill.id, l.invoiceId) : null,
-        duplicateClaims: await duplicateClaims(db, bill.id, bill.applicantId, l),
+        duplicateClaims: [...inBill[i]!, ...(await duplicateClaims(db, bill.id, bill.applicantId, l))],
         standard,
       }),
     );

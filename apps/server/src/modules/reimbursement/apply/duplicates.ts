@@ -11,14 +11,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { OperationLogType, ReimbFlowState, ReimbState, isSuperUser, type ReimbAcceptDuplicateBody, type ReimbCheck, type ReimbPeerView } from '@zhyy/shared';
+import { OperationLogType, ReimbFlowState, ReimbState, isSuperUser, type DuplicateClaimMatch, type ReimbAcceptDuplicateBody, type ReimbCheck, type ReimbPeerView } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import type { AuthUser } from '../../../platform/context.js';
 import { forbidden, notFound, refuse } from '../../../platform/envelope.js';
 import { newId } from '../../../platform/ids.js';
 import { nowIso } from '../../../platform/time.js';
 import type { ReimbBillTable } from '../tables.js';
-import { duplicateClaims } from './checks.js';
+import { duplicateClaims, inBillMatches } from './checks.js';
 import { BILL_READER_ROLES, type ApplyService } from './service.js';
 
 type Db = Kysely<Database>;
@@ -62,9 +62,22 @@ export async function visibleChecks(app: FastifyInstance, b: ReimbBillTable, use
 async function storedLine(db: Db, lineId: string) {
   return db
     .selectFrom('reimb_lines')
-    .select(['id', 'bill_id', 'line_no', 'category_code', 'expense_date', 'amount', 'invoice_id', 'seller_key'])
+    .select(['id', 'bill_id', 'line_no', 'category_code', 'expense_date', 'amount', 'invoice_id', 'seller_key', 'seller_name'])
     .where('id', '=', lineId)
     .executeTakeFirst();
+}
+
+/** The matches of one stored line as the bill's checks find them: within its bill first, then in other bills. */
+async function matchesOf(db: Db, b: ReimbBillTable, line: StoredLine): Promise<DuplicateClaimMatch[]> {
+  const lines = await db
+    .selectFrom('reimb_lines')
+    .select(['id', 'bill_id', 'line_no', 'category_code', 'expense_date', 'amount', 'invoice_id', 'seller_key', 'seller_name'])
+    .where('bill_id', '=', b.id)
+    .orderBy('line_no')
+    .execute();
+  const i = lines.findIndex((l) => l.id === line.id);
+  const inBill = inBillMatches({ id: b.id, applicantId: b.applicant_id, billNo: b.bill_no, applicantName: b.applicant_name }, lines.map(factsOf))[i] ?? [];
+  return [...inBill, ...(await duplicateClaims(db, b.id, b.applicant_id, factsOf(line)))];
 }
 
 type StoredLine = NonNullable<Awaited<ReturnType<typeof storedLine>>>;
@@ -78,10 +91,12 @@ const factsOf = (l: StoredLine) => ({
   amount: Number(l.amount),
   invoiceId: l.invoice_id,
   sellerKey: l.seller_key ?? '',
+  id: l.id,
+  sellerName: l.seller_name ?? '',
 });
 
 /** The current handler of the bill's approval accepts one match of a line with an opinion (recorded; shown on the finding). */
-export async function acceptDuplicate(app: FastifyInstance, svc: ApplyService, req: FastifyRequest, user: AuthUser, body: ReimbAcceptDuplicateBody): Promise<{ otherBillNo: string }> {
+export async function acceptDuplicate(app: FastifyInstance, svc: ApplyService, req: FastifyRequest, user: AuthUser, body: ReimbAcceptDuplicateBody): Promise<{ otherBillNo: string; otherLineNo: number; sameBill: boolean }> {
   return app.db.kysely.transaction().execute(async (trx) => {
     const line = await storedLine(trx, body.lineId);
     if (!line) throw notFound('费用明细不存在');
@@ -89,17 +104,21 @@ export async function acceptDuplicate(app: FastifyInstance, svc: ApplyService, r
     if (b.flow_state !== ReimbFlowState.approving || b.work_id === null) throw refuse(`报销单${ReimbFlowState.label(b.flow_state)}，不能处理疑似重复`);
     const h = await app.workflow.handlerOf(b.work_id, user.id, trx);
     if (!h.current) throw refuse('只有当前审批人可以接受疑似重复报销', 403);
-    const match = (await duplicateClaims(trx, b.id, b.applicant_id, factsOf(line))).find((m) => m.ref.lineId === body.otherLineId);
+    const match = (await matchesOf(trx, b, line)).find((m) => m.ref.lineId === body.otherLineId);
     if (!match) throw refuse('该费用与所选报销单的费用已不再疑似重复，请刷新后查看');
     const now = nowIso();
     const row = { opinion: body.opinion, user_id: user.id, user_name: user.name, created_at: now, other_bill_id: match.ref.billId, other_bill_no: match.ref.billNo };
-    await trx
-      .insertInto('reimb_dup_accepts')
-      .values({ id: newId(), line_id: line.id, bill_id: b.id, other_line_id: body.otherLineId, ...row })
-      .onConflict((oc) => oc.columns(['line_id', 'other_line_id']).doUpdateSet(row))
-      .execute();
-    await app.oplog.record(req, OperationLogType.edit, `接受疑似重复报销：报销单 ${b.bill_no} 第${line.line_no}行与报销单 ${match.ref.billNo} 第${match.ref.lineNo}行（${body.opinion}）`, trx);
-    return { otherBillNo: match.ref.billNo };
+    // A pair within the bill is one decision: both lines' findings are accepted (each names the other).
+    const pairs = match.sameBill ? [[line.id, body.otherLineId], [body.otherLineId, line.id]] : [[line.id, body.otherLineId]];
+    for (const [lineId, otherLineId] of pairs)
+      await trx
+        .insertInto('reimb_dup_accepts')
+        .values({ id: newId(), line_id: lineId!, bill_id: b.id, other_line_id: otherLineId!, ...row })
+        .onConflict((oc) => oc.columns(['line_id', 'other_line_id']).doUpdateSet(row))
+        .execute();
+    const other = match.sameBill ? `本单第${match.ref.lineNo}行` : `报销单 ${match.ref.billNo} 第${match.ref.lineNo}行`;
+    await app.oplog.record(req, OperationLogType.edit, `接受疑似重复报销：报销单 ${b.bill_no} 第${line.line_no}行与${other}（${body.opinion}）`, trx);
+    return { otherBillNo: match.ref.billNo, otherLineNo: match.ref.lineNo, sameBill: !!match.sameBill };
   });
 }
 
@@ -112,7 +131,9 @@ export async function peerView(app: FastifyInstance, user: AuthUser, billId: str
   const b = await db.selectFrom('reimb_bills').selectAll().where('id', '=', billId).executeTakeFirst();
   if (!b) throw notFound('报销单不存在');
   if (!(await mayFollowMatches(app, b, user))) throw forbidden();
-  const lines = await db.selectFrom('reimb_lines').select(['id', 'bill_id', 'line_no', 'category_code', 'expense_date', 'amount', 'invoice_id', 'seller_key']).where('bill_id', '=', b.id).execute();
+  // A match within the bill has no other bill to open (the reader has this one).
+  if (peerId === b.id) throw forbidden();
+  const lines = await db.selectFrom('reimb_lines').select(['id', 'bill_id', 'line_no', 'category_code', 'expense_date', 'amount', 'invoice_id', 'seller_key', 'seller_name']).where('bill_id', '=', b.id).execute();
   const matched = new Set<string>();
   for (const l of lines) for (const m of await duplicateClaims(db, b.id, b.applicant_id, factsOf(l))) if (m.ref.billId === peerId) matched.add(m.ref.lineId);
   if (!matched.size) {

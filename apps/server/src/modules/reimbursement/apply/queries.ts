@@ -92,8 +92,8 @@ export async function billDetail(app: FastifyInstance, svc: ApplyService, user: 
   if (b.flow_state === ReimbFlowState.approving)
     checks = await checkLines(
       db,
-      { id: b.id, applicantId: b.applicant_id },
-      lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id, sellerKey: l.seller_key ?? '' })),
+      { id: b.id, applicantId: b.applicant_id, billNo: b.bill_no, applicantName: b.applicant_name },
+      lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id, sellerKey: l.seller_key ?? '', id: l.id, sellerName: l.seller_name ?? '' })),
     );
   // 疑似重复报销: acceptances shown, references only to whoever may follow them (duplicates.ts).
   checks = await visibleChecks(app, b, user, lines.map((l) => l.id), checks);

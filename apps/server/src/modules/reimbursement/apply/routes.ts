@@ -84,7 +84,7 @@ export async function applyRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(`${P}/bill/accept-duplicate`, { schema: { body: ReimbAcceptDuplicateBody, summary: '接受疑似重复报销：当前审批人核实后接受一行与另一报销单费用的匹配，须填写意见（记录在案）', tags }, config: mine }, async (req) => {
     const a = await acceptDuplicate(app, svc, req, currentUser(req), req.body);
-    return ok(a, `已接受与报销单 ${a.otherBillNo} 的疑似重复`);
+    return ok(a, a.sameBill ? `已接受与本单第${a.otherLineNo}行的疑似重复` : `已接受与报销单 ${a.otherBillNo} 的疑似重复`);
   });
   r.post(`${P}/bill/peer`, { schema: { body: ReimbPeerBody, summary: '疑似重复报销的另一张报销单（本单审批人、角色1、12、16可见）：表头与明细，不含收款账号、文件与审批轨迹', tags }, config: mine }, async (req) =>
     ok(await peerView(app, currentUser(req), req.body.id, req.body.peerId)),

@@ -157,7 +157,7 @@ export class ApplyService {
           })
           .execute();
       }
-      await this.writeLines(trx, { id, billNo, applicantId: bill?.applicant_id ?? user.id, previous: bill ? await this.lineInvoices(trx, id) : [] }, body.lines, user);
+      await this.writeLines(trx, { id, billNo, applicantId: bill?.applicant_id ?? user.id, applicantName: bill?.applicant_name ?? user.name, previous: bill ? await this.lineInvoices(trx, id) : [] }, body.lines, user);
       await this.app.oplog.record(req, bill ? OperationLogType.edit : OperationLogType.add, `${bill ? '修改' : '新建'}报销单 ${billNo}（${body.lines.length} 行）`, trx);
       return { id, billNo };
     });
@@ -168,7 +168,7 @@ export class ApplyService {
   }
 
   /** Replaces the bill's lines: category, tax and deductible tax computed, invoices locked, checks stored, sums kept. */
-  private async writeLines(trx: Db, bill: { id: string; billNo: string; applicantId: string; previous: string[] }, lines: ReimbSaveBody['lines'], user: AuthUser): Promise<void> {
+  private async writeLines(trx: Db, bill: { id: string; billNo: string; applicantId: string; applicantName: string; previous: string[] }, lines: ReimbSaveBody['lines'], user: AuthUser): Promise<void> {
     const invoiceIds = lines.flatMap((l) => (l.invoiceId ? [l.invoiceId] : []));
     const seen = new Set<string>();
     lines.forEach((l, i) => {
@@ -193,10 +193,12 @@ export class ApplyService {
       const name = inv?.seller_name || l.sellerName;
       return { name, key: sellerKey(name) };
     });
+    // The new lines' ids first: a match within the bill names the other line (issue 32 #4).
+    const ids = lines.map(() => newId());
     const checks = await checkLines(
       trx,
-      { id: bill.id, applicantId: bill.applicantId },
-      lines.map((l, i) => ({ ...l, travelKind: cats.get(l.categoryCode)!.travel_kind, sellerKey: sellers[i]!.key })),
+      { id: bill.id, applicantId: bill.applicantId, billNo: bill.billNo, applicantName: bill.applicantName },
+      lines.map((l, i) => ({ ...l, travelKind: cats.get(l.categoryCode)!.travel_kind, sellerKey: sellers[i]!.key, id: ids[i]!, sellerName: sellers[i]!.name })),
     );
     await trx.deleteFrom('reimb_lines').where('bill_id', '=', bill.id).execute();
     const rows = lines.map((l, i) => {
@@ -205,7 +207,7 @@ export class ApplyService {
       const tax = taxOfIncluded(l.amount, rate);
       const inv = l.invoiceId ? invoices.get(l.invoiceId) : undefined;
       return {
-        id: newId(),
+        id: ids[i]!,
         bill_id: bill.id,
         line_no: i + 1,
         category_code: c.code,
@@ -259,8 +261,8 @@ export class ApplyService {
       await syncBillLocks(trx, b.bill_no, lines.flatMap((l) => (l.invoice_id ? [l.invoice_id] : [])), user.name);
       const checks = await checkLines(
         trx,
-        { id, applicantId: b.applicant_id },
-        lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id, sellerKey: l.seller_key ?? '' })),
+        { id, applicantId: b.applicant_id, billNo: b.bill_no, applicantName: b.applicant_name },
+        lines.map((l) => ({ categoryCode: l.category_code, travelKind: l.travel_kind ?? '', expenseDate: l.expense_date, city: l.city, nights: l.nights, seatClass: l.seat_class, amount: Number(l.amount), invoiceId: l.invoice_id, sellerKey: l.seller_key ?? '', id: l.id, sellerName: l.seller_name ?? '' })),
       );
       for (const [i, l] of lines.entries()) {
         await trx.updateTable('reimb_lines').set({ checks: JSON.stringify(checks[i]) }).where('id', '=', l.id).execute();

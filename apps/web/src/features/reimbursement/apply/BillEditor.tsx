@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router';
 import { billSums, formatFen, lineChecks, taxOfIncluded, type ReimbBillDetail, type ReimbCandidate, type ReimbCheck, type ReimbInvoiceInfo } from '@zhyy/shared';
 import { reimbApi } from '../../../api/reimbursement';
 import { feedback } from '../../../ui/feedback';
-import { amountFen, amountText, day, initialValues, toSaveBody, type LineValues, type Values } from './billForm';
+import { amountFen, amountText, day, initialValues, isInBillMatch, toSaveBody, typedDuplicates, type LineValues, type Values } from './billForm';
 import { BillLines } from './BillLines';
 import { Attachments } from './BillView';
 import { REIMB_KEY } from './common';
@@ -37,7 +37,9 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
   const lines = watchedLines ?? [];
   const rateOf = (l: LineValues) => l.taxRate || cats.get(l.categoryCode ?? '')?.defaultTaxRate || '0';
   const sums = billSums(lines.map((l) => ({ amount: amountFen(l.amount), approvedAmount: null, tax: taxOfIncluded(amountFen(l.amount), rateOf(l)), deductibleTax: 0 })));
-  /** The line's findings now: the invoice checks while typing, the server's others from the last save. */
+  // The same receipt entered twice in this bill, while typing (issue 32 #4).
+  const typedDupes = typedDuplicates(lines, (invoiceId) => invoices[invoiceId]?.sellerName ?? '');
+  /** The line's findings now: the invoice checks and the matches within the bill while typing, the server's others from the last save. */
   const checksOf = (i: number): ReimbCheck[] => {
     const l = lines[i];
     if (!l) return [];
@@ -50,8 +52,10 @@ export function BillEditor({ bill }: { bill?: ReimbBillDetail }) {
       today: day(dayjs()),
       invoiceAgeDays: options.data?.invoiceAgeDays ?? 365,
       invoice: inv ? { number: inv.number, total: inv.amountIncl, issueDate: inv.issueDate, buyerMismatch: inv.buyerMismatch, deadState: [2, 3, 8].includes(inv.invoiceState) ? '状态异常' : '' } : null,
+      duplicateClaims: typedDupes[i] ?? [],
     });
-    const server = (saved[i]?.checks ?? []).filter((c) => !live.some((x) => x.code === c.code) && !['invoiceShort', 'buyerNotOurs', 'invoiceTooOld', 'invoiceDead'].includes(c.code));
+    // Other bills' matches stay the server's (from the last save); those within the bill are the typed ones above.
+    const server = (saved[i]?.checks ?? []).filter((c) => (c.code === 'duplicateClaim' ? !isInBillMatch(c, id) : !live.some((x) => x.code === c.code)) && !['invoiceShort', 'buyerNotOurs', 'invoiceTooOld', 'invoiceDead'].includes(c.code));
     return [...live, ...server];
   };
   const blocked = lines.some((_, i) => checksOf(i).some((c) => c.level === 'block'));

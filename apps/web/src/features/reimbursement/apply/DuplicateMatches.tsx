@@ -1,6 +1,6 @@
 /**
  * 疑似重复报销 (issue 32 #4) as the approver sees it: each match of a line with a line of another bill (seller,
- * amount, date within the tolerance, whoever applied), a link that opens the other bill as the approver may see
+ * amount, date within the tolerance, whoever applied) or of the same bill (a receipt entered twice), a link that opens the other bill as the approver may see
  * it (`/bill/peer`: header and lines, no payee account or files), and for the current handler 接受 with an
  * opinion (recorded; the finding then shows who accepted it and why). Readers without the reference (the
  * applicant, for a colleague's bill) see the finding among the checks only.
@@ -20,15 +20,23 @@ interface Match {
   check: ReimbCheck & { ref: NonNullable<ReimbCheck['ref']> };
 }
 
-/** The lines' duplicate-claim findings that carry a reference (the ones this reader may follow). */
-export function duplicateMatches(lines: readonly ReimbLineView[]): Match[] {
-  return lines.flatMap((line) => line.checks.flatMap((c) => (c.code === 'duplicateClaim' && c.ref ? [{ line, check: c as Match['check'] }] : [])));
+/**
+ * The lines' duplicate-claim findings that carry a reference (the ones this reader may follow). A pair within the
+ * bill (the same receipt entered twice) is found on both its lines; it is listed once, on the first of them.
+ */
+export function duplicateMatches(lines: readonly ReimbLineView[], billId?: string): Match[] {
+  return lines.flatMap((line) =>
+    line.checks.flatMap((c) => (c.code === 'duplicateClaim' && c.ref && !(c.ref.billId === billId && c.ref.lineNo < line.lineNo) ? [{ line, check: c as Match['check'] }] : [])),
+  );
 }
+
+/** The other line of a match, in words: 本单第N行, or the other bill's line and applicant. */
+const otherLine = (billId: string, r: Match['check']['ref']) => (r.billId === billId ? `本单第${r.lineNo}行` : `${r.applicantName} 的报销单 ${r.billNo} 第${r.lineNo}行`);
 
 /** A line needs attention: a warning that is not an accepted duplicate claim. */
 export const needsAttention = (l: ReimbLineView) => l.checks.some((c) => c.level === 'warn' && !(c.code === 'duplicateClaim' && c.accepted));
 
-function Accept({ m, onDone }: { m: Match; onDone: () => void }) {
+function Accept({ m, billId, onDone }: { m: Match; billId: string; onDone: () => void }) {
   const [open, setOpen] = useState(false);
   const [opinion, setOpinion] = useState('');
   const [busy, setBusy] = useState(false);
@@ -50,7 +58,7 @@ function Accept({ m, onDone }: { m: Match; onDone: () => void }) {
       open={open}
       onOpenChange={setOpen}
       trigger="click"
-      title={`接受第${m.line.lineNo}行与报销单 ${m.check.ref.billNo} 的疑似重复`}
+      title={m.check.ref.billId === billId ? `接受第${m.line.lineNo}行与本单第${m.check.ref.lineNo}行的疑似重复` : `接受第${m.line.lineNo}行与报销单 ${m.check.ref.billNo} 的疑似重复`}
       content={
         <Space direction="vertical" style={{ width: 280 }}>
           <Input.TextArea value={opinion} onChange={(e) => setOpinion(e.target.value)} maxLength={200} rows={3} placeholder="接受意见（必填，如：已核对行程单，两人分别乘车）" />
@@ -113,7 +121,7 @@ function PeerModal({ billId, peerId, onClose }: { billId: string; peerId: string
 /** The matches of the bill's lines with their links, acceptances and (for the current handler) 接受. */
 export function DuplicateMatches({ billId, lines, canAccept, onDone }: { billId: string; lines: readonly ReimbLineView[]; canAccept: boolean; onDone: () => void }) {
   const [peer, setPeer] = useState<string | null>(null);
-  const matches = duplicateMatches(lines);
+  const matches = duplicateMatches(lines, billId);
   if (!matches.length) return null;
   return (
     <Card size="small" title={`疑似重复报销（${matches.length}）`} data-testid="duplicate-matches">
@@ -126,15 +134,20 @@ export function DuplicateMatches({ billId, lines, canAccept, onDone }: { billId:
             <List.Item
               key={`${m.line.id}-${r.lineId}`}
               actions={[
-                <Typography.Link key="open" onClick={() => setPeer(r.billId)} data-testid={`open-duplicate-${r.billNo}`}>
-                  查看报销单 {r.billNo}
-                </Typography.Link>,
-                ...(canAccept && !m.check.accepted ? [<Accept key="accept" m={m} onDone={onDone} />] : []),
+                // A match within this bill has no other bill to open.
+                ...(r.billId === billId
+                  ? []
+                  : [
+                      <Typography.Link key="open" onClick={() => setPeer(r.billId)} data-testid={`open-duplicate-${r.billNo}`}>
+                        查看报销单 {r.billNo}
+                      </Typography.Link>,
+                    ]),
+                ...(canAccept && !m.check.accepted ? [<Accept key="accept" m={m} billId={billId} onDone={onDone} />] : []),
               ]}
             >
               <Space direction="vertical" size={0}>
                 <Typography.Text>
-                  第{m.line.lineNo}行 与 {r.applicantName} 的报销单 {r.billNo} 第{r.lineNo}行：{r.sellerName || '（无收款方）'}，{formatFen(r.amount)} 元，{r.expenseDate}
+                  第{m.line.lineNo}行 与 {otherLine(billId, r)}：{r.sellerName || '（无收款方）'}，{formatFen(r.amount)} 元，{r.expenseDate}
                   {r.days ? `（相差 ${r.days} 天）` : '（同日）'}
                 </Typography.Text>
                 {m.check.accepted ? (

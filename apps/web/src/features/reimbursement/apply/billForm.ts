@@ -5,7 +5,7 @@
  */
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
-import { REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE, TRAVEL_CLASSES, formatFen, readAmountInput, type ReimbBillDetail } from '@zhyy/shared';
+import { REIMB_MAX_AMOUNT, REIMB_MAX_AMOUNT_MESSAGE, TRAVEL_CLASSES, daysBetween, formatFen, readAmountInput, sameBillDuplicates, sellerKey, type DuplicateClaimMatch, type ReimbBillDetail, type ReimbCheck } from '@zhyy/shared';
 
 export interface LineValues {
   categoryCode?: string;
@@ -66,6 +66,32 @@ export const amountRule: Rule = {
     if (p) throw new Error(p);
   },
 };
+
+/**
+ * The same receipt entered twice in this bill, found while typing (issue 32 #4 within a bill; the server finds the
+ * same on save, checks.ts): each line's matches with the other lines by the shared rule. The seller is the
+ * invoice's (sellerOf) or the 收款方 typed; the lines have no ids before the save, so the references name only the line.
+ */
+export function typedDuplicates(lines: readonly LineValues[], sellerOf: (invoiceId: string) => string): DuplicateClaimMatch[][] {
+  const facts = lines.map((l) => {
+    const seller = (l.invoiceId ? sellerOf(l.invoiceId) : l.sellerName) ?? '';
+    return { seller, sellerKey: sellerKey(seller), amount: amountFen(l.amount), expenseDate: l.expenseDate ? day(l.expenseDate) : '', categoryCode: l.categoryCode ?? '', hasInvoice: !!l.invoiceId };
+  });
+  return sameBillDuplicates(facts).map((js, i) =>
+    js.map((j) => {
+      const m = facts[j]!;
+      return {
+        ref: { billId: '', billNo: '', lineId: '', lineNo: j + 1, applicantName: '', expenseDate: m.expenseDate, amount: m.amount, sellerName: m.seller.trim(), days: Math.abs(daysBetween(facts[i]!.expenseDate, m.expenseDate)) },
+        sameApplicant: true,
+        bySeller: !!m.sellerKey,
+        sameBill: true,
+      };
+    }),
+  );
+}
+
+/** A stored finding of a match within the bill (the editor finds those again while typing): its reference names this bill. */
+export const isInBillMatch = (c: ReimbCheck, billId: string | undefined) => c.code === 'duplicateClaim' && (c.ref ? c.ref.billId === billId : c.message.startsWith('与本单'));
 
 export function toSaveBody(v: Values, id?: string) {
   return {
