@@ -265,3 +265,72 @@ describe('疑似重复报销 in the approval panel (issue 32 #4)', { timeout: 60
     expect(screen.queryByTestId('duplicate-matches')).toBeNull();
   });
 });
+
+describe('the same receipt entered twice in one bill (issue 32 #4)', { timeout: 90_000 }, () => {
+  const taxiLine = (n: 1 | 2, amount: number) => ({
+    ...detail.lines[1]!, id: `0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0d0${n}`, lineNo: n, categoryCode: 'T-OFFICE', categoryName: '办公费', travelKind: '', nights: null,
+    expenseDate: '2026-11-04', description: '出租车', amount, approvedAmount: null, approveNote: '', approvedBy: '', sellerName: n === 1 ? '北京出租汽车有限公司' : '北京出租汽车公司',
+  });
+  const inBill = (n: 1 | 2) => {
+    const other = n === 1 ? 2 : 1;
+    return {
+      code: 'duplicateClaim' as const, level: 'warn' as const,
+      message: `与本单第${other}行的收款方（${other === 1 ? '北京出租汽车有限公司' : '北京出租汽车公司'}）、金额（36.50 元）相同，日期相同，疑似重复报销`,
+      ref: { billId: detail.id, billNo: detail.billNo, lineId: taxiLine(other, 3_650).id, lineNo: other, applicantName: '张三', expenseDate: '2026-11-04', amount: 3_650, sellerName: taxiLine(other, 3_650).sellerName, days: 0 },
+    };
+  };
+
+  it('the editor flags both lines while typing, each naming the other line; another amount clears both, also the finding of the last save', async () => {
+    const { typedDuplicates } = await import('./billForm');
+    const dayjs = (await import('dayjs')).default;
+    const typed = [
+      { categoryCode: 'T-OFFICE', expenseDate: dayjs('2026-11-04'), amount: '36.50', sellerName: '北京出租汽车有限公司' },
+      { categoryCode: 'T-OFFICE', expenseDate: dayjs('2026-11-06'), amount: '36.50', sellerName: ' 北京出租汽车公司' },
+      { categoryCode: 'T-OFFICE', expenseDate: dayjs('2026-11-04'), amount: '36.60', sellerName: '北京出租汽车公司' },
+    ];
+    const { duplicateClaimMessage } = await import('@zhyy/shared');
+    expect(typedDuplicates(typed, () => '').map((ms) => ms.map(duplicateClaimMessage))).toEqual([
+      ['与本单第2行的收款方（北京出租汽车公司）、金额（36.50 元）相同，日期相差 2 天，疑似重复报销'],
+      ['与本单第1行的收款方（北京出租汽车有限公司）、金额（36.50 元）相同，日期相差 2 天，疑似重复报销'],
+      [],
+    ]);
+    // Four days apart: out of the tolerance.
+    expect(typedDuplicates([typed[0]!, { ...typed[1]!, expenseDate: dayjs('2026-11-08') }], () => '')).toEqual([[], []]);
+
+    const { default: BillPage } = await import('./BillPage');
+    const returned = {
+      ...detail, flowState: 2, flowStateName: '已退回', can: { edit: true, submit: true, withdraw: false, delete: false, approve: false },
+      lines: [{ ...taxiLine(1, 3_650), checks: [inBill(1)] }, { ...taxiLine(2, 3_650), checks: [inBill(2)] }],
+    };
+    calls.get.mockResolvedValue(returned);
+    calls.options.mockResolvedValue(options);
+    wrap(<BillPage />, `/my/reimbursement/detail/${detail.id}`, '/my/reimbursement/detail/:id');
+    await screen.findByTestId('bill-editor');
+    await waitFor(() => expect(screen.getAllByTestId('line-checks').map((x) => x.textContent)).toEqual(['疑似重复报销', '疑似重复报销']));
+    // Typed to another amount: neither line is a duplicate any more (the saved finding is not shown again).
+    const amount = screen.getAllByPlaceholderText('金额（元）')[1] as HTMLInputElement;
+    fireEvent.change(amount, { target: { value: '36.60' } });
+    fireEvent.blur(amount);
+    await waitFor(() => expect(screen.queryAllByTestId('line-checks')).toEqual([]));
+    // And back: flagged again while typing, before any save.
+    fireEvent.change(amount, { target: { value: '36.50' } });
+    fireEvent.blur(amount);
+    await waitFor(() => expect(screen.getAllByTestId('line-checks').map((x) => x.textContent)).toEqual(['疑似重复报销', '疑似重复报销']));
+    expect(calls.save).not.toHaveBeenCalled();
+  });
+
+  it('the approver sees the pair once, naming the other line of the bill, with no other bill to open, and accepts it', async () => {
+    const { default: BillApprovalPanel } = await import('./BillApprovalPanel');
+    calls.get.mockResolvedValue({ ...detail, lines: [{ ...taxiLine(1, 3_650), checks: [inBill(1)] }, { ...taxiLine(2, 3_650), checks: [inBill(2)] }], can: { ...detail.can, withdraw: false, approve: true } });
+    calls.acceptDuplicate.mockResolvedValue({ code: 20000, message: '已接受与本单第2行的疑似重复', r: { otherBillNo: detail.billNo } });
+    wrap(<BillApprovalPanel billId={detail.id} />, '/flow/todolist', '/flow/todolist');
+    const box = await screen.findByTestId('duplicate-matches');
+    expect(within(box).getByText('疑似重复报销（1）')).toBeTruthy();
+    expect(box.textContent).toContain('第1行 与 本单第2行：北京出租汽车公司，36.50 元，2026-11-04（同日）');
+    expect(within(box).queryByText(/查看报销单/)).toBeNull();
+    fireEvent.click(screen.getByTestId(`accept-duplicate-1-${detail.billNo}`));
+    fireEvent.change(await screen.findByPlaceholderText(/接受意见（必填/), { target: { value: '同一张车票扫描两次' } });
+    fireEvent.click(screen.getByRole('button', { name: /确认接受/ }));
+    await waitFor(() => expect(calls.acceptDuplicate).toHaveBeenCalledWith(taxiLine(1, 3_650).id, taxiLine(2, 3_650).id, '同一张车票扫描两次'));
+  });
+});
