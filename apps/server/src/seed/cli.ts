@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * npm run seed [-- --invoices N] [--incoming N] [--incoming-lines L] [--batch B]
+ * npm run seed [-- --invoices N] [--incoming N] [--incoming-lines L] [--bills N] [--cost-orders N] [--batch B]
  * Opens the database of the environment (DATABASE_URL, else $DATA_DIR/platform.db), migrates, loads the
  * demo company when the database is empty, and with --invoices appends the large mode's generated
  * invoices up to N (seed/large.ts), with --incoming the large mode's incoming pool invoices up to N
  * (seed/largeIncome.ts; --incoming-lines: lines per invoice at most, default 1, 0 none). Re-running with
- * a larger N adds the rest.
+ * a larger N adds the rest. --bills: the large mode's reimbursement bills up to N (seed/largeReimbursement.ts),
+ * --cost-orders: the large mode's cost orders up to N (seed/largeCost.ts).
  */
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -13,7 +14,9 @@ import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/index.js';
 import { prepareFirstStart } from './index.js';
 import { seedLarge } from './large.js';
+import { seedLargeCostOrders } from './largeCost.js';
 import { seedLargeIncome } from './largeIncome.js';
+import { seedLargeBills } from './largeReimbursement.js';
 
 function option(args: string[], name: string): number | undefined {
   const at = args.indexOf(name);
@@ -28,6 +31,8 @@ async function main(): Promise<void> {
   const invoices = option(args, '--invoices');
   const incoming = option(args, '--incoming');
   const incomingLines = option(args, '--incoming-lines');
+  const bills = option(args, '--bills');
+  const costOrders = option(args, '--cost-orders');
   const batch = option(args, '--batch');
   const config = loadConfig(process.env, []);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
@@ -47,6 +52,16 @@ async function main(): Promise<void> {
       const t = Date.now();
       const added = await seedLargeIncome(db, { incoming, ...(batch ? { batch } : {}), ...(incomingLines !== undefined ? { lines: incomingLines } : {}), log: (l) => console.log(l) });
       console.log(`large mode: ${added} incoming invoices added (up to ${incoming}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    if (bills !== undefined) {
+      const t = Date.now();
+      const added = await seedLargeBills(db, { bills, ...(batch ? { batch } : {}), log: (l) => console.log(l) });
+      console.log(`large mode: ${added} reimbursement bills added (up to ${bills}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    if (costOrders !== undefined) {
+      const t = Date.now();
+      const added = await seedLargeCostOrders(db, { orders: costOrders, ...(batch ? { batch } : {}), log: (l) => console.log(l) });
+      console.log(`large mode: ${added} cost orders added (up to ${costOrders}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
   } finally {
     await db.close();
