@@ -19,6 +19,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { load, openBench } from './lib/inprocess.mjs';
+import { ratioTimer } from './lib/ratio.mjs';
 
 const runs = Number(process.argv[2] ?? 15);
 const pollRounds = Number(process.argv[3] ?? 3);
@@ -36,25 +37,7 @@ const yearFrom = new Date(Date.parse(to) - 365 * 86_400_000).toISOString().slice
 const anchor = pool({});
 const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
-/** The figure's median and max, and its ratio to the anchor run just before it: min / median / max. */
-async function time(label, fn) {
-  await anchor();
-  await fn();
-  const xs = [];
-  const rs = [];
-  let last;
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    await anchor();
-    const a = performance.now() - t;
-    t = performance.now();
-    last = await fn();
-    const x = performance.now() - t;
-    xs.push(x);
-    rs.push(x / a);
-  }
-  console.log(`| ${label} | ${f1(median(xs))} ms | ${f1(Math.max(...xs))} ms | ×${f2(Math.min(...rs))} / ${f2(median(rs))} / ${f2(Math.max(...rs))} | ${last ?? ''} |`);
-}
+const { time } = ratioTimer({ anchor, runs, median });
 
 console.log(`database: ${db.dialect}, ${count} incoming invoices; ${runs} runs after one warm-up, each after a run of the anchor (pool list, first page, no filter)`);
 console.log('| call | median | max | ÷ anchor min / median / max | rows in the filtered set |\n| --- | --- | --- | --- | --- |');

@@ -7,6 +7,9 @@
  * prices and rates are decimal strings; dates 'YYYY-MM-DD' and times 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai).
  */
 
+import type { TaxCallContext } from './call-context.js';
+import type { IncomeBookingGateway } from './income-booking-types.js';
+
 /**
  * Kinds as the tax service names them: 01 专票, 04 普票, 08 电子专票, 10 电子普票, 14 通行费电子普票,
  * 81/82 数电专/普, 85/86 数电纸质专/普, 51 铁路电子客票, 61 航空运输电子客票行程单, and 99 公路、水路等
@@ -340,36 +343,7 @@ export interface IncomeStatGateway {
   statDetails(req: StatDetailQuery, ctx?: TaxCallContext): Promise<StatDetailPage>;
 }
 
-// ---------------------------------------------------------------- booking flag (入账标识)
-
-/** 01 未入账, 02 已入账（企业所得税税前扣除）, 03 已入账（不扣除）, 06 入账撤销. */
-export type BookingFlag = '01' | '02' | '03' | '06';
-
-/** One invoice of a booking-flag call: its number(s) as the service knows them and the state to record. */
-export interface BookingItem {
-  /** 10 or 12 digits; empty for 数电. */
-  invoiceCode: string;
-  /** 8 digits, or the 20-digit 数电 number. */
-  invoiceNo: string;
-  issueDate: string;
-  state: BookingFlag;
-  /** When it was booked ('YYYY-MM-DD'; the day of the call when absent). */
-  bookedAt?: string;
-}
-
-/** The service's answer per invoice (same order as asked). */
-export interface BookingOutcome {
-  /** The invoice's key (数电 number, else code + number). */
-  key: string;
-  accepted: boolean;
-  message: string;
-}
-
-/** 入账标识: one sync log row per call; a call-wide refusal or a failed exchange throws TaxGatewayError. */
-export interface IncomeBookingGateway {
-  /** Tells the service the booking state of each invoice (a batch of at most BOOKING_BATCH_MAX): each accepted or refused with its reason. */
-  setBookingState(items: BookingItem[], ctx?: TaxCallContext): Promise<BookingOutcome[]>;
-}
+export * from './income-booking-types.js';
 
 // ---------------------------------------------------------------- status re-check (发票状态查询)
 
@@ -399,7 +373,4 @@ export interface IncomeStatusGateway {
   queryIncomeStatus(items: StatusItem[], ctx?: TaxCallContext): Promise<StatusOutcome[]>;
 }
 
-/** Who acts (for the sync log row) and anything else about one call (re-exported by types.ts). */
-export interface TaxCallContext {
-  userId?: string | null;
-}
+export type { TaxCallContext } from './call-context.js';

@@ -19,7 +19,6 @@ import fsp from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/index.js';
 import { newId } from '../../../platform/ids.js';
-import { shanghaiDay } from '../../../platform/listing.js';
 import { Leases, newHolderId } from '../../../platform/leases.js';
 import type { OperationLogService } from '../../../platform/oplog.js';
 import { SWEEP_INTERVAL_MS } from '../../../platform/tempFiles.js';
@@ -29,12 +28,12 @@ import type { ExportStorage } from './storage.js';
 import type { TenderExportFormat, TenderExportItemKind, TenderExportItemTable, TenderExportKind, TenderExportTable } from './tables.js';
 import { ExportInputError, type ExportSection } from './types.js';
 import { exportTempPath, sweepExportTemp } from './temp-files.js';
+import { assemblePdf, assembleZip } from './assemblers.js';
+import { exportFileName } from './file-name.js';
 import './tables.js';
 
-// pdf-lib, fontkit and subset-font (the PDF) and archiver (the zip) load with the first export of the
-// format, not at start (issue 30; platform/heavy.ts).
-const assemblePdf: typeof import('./pdf/assemble.js').assemblePdf = async (...args) => (await import('./pdf/assemble.js')).assemblePdf(...args);
-const assembleZip: typeof import('./zip.js').assembleZip = async (...args) => (await import('./zip.js')).assembleZip(...args);
+
+export { exportFileName };
 
 export type TenderExportRow = TenderExportTable;
 export type TenderExportItem = TenderExportItemTable;
@@ -54,16 +53,6 @@ export interface NewTenderExport {
   title: string;
   params?: Record<string, unknown>;
   items: { kind: TenderExportItemKind; id: string; label: string }[];
-}
-
-/**
- * A file name from the title: characters Windows refuses replaced, the date and the extension added. The date
- * is the day in Asia/Shanghai (made at 02:23 on 11-28 Beijing time: _20261128), as the users read it.
- */
-export function exportFileName(title: string, format: TenderExportFormat, at = new Date()): string {
-  const base = [...title.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim()].slice(0, 80).join('') || '投标文件';
-  const day = shanghaiDay(at).replaceAll('-', '');
-  return `${base}_${day}.${format}`;
 }
 
 export class TenderExports {
