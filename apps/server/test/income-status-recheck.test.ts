@@ -86,6 +86,22 @@ describe('a deducted invoice the bureau red-reverses or grades', () => {
     expect(body.entries.map((e) => [e.dc, e.accountCode, e.amount])).toEqual([['debit', '2202', 900], ['credit', '22210103', 900]]);
   });
 
+  it('attacked: two clicks at once on 确认转出建议 make one voucher; role 14 and a made-up case id are refused', async () => {
+    const a = await deducted(600);
+    await setIncomingStatus(deps(), { key: a.no, state: 2 });
+    const at = Date.now() + 40 * HOUR;
+    await onlyDue([a.id], at);
+    await round(env.s, at);
+    const [c] = await casesOf(a.id);
+    expect(c!.proposal!.amount).toBe(600);
+    expect((await env.s.call(`${A}/transfer-proposal`, { caseId: c!.id }, env.t14)).message).toBe('权限不足');
+    expect((await env.s.call(`${A}/transfer-proposal`, { caseId: 'no-such-case' }, env.t13)).code).not.toBe(20000);
+    const both = await Promise.all([1, 2].map(() => env.s.call(`${A}/transfer-proposal`, { caseId: c!.id }, env.t13)));
+    expect(both.filter((r) => r.code === 20000 && /^进项转出成功/.test(r.message))).toHaveLength(1);
+    const outs = await env.s.db.kysely.selectFrom('income_transfer_outs').select('id').where('invoice_id', '=', a.id).execute();
+    expect(outs).toHaveLength(1);
+  });
+
   it('a partial 红冲: the case proposes the red part (the effective tax above the net tax left), filled once the red invoice arrives', async () => {
     const a = await deducted(900);
     await setIncomingStatus(deps(), { key: a.no, state: 7 });
