@@ -13,6 +13,7 @@ import { notFound } from '../../../platform/envelope.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { offThread } from '../../../db/read-pool.js';
 import { applyPoolFilters, flagsOf, planFilter, poolSort, sumsSelect, type Planned, type Scope } from './filters.js';
+import { amountBuckets, amountBucketsAnswer, bucketBounds } from './amounts.js';
 import { keysetBatch, type Key } from './keyset.js';
 import { sellerSummaryAnswers, sellerSummaryTotals, summaryAnswers, summaryDays, summaryTotals } from './summary.js';
 import type { IncomeInvoiceTable } from './tables.js';
@@ -59,40 +60,59 @@ export async function exactTotals(db: Kysely<Database>, f: PoolFilter, scope: Sc
   return { count: Number(r.n), amountExcl: Number(r.amount_excl), tax: Number(r.tax), amountIncl: Number(r.amount_incl) };
 }
 
-/** Past this offset a page finds where it starts first (the day summary, or the nearer end of the order). */
+/** Past this offset a page finds where it starts first (a summary's counts, or the nearer end of the order). */
 const DEEP = 1000;
 const flip = (o: 'asc' | 'desc') => (o === 'asc' ? 'desc' : 'asc');
 
+/** Where a deep page starts: the rows at or after `value` of the sort column in the page's order, `before` rows ahead of them. */
+type Start = { value: string | number; before: number };
+
+/** The group (a day, an amount bucket) holding the offset, in the page's order: where the page starts, or null past the end. */
+function startOf<G>(groups: G[], offset: number, n: (g: G) => number, value: (g: G) => string | number): Start | null {
+  let before = 0;
+  for (const g of groups) {
+    if (before + n(g) > offset) return { value: value(g), before };
+    before += n(g);
+  }
+  return null;
+}
+
 /**
  * One page and the totals. The page's ids come first (from an index, in the order), then the rows of
- * those ids only. A deep page in issue-date order of a filter the day summary answers starts at its
- * day: the summary's count per day says which day holds the offset, and the page is read from that day
- * on, skipping at most a day's invoices (page 25,000 of a million costs what page 2 does). Any other
+ * those ids only. A deep page finds where it starts from a summary's counts when one answers its
+ * filter, and is read from there on, skipping at most one group's invoices (page 25,000 of a million
+ * costs what page 2 does): in issue-date order the day summary's count per day says which day holds
+ * the offset; by amount incl. tax, income_pool_amounts' count per amount bucket (amounts.ts). Any other
  * deep page is read from whichever end of the order is nearer.
  */
 async function readPage(db: Kysely<Database>, q: PoolQuery, scope: Scope): Promise<PoolPage> {
   const f = await planFilter(db, q);
   const s = poolSort(f);
   const offset = offsetOf(f);
-  const read = async (order: 'asc' | 'desc', skip: number, take: number, fromDay?: string) => {
+  const read = async (order: 'asc' | 'desc', skip: number, take: number, from?: string | number) => {
     let ids = applyPoolFilters(base(db), f, scope);
-    if (fromDay) ids = ids.where('p.issue_date', order === 'desc' ? '<=' : '>=', fromDay);
+    if (from !== undefined) ids = ids.where(s.column, order === 'desc' ? '<=' : '>=', from);
     const page = ids.select('p.id').orderBy(s.column, order).orderBy('p.id', order).limit(take).offset(skip);
     const rows = await base(db).selectAll('p').where('p.id', 'in', page).orderBy(s.column, s.order).orderBy('p.id', s.order).execute();
     return rows.map(toPoolRow);
+  };
+  const fromStart = async (start: Promise<Start | null>, totals: Promise<PoolTotals>): Promise<PoolPage> => {
+    const [at, t] = await Promise.all([start, totals]);
+    const items = at ? await read(s.order, offset - at.before, f.pageSize, at.value) : [];
+    return { items, total: t.count, totals: t };
   };
   if (offset < DEEP) {
     const [items, totals] = await Promise.all([read(s.order, offset, f.pageSize), plannedTotals(db, f, scope)]);
     return { items, total: totals.count, totals };
   }
   if (s.column === 'p.issue_date' && summaryAnswers(f, scope)) {
-    const { days, totals } = await summaryDays(db, f, scope, s.order);
-    let before = 0;
-    for (const d of days) {
-      if (before + d.n > offset) return { items: await read(s.order, offset - before, f.pageSize, d.day), total: totals.count, totals };
-      before += d.n;
-    }
-    return { items: [], total: totals.count, totals };
+    const summary = summaryDays(db, f, scope, s.order);
+    return fromStart(summary.then((x) => startOf(x.days, offset, (d) => d.n, (d) => d.day)), summary.then((x) => x.totals));
+  }
+  if (s.column === 'p.amount_incl' && amountBucketsAnswer(f, scope)) {
+    const buckets = amountBuckets(db, f, scope, s.order);
+    const bound = (key: number) => (s.order === 'desc' ? bucketBounds(key).hi : bucketBounds(key).lo);
+    return fromStart(buckets.then((bs) => startOf(bs, offset, (b) => b.n, (b) => bound(b.key))), plannedTotals(db, f, scope));
   }
   const totals = await plannedTotals(db, f, scope);
   const total = totals.count;

@@ -130,6 +130,13 @@ export interface IncomePoolSellerTable {
   amount_incl: number;
 }
 
+/** income_pool_amounts (0053): the pool's count per amount bucket and kind (db/migrations/0053_income_pool_deep.ts, pool/amounts.ts). */
+export interface IncomePoolAmountTable {
+  amount_key: number;
+  kind: string;
+  n: number;
+}
+
 /** 采集's cursor and the 查验 log (migration 0019_income_intake). */
 export interface IncomeCollectCursorTable {
   name: string;
@@ -182,6 +189,7 @@ declare module '../../../db/schema.js' {
     income_locks: IncomeLockTable;
     income_pool_days: IncomePoolDayTable;
     income_pool_sellers: IncomePoolSellerTable;
+    income_pool_amounts: IncomePoolAmountTable;
     income_collect_cursor: IncomeCollectCursorTable;
     income_verifications: IncomeVerificationTable;
     income_collect_tasks: IncomeCollectTaskTable;
