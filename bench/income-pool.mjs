@@ -59,6 +59,8 @@ await time('pool list, last page', pool({ pageIndex: Math.floor((count - 1) / 20
 await time('pool list, page 25,000 by amount', pool({ pageIndex: Math.min(25000, Math.floor(count / 40)), sort: { field: 'amountIncl', order: 'descend' } }));
 await time('pool list, last page by amount', pool({ pageIndex: Math.floor((count - 1) / 20) + 1, sort: { field: 'amountIncl', order: 'descend' } }));
 await time('other list, page 10,000', list('/api/income/pool/other', { pageIndex: 10000 }));
+await time('pool list, page 25,000 by amount ascending', pool({ pageIndex: Math.min(25000, Math.floor(count / 40)), sort: { field: 'amountIncl', order: 'ascend' } }));
+await time('other list, page 5,000 by amount', list('/api/income/pool/other', { pageIndex: Math.min(5000, Math.floor(count / 80)), sort: { field: 'amountIncl', order: 'descend' } }));
 await time('totals of a filtered set: one seller, one year (pageSize 1)', list('/api/income/pool/list', { sellerTaxNo: some.seller_tax_no, issueFrom: yearFrom, issueTo: to, pageSize: 1 }));
 await time('other list (tickets, tolls …), first page', list('/api/income/pool/other', {}));
 await time('abnormal list, first page', list('/api/income/pool/abnormal', {}));

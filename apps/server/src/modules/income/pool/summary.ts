@@ -68,30 +68,17 @@ export async function summaryTotals(db: Kysely<Database>, f: Partial<PoolFilter>
 
 /**
  * The count per issue day of a filter summaryAnswers() accepted, in the order asked, and the totals:
- * where a deep page of the list in issue-date order starts (repo.ts). On SQLite one pass over the
- * summary's rows of the filter gives both; on PostgreSQL, which sums bigint as numeric (slow per
- * group), the counts as an int sum and the totals in a second query beside it.
+ * where a deep page of the list in issue-date order starts (repo.ts). The counts read the index
+ * income_pool_days_count_idx alone (migration 0053: the key and n), the totals the summary's rows
+ * beside them. On PostgreSQL, which sums bigint as numeric (slow per group), the counts as an int sum.
  */
 export async function summaryDays(db: Kysely<Database>, f: Partial<PoolFilter>, scope: Scope, order: 'asc' | 'desc'): Promise<{ days: Array<{ day: string; n: number }>; totals: PoolTotals }> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const [rows, totals] = await Promise.all([
-      daysOf(db, f, scope).select(['d.issue_date', sql<number>`sum(cast(d.n as integer))`.as('n')]).groupBy('d.issue_date').orderBy('d.issue_date', order).execute(),
-      summaryTotals(db, f, scope),
-    ]);
-    return { days: rows.map((r) => ({ day: r.issue_date, n: Number(r.n) })).filter((d) => d.n > 0), totals };
-  }
-  const rows = await daysOf(db, f, scope).select('d.issue_date').select(sums).groupBy('d.issue_date').orderBy('d.issue_date', order).execute();
-  const totals: PoolTotals = { count: 0, amountExcl: 0, tax: 0, amountIncl: 0 };
-  const days: Array<{ day: string; n: number }> = [];
-  for (const r of rows) {
-    const t = toTotals(r);
-    totals.count += t.count;
-    totals.amountExcl += t.amountExcl;
-    totals.tax += t.tax;
-    totals.amountIncl += t.amountIncl;
-    if (t.count > 0) days.push({ day: r.issue_date, n: t.count });
-  }
-  return { days, totals };
+  const n = db.getExecutor().adapter instanceof PostgresAdapter ? sql<number>`sum(cast(d.n as integer))` : sql<number>`sum(d.n)`;
+  const [rows, totals] = await Promise.all([
+    daysOf(db, f, scope).select(['d.issue_date', n.as('n')]).groupBy('d.issue_date').orderBy('d.issue_date', order).execute(),
+    summaryTotals(db, f, scope),
+  ]);
+  return { days: rows.map((r) => ({ day: r.issue_date, n: Number(r.n) })).filter((d) => d.n > 0), totals };
 }
 
 /** The fields income_pool_sellers answers beside the seller name (no day: it has none). */
