@@ -37,8 +37,13 @@ function scoped<QB extends SelectQueryBuilder<any, any, any>>(query: QB, s: Scop
 const cell = (): ReimbSummaryCell => ({ amount: 0, count: 0 });
 const key = (deptId: string | null) => deptId ?? '';
 
-/** A cell of the pivot as read: department (null: none), month, category, its amount and lines. */
-export type SummaryCellRow = { dept_id: string | null; month: string; category_code: string; category_name: string; amount: number | string; lines: number | string };
+/**
+ * Figures of the pivot as read: department (null: none), month, category, amount and lines. A row with a
+ * month and no category counts in the month's column only (its amount in the row's total), one with a
+ * category and no month in the category's column only (its lines in the row's line count), one with both
+ * in both.
+ */
+export type SummaryCellRow = { dept_id: string | null; month: string | null; category_code: string | null; category_name: string; amount: number | string; lines: number | string };
 /** The pushed bills of a department and month, and their department name (max, as kept on the bills). */
 export type SummaryBillRow = { dept_id: string | null; month: string; dept_name: string; n: number | string };
 
@@ -53,14 +58,22 @@ function summaryScoped<QB extends SelectQueryBuilder<any, any, any>>(query: QB, 
 }
 const deptOf = sql<string | null>`nullif(s.dept_key, '')`;
 
-/** The cells and the bill counts of the scope, from the summary tables (rows of zero are keys whose bills all left). */
+/**
+ * The figures and the bill counts of the scope, from the summary tables (rows of zero are keys whose bills
+ * all left): by department × month and by department × category, summed in SQL, since the view shows no
+ * department × month × category cell (a few hundred rows instead of thousands).
+ */
 async function summaryReads(db: Kysely<Database>, q: Scope): Promise<[SummaryCellRow[], SummaryBillRow[]]> {
-  return Promise.all([
-    summaryScoped(db.selectFrom('reimb_summary_cells as s'), q)
-      .where('s.lines', '<>', 0)
-      .select([deptOf.as('dept_id'), 's.month', 's.category_code', sql<string>`max(s.category_name)`.as('category_name'), sql<number>`sum(s.amount)`.as('amount'), sql<number>`sum(s.lines)`.as('lines')])
-      .groupBy(['s.dept_key', 's.month', 's.category_code'])
-      .orderBy('s.dept_key').orderBy('s.month').orderBy('s.category_code')
+  const cells = () => summaryScoped(db.selectFrom('reimb_summary_cells as s'), q).where('s.lines', '<>', 0);
+  const [byMonth, byCategory, bills] = await Promise.all([
+    cells()
+      .select([deptOf.as('dept_id'), 's.month', sql<null>`null`.as('category_code'), sql<string>`''`.as('category_name'), sql<number>`sum(s.amount)`.as('amount'), sql<number>`sum(s.lines)`.as('lines')])
+      .groupBy(['s.dept_key', 's.month'])
+      .execute(),
+    cells()
+      .select([deptOf.as('dept_id'), sql<null>`null`.as('month'), 's.category_code', sql<string>`max(s.category_name)`.as('category_name'), sql<number>`sum(s.amount)`.as('amount'), sql<number>`sum(s.lines)`.as('lines')])
+      .groupBy(['s.dept_key', 's.category_code'])
+      .orderBy('s.dept_key').orderBy('s.category_code')
       .execute(),
     summaryScoped(db.selectFrom('reimb_summary_bills as s'), q)
       .where('s.bills', '<>', 0)
@@ -69,6 +82,7 @@ async function summaryReads(db: Kysely<Database>, q: Scope): Promise<[SummaryCel
       .orderBy('s.dept_key').orderBy('s.month')
       .execute(),
   ]);
+  return [[...byMonth, ...byCategory], bills];
 }
 
 export async function summaryView(db: Kysely<Database>, q: ReimbSummaryQuery): Promise<ReimbSummaryView> {
@@ -89,7 +103,7 @@ export function assembleSummary(
   // The categories that have figures, in the settings' order (a category removed since comes last, by code).
   const catSort = new Map(cats.map((c) => [c.code, Number(c.sort)]));
   const catNames = new Map<string, string>();
-  for (const c of cells) if (!catNames.has(c.category_code)) catNames.set(c.category_code, catSort.has(c.category_code) ? cats.find((x) => x.code === c.category_code)!.name : c.category_name);
+  for (const c of cells) if (c.category_code !== null && !catNames.has(c.category_code)) catNames.set(c.category_code, catSort.has(c.category_code) ? cats.find((x) => x.code === c.category_code)!.name : c.category_name);
   const categories = [...catNames]
     .map(([code, name]) => ({ code, name }))
     .sort((a, b) => (catSort.get(a.code) ?? Infinity) - (catSort.get(b.code) ?? Infinity) || a.code.localeCompare(b.code));
@@ -117,12 +131,16 @@ export function assembleSummary(
     const r = rowOf(c.dept_id);
     const amount = Number(c.amount);
     const lines = Number(c.lines);
-    r.months[monthIndex.get(c.month)!]!.amount += amount;
-    const cc = r.categories[catIndex.get(c.category_code)!]!;
-    cc.amount += amount;
-    cc.count += lines;
-    r.total.amount += amount;
-    r.total.lineCount += lines;
+    if (c.month !== null) {
+      r.months[monthIndex.get(c.month)!]!.amount += amount;
+      r.total.amount += amount;
+    }
+    if (c.category_code !== null) {
+      const cc = r.categories[catIndex.get(c.category_code)!]!;
+      cc.amount += amount;
+      cc.count += lines;
+      r.total.lineCount += lines;
+    }
   }
 
   const order = (r: ReimbSummaryRow) => (r.deptId ? Number(deptInfo.get(r.deptId)?.sort ?? 1e9) : Infinity);
