@@ -182,6 +182,24 @@ export interface ReimbSettingTable {
   value: string;
 }
 
+/** 0051: the pushed bills' lines per department ('' none) × voucher month × category, kept by triggers. */
+export interface ReimbSummaryCellTable {
+  dept_key: string;
+  month: string;
+  category_code: string;
+  category_name: string;
+  amount: number;
+  lines: number;
+}
+
+/** 0051: the pushed bills per department ('' none) × voucher month × the bills' department name, kept by triggers. */
+export interface ReimbSummaryBillTable {
+  dept_key: string;
+  month: string;
+  dept_name: string;
+  bills: number;
+}
+
 export interface ReimbCounterTable {
   month: string;
   seq: number;
@@ -191,6 +209,8 @@ declare module '../../db/schema.js' {
   interface Database {
     reimb_bills: ReimbBillTable;
     reimb_lines: ReimbLineTable;
+    reimb_summary_cells: ReimbSummaryCellTable;
+    reimb_summary_bills: ReimbSummaryBillTable;
     reimb_dup_accepts: ReimbDupAcceptTable;
     reimb_attachments: ReimbAttachmentTable;
     reimb_pushes: ReimbPushTable;
