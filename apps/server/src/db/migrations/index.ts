@@ -55,8 +55,8 @@ import * as m0047 from './0047_reimb_reversal.js';
 import * as m0048 from './0048_reimb_duplicate_claims.js';
 import * as m0049 from './0049_cost_close_digest.js';
 import * as m0050 from './0050_income_seller_names.js';
-import * as m0053 from './0053_income_pool_deep.js';
 import * as m0051 from './0051_reimb_summary_cells.js';
+import * as m0053 from './0053_income_pool_deep.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -108,6 +108,6 @@ export const migrations: Record<string, Migration> = {
   '0048_reimb_duplicate_claims': m0048,
   '0049_cost_close_digest': m0049,
   '0050_income_seller_names': m0050,
-  '0053_income_pool_deep': m0053,
   '0051_reimb_summary_cells': m0051,
+  '0053_income_pool_deep': m0053,
 };
