@@ -14,6 +14,8 @@ import { StatementCache } from './db/statements.js';
 // The modules whose reads may run here (they register them with offThread when loaded).
 import './modules/invoice/ledger/repo.js';
 import './modules/income/pool/repo.js';
+import './modules/reimbursement/ledger/export-reads.js';
+import './modules/cost/audit/export-reads.js';
 
 /** Connections of a PostgreSQL read worker: two exports may read at once. */
 const PG_CONNECTIONS = 2;

@@ -31,10 +31,16 @@ const SORTS = {
   createdAt: 'o.created_at',
 } as const;
 
+/** The requested sort column (`total` for amount + tax), else the newest month first. */
+export const orderSortColumn = (f: Pick<CostOrderFilter, 'sort'>) => sortOf(f.sort, SORTS, { column: 'o.month', order: 'desc' });
+
+/** A sort column as SQL. */
+export const sortExpression = (column: (typeof SORTS)[keyof typeof SORTS]): Expression<unknown> => (column === 'total' ? sql`o.amount + o.tax` : sql.ref(column));
+
 /** ORDER BY of a listing: the requested field, else the newest month first; then the order number (unique) for a stable order. */
 export function orderSort(f: Pick<CostOrderFilter, 'sort'>): Array<[Expression<unknown>, 'asc' | 'desc']> {
-  const s = sortOf(f.sort, SORTS, { column: 'o.month', order: 'desc' });
-  const col = s.column === 'total' ? sql`o.amount + o.tax` : sql.ref(s.column);
+  const s = orderSortColumn(f);
+  const col = sortExpression(s.column);
   const out: Array<[Expression<unknown>, 'asc' | 'desc']> = [];
   // An order not audited has no audit time: last in either direction, on both databases (they differ by default).
   if (s.column === 'o.audited_at') out.push([sql`case when o.audited_at is null then 1 else 0 end`, 'asc']);

@@ -1,8 +1,8 @@
 /**
  * Reading cost orders for 成本单台账 and 待审核成本单: one page through a deferred join (the filtered,
  * sorted ids first, then the rows of those ids), the totals of the whole filtered set (one aggregate:
- * every order counts in `total`, only orders in force, not invalid, in the sums), the filtered set batch
- * by batch for the export, and the badge count (one indexed count). bigint sums come back as strings on
+ * every order counts in `total`, only orders in force, not invalid, in the sums) and the badge count
+ * (one indexed count); the export's reads are in export-reads.ts. bigint sums come back as strings on
  * PostgreSQL: every figure passes through Number().
  */
 import { sql, type Kysely } from 'kysely';
@@ -76,12 +76,6 @@ async function idsOf(db: Kysely<Database>, f: CostOrderFilter, scope: AuditScope
 export async function orderPage(db: Kysely<Database>, q: CostOrderQuery, scope?: AuditScope): Promise<CostOrderPage> {
   const [ids, t] = await Promise.all([idsOf(db, q, scope, offsetOf(q), q.pageSize), orderTotals(db, q, scope)]);
   return { items: await orderRows(db, ids), total: t.all, totals: t.totals };
-}
-
-/** The filtered set in the chosen order, batch by batch: the sorted ids once, then the rows of each stretch by primary key. */
-export async function* orderBatches(db: Kysely<Database>, f: CostOrderFilter, size = 500): AsyncIterable<CostOrderRow[]> {
-  const all = await idsOf(db, f, undefined, 0, null);
-  for (let i = 0; i < all.length; i += size) yield await orderRows(db, all.slice(i, i + size));
 }
 
 /** The badge 待审核成本单: exactly the total of the caller's queue without filters (one count on the index (state, dept_id, month)). */

@@ -19,7 +19,8 @@ import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from '../paths.js';
 import { orderDetail } from './detail.js';
 import { describeOrderFilters, type AuditScope } from './filters.js';
-import { orderBatches, orderPage, orderTotals, toAuditCount } from './repo.js';
+import { exportTotals, orderBatches } from './export-reads.js';
+import { orderPage, toAuditCount } from './repo.js';
 import { moveOrders } from './service.js';
 
 /** The largest export (an Excel sheet holds 1,048,576 rows). */
@@ -74,7 +75,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(`${P}/export`, { schema: { body: CostOrderFilter, summary: '导出成本单台账（筛选结果全部，每张成本单一行，流式Excel，末行合计）', tags }, config: access.ledger }, async (req, reply) => {
     const f = req.body;
-    const t = await orderTotals(db(), f);
+    const t = await exportTotals(db(), f);
     if (t.all > COST_EXPORT_MAX_ROWS) throw refuse(`筛选结果 ${t.all} 条，超过导出上限 ${COST_EXPORT_MAX_ROWS} 条，请缩小筛选范围`);
     const [dept, project] = await Promise.all([
       f.deptId ? db().selectFrom('departments').select('name').where('id', '=', f.deptId).executeTakeFirst() : undefined,

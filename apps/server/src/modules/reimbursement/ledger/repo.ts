@@ -1,8 +1,7 @@
 /**
  * Reading 报销台账: one page through a deferred join (the filtered, sorted ids first, then the rows of
- * those ids), the totals of the filtered set (one aggregate), and the whole filtered set batch by batch
- * for the export (bills, or their lines). bigint sums come back as strings on PostgreSQL: every figure
- * passes through Number().
+ * those ids) and the totals of the filtered set (one aggregate); the export's reads are in
+ * export-reads.ts. bigint sums come back as strings on PostgreSQL: every figure passes through Number().
  */
 import { sql, type Kysely } from 'kysely';
 import type { ReimbLedgerFilter, ReimbLedgerQuery, ReimbLedgerRow, ReimbLedgerTotals, ReimbReportOptions } from '@zhyy/shared';
@@ -11,7 +10,7 @@ import { offsetOf } from '../../../platform/listing.js';
 import type { ReimbBillTable } from '../tables.js';
 import { applyLedgerFilters, ledgerSort } from './filters.js';
 
-type BillRecord = Pick<
+export type BillRecord = Pick<
   ReimbBillTable,
   | 'id' | 'bill_no' | 'applicant_name' | 'dept_id' | 'dept_name' | 'project_name' | 'reason' | 'period_from' | 'period_to' | 'flow_state' | 'reimb_state'
   | 'amount' | 'approved_amount' | 'tax' | 'deductible_tax' | 'line_count' | 'voucher_no' | 'voucher_date' | 'submitted_at' | 'approved_at' | 'pushed_at'
@@ -87,54 +86,6 @@ async function idsOf(db: Kysely<Database>, f: ReimbLedgerFilter, offset: number,
 export async function ledgerPage(db: Kysely<Database>, q: ReimbLedgerQuery) {
   const [ids, totals] = await Promise.all([idsOf(db, q, offsetOf(q), q.pageSize), ledgerTotals(db, q)]);
   return { items: await billRows(db, ids), total: totals.count, totals };
-}
-
-/**
- * The filtered set in the chosen order, batch by batch: the ordered ids are read once (one sort, ids
- * only), then the rows of each stretch of them by primary key. Offset batches re-sorted the whole set
- * for every batch (a 21,000-bill export took 31 s that way).
- */
-export async function* ledgerBatches(db: Kysely<Database>, f: ReimbLedgerFilter, size = 500): AsyncIterable<ReimbLedgerRow[]> {
-  const all = await idsOf(db, f, 0, null);
-  for (let i = 0; i < all.length; i += size) yield await billRows(db, all.slice(i, i + size));
-}
-
-/** One row per line of the filtered bills: the bill's columns and the line's. */
-export interface LedgerLineRow {
-  bill: ReimbLedgerRow;
-  lineNo: number;
-  categoryName: string;
-  expenseDate: string;
-  description: string;
-  invoiceNumber: string;
-  amount: number;
-  approvedAmount: number;
-  taxRate: string;
-  tax: number;
-  deductibleTax: number;
-  subjectCode: string;
-  subjectName: string;
-}
-
-export async function* ledgerLineBatches(db: Kysely<Database>, f: ReimbLedgerFilter, size = 300): AsyncIterable<LedgerLineRow[]> {
-  for await (const bills of ledgerBatches(db, f, size)) {
-    const lines = await db
-      .selectFrom('reimb_lines')
-      .select(['bill_id', 'line_no', 'category_name', 'expense_date', 'description', 'invoice_number', 'amount', 'approved_amount', 'tax_rate', 'tax', 'deductible_tax', 'subject_code', 'subject_name'])
-      .where('bill_id', 'in', bills.map((b) => b.id))
-      .orderBy('bill_id').orderBy('line_no')
-      .execute();
-    const byBill = new Map<string, typeof lines>();
-    for (const l of lines) byBill.set(l.bill_id, [...(byBill.get(l.bill_id) ?? []), l]);
-    const out: LedgerLineRow[] = bills.flatMap((bill) =>
-      (byBill.get(bill.id) ?? []).map((l) => ({
-        bill, lineNo: Number(l.line_no), categoryName: l.category_name, expenseDate: l.expense_date, description: l.description, invoiceNumber: l.invoice_number,
-        amount: Number(l.amount), approvedAmount: l.approved_amount === null ? Number(l.amount) : Number(l.approved_amount), taxRate: l.tax_rate, tax: Number(l.tax),
-        deductibleTax: Number(l.deductible_tax), subjectCode: l.subject_code, subjectName: l.subject_name,
-      })),
-    );
-    if (out.length) yield out;
-  }
 }
 
 /**

@@ -19,7 +19,8 @@ import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, PAGE, tags } from '../paths.js';
 import { describeLedgerFilters } from './filters.js';
 import { laundryBatches, laundryTotals, laundryPage } from './laundry.js';
-import { ledgerBatches, ledgerLineBatches, ledgerPage, ledgerTotals, reportOptions, type LedgerLineRow } from './repo.js';
+import { exportTotals, ledgerBatches, ledgerLineBatches, type LedgerLineRow } from './export-reads.js';
+import { ledgerPage, reportOptions } from './repo.js';
 import { summaryBills, summaryView } from './summary.js';
 
 /** The largest export (an Excel sheet holds 1,048,576 rows). */
@@ -27,7 +28,7 @@ export const REIMB_EXPORT_MAX_ROWS = 1_000_000;
 const yuan = (fen: number | null | undefined) => (fen === null || fen === undefined ? null : fen / 100);
 const reimbLabel = (v: number | null) => (v === null ? '' : ReimbState.label(v));
 
-const BILL_COLUMNS: XlsxColumn<ReimbLedgerRow>[] = [
+export const BILL_COLUMNS: XlsxColumn<ReimbLedgerRow>[] = [
   { header: '报销单号', width: 18, value: (r) => r.billNo },
   { header: '申请人', width: 10, value: (r) => r.applicantName },
   { header: '部门', width: 16, value: (r) => r.deptName },
@@ -130,7 +131,7 @@ export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(`${P}/ledger/export`, { schema: { body: ReimbLedgerExportQuery, summary: '导出报销台账（筛选结果全部，按单据或按明细行，流式Excel）', tags }, config: access.ledger }, async (req, reply) => {
     const { withLines, ...f } = req.body;
-    const totals = await ledgerTotals(db(), f);
+    const totals = await exportTotals(db(), f);
     const count = withLines ? totals.lineCount : totals.count;
     if (count > REIMB_EXPORT_MAX_ROWS) throw refuse(`筛选结果 ${count} 条，超过导出上限 ${REIMB_EXPORT_MAX_ROWS} 条，请缩小筛选范围`);
     const opts = f.categoryCode || f.deptId ? await reportOptions(db()) : null;
