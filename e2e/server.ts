@@ -1,5 +1,5 @@
 /**
- * Starts the built server (apps/server/dist/main.js) on a free port with a fresh data directory, so it
+ * Starts the built server (apps/server/bundle/main.js, what `npm start` runs) on a free port with a fresh data directory, so it
  * loads the demo company. The global setup starts the one every browser test shares; a test that needs
  * the server otherwise configured (the tax simulator's clock) starts one of its own.
  */
@@ -48,8 +48,8 @@ async function waitFor(url: string, child: ChildProcess, log: () => string): Pro
 
 /** Starts a server with the demo company; `env` is added to (or overrides) the usual settings. */
 export async function startServer(env: Record<string, string> = {}): Promise<E2eServer> {
-  const main = path.join(root, 'apps/server/dist/main.js');
-  if (!fs.existsSync(main)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
+  const main = path.join(root, 'apps/server/bundle/main.js');
+  if (!fs.existsSync(main)) throw new Error('apps/server/bundle/main.js is missing: run `npm run build` first');
   if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-e2e-'));

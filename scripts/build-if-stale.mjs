@@ -23,15 +23,17 @@ export const STAMP = '.build-stamp';
 const COMMON = ['package-lock.json', 'tsconfig.base.json'];
 const SHARED = ['packages/shared/src', 'packages/shared/package.json', 'packages/shared/tsconfig.build.json'];
 
-/** The workspaces in build order: inputs (files or folders, relative to the root), dist folder, and the file a build must leave. */
+/** The workspaces in build order: inputs (files or folders, relative to the root), dist folder, the file a build must leave there and any other (relative to the root). */
 export const TARGETS = [
   { key: 'shared', workspace: '@zhyy/shared', inputs: [...COMMON, ...SHARED], dist: 'packages/shared/dist', entry: 'index.js' },
   {
     key: 'server',
     workspace: '@zhyy/server',
-    inputs: [...COMMON, ...SHARED, 'apps/server/src', 'apps/server/package.json', 'apps/server/tsconfig.build.json'],
+    inputs: [...COMMON, ...SHARED, 'apps/server/src', 'apps/server/package.json', 'apps/server/tsconfig.build.json', 'apps/server/build.mjs'],
     dist: 'apps/server/dist',
     entry: 'main.js',
+    // apps/server/build.mjs also bundles the server there (what npm start runs).
+    outputs: ['apps/server/bundle/main.js'],
   },
   {
     key: 'web',
@@ -79,7 +81,7 @@ export function fingerprint(root, inputs) {
 export function staleness(root, target) {
   const hash = fingerprint(root, target.inputs);
   const dist = path.join(root, target.dist);
-  if (!fs.existsSync(path.join(dist, target.entry))) return { stale: true, reason: 'not built yet', hash };
+  if (!fs.existsSync(path.join(dist, target.entry)) || (target.outputs ?? []).some((o) => !fs.existsSync(path.join(root, o)))) return { stale: true, reason: 'not built yet', hash };
   let stamp = '';
   try {
     stamp = fs.readFileSync(path.join(dist, STAMP), 'utf8').trim();

@@ -1,4 +1,4 @@
-/** Starts the built server (apps/server/dist/main.js) on a free port with a temp DATA_DIR and the demo company. */
+/** Starts the built server (apps/server/bundle/main.js, what `npm start` runs) on a free port with a temp DATA_DIR and the demo company. */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const serverMain = path.join(root, 'apps/server/dist/main.js');
+export const serverMain = path.join(root, 'apps/server/bundle/main.js');
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -37,7 +37,7 @@ export function cpuMsOf(pid) {
 
 /** Spawns the server (or `main`, another script) and resolves { child, baseURL, ms } once `probe` answers 200 (ms from spawn). */
 export async function startServer({ dataDir, port, probe = '/version.json', env = {}, main = serverMain }) {
-  if (!fs.existsSync(main)) throw new Error('apps/server/dist/main.js is missing: run `npm run build` first');
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   port ??= await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   let output = '';

@@ -5,8 +5,10 @@
  * `npm start` does, on an empty database of this run's engine (the first start's administrator), and
  * lists every module resolved until the first answer; a static import of one of those packages anywhere
  * on the way from main.ts or buildApp() makes this fail, naming the package and the module that imported it.
+ * The same for the bundle `npm start` runs (apps/server/build.mjs, made afresh from the sources into a
+ * folder of this run): it too loads none of them at start, and no module of the packages it bundles.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -15,17 +17,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LAZY_PACKAGES } from '../src/platform/heavy.js';
+import { WORKER_SOURCES } from '../src/platform/worker-thread.js';
 import { admin, databaseUrlOf } from './global-setup.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
 const usePg = process.env.TEST_DB === 'postgres';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-cold-imports-'));
-const pgName = `zhyy_cold_${crypto.randomBytes(4).toString('hex')}`;
+const pgNames: string[] = [];
+// Under apps/server, so the bundle's external packages resolve from its node_modules.
+const bundleDir = path.join(root, 'apps/server', `.cold-start-bundle-${crypto.randomBytes(4).toString('hex')}`);
 
 afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
-  if (usePg) await admin(process.env.DATABASE_URL_TEST!, `drop database if exists ${pgName} with (force)`);
+  fs.rmSync(bundleDir, { recursive: true, force: true });
+  for (const name of pgNames) await admin(process.env.DATABASE_URL_TEST!, `drop database if exists ${name} with (force)`);
 });
 
 const freePort = () =>
@@ -46,10 +52,14 @@ function packageOf(file: string): string | null {
 
 const fileOf = (u: string) => (u.startsWith('file:') ? fileURLToPath(u) : u);
 
-async function startAndTrace(): Promise<{ atStart: Map<string, string>; later: Set<string> }> {
-  const trace = path.join(work, 'trace.txt');
+/** Starts src/main.ts, or `serverMain` (a bundle's main.js), on an empty database and traces what it loads. */
+async function startAndTrace(serverMain?: string): Promise<{ atStart: Map<string, string>; later: Set<string>; sources: string[] }> {
+  const run = crypto.randomBytes(4).toString('hex');
+  const trace = path.join(work, `trace-${run}.txt`);
   let databaseUrl = '';
   if (usePg) {
+    const pgName = `zhyy_cold_${run}`;
+    pgNames.push(pgName);
     await admin(process.env.DATABASE_URL_TEST!, `create database ${pgName}`);
     databaseUrl = databaseUrlOf(process.env.DATABASE_URL_TEST!, pgName);
   }
@@ -58,7 +68,8 @@ async function startAndTrace(): Promise<{ atStart: Map<string, string>; later: S
     LOAD_TRACE: trace,
     PORT: String(await freePort()),
     HOST: '127.0.0.1',
-    DATA_DIR: path.join(work, 'data'),
+    DATA_DIR: path.join(work, `data-${run}`),
+    SERVER_MAIN: serverMain ?? '',
     DATABASE_URL: databaseUrl,
     DEMO: '0',
     LOG_LEVEL: 'silent',
@@ -84,8 +95,14 @@ async function startAndTrace(): Promise<{ atStart: Map<string, string>; later: S
     return found;
   };
   const atStart = packages(before!);
-  return { atStart, later: new Set([...packages(after).keys()].filter((p) => !atStart.has(p))) };
+  const src = path.join(root, 'apps/server/src') + path.sep;
+  const sources = [...new Set(before!.split('\n').map((line) => fileOf(line.split(' ')[0] ?? '')).filter((f) => f.startsWith(src)))];
+  return { atStart, later: new Set([...packages(after).keys()].filter((p) => !atStart.has(p))), sources };
 }
+
+// A child process starting the server (and, for the bundle, esbuild first): more than the default 60 s
+// on a loaded machine. A limit, not a measurement.
+const CHILD_LIMIT_MS = 240_000;
 
 describe('cold start', () => {
   it('loads none of the slow packages before the first answer; they load at first use', async () => {
@@ -96,5 +113,18 @@ describe('cold start', () => {
     expect(LAZY_PACKAGES.filter((p) => atStart.has(p)).map((p) => `${p} (imported by ${atStart.get(p) || 'a CommonJS module'})`)).toEqual([]);
     // And it would see one of them: ExcelJS loaded through platform/heavy.ts after the answer.
     expect([...later]).toContain('exceljs');
-  });
+  }, CHILD_LIMIT_MS);
+
+  it('the bundle too; it loads none of the packages it bundles, nor a source file', async () => {
+    const built = spawnSync(process.execPath, [path.join(root, 'apps/server/build.mjs'), `--bundle-only=${bundleDir}`], { cwd: root, encoding: 'utf8' });
+    expect(built.status, built.stderr).toBe(0);
+    // Every worker platform/worker-thread.ts starts is an entry point of the bundle, where it looks for it.
+    expect(Object.keys(WORKER_SOURCES).filter((name) => !fs.existsSync(path.join(bundleDir, `${name}.js`)))).toEqual([]);
+    const { atStart, later, sources } = await startAndTrace(path.join(bundleDir, 'main.js'));
+    expect(sources).toEqual([]);
+    expect([...atStart.keys()]).toContain('fastify');
+    expect(LAZY_PACKAGES.filter((p) => atStart.has(p)).map((p) => `${p} (imported by ${atStart.get(p) || 'a CommonJS module'})`)).toEqual([]);
+    expect(['kysely', 'zod', '@zhyy/shared', 'fastify-type-provider-zod'].filter((p) => atStart.has(p))).toEqual([]);
+    expect([...later]).toContain('exceljs');
+  }, CHILD_LIMIT_MS);
 });

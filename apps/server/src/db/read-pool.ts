@@ -12,8 +12,9 @@
  * A task must only read, take and return plain data (structured clone), and be registered by a
  * module that ../read-worker.ts (the worker's entry point, beside main.ts) imports.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
+import { startWorker } from '../platform/worker-thread.js';
 import type { Database } from './schema.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -63,11 +64,8 @@ class ReadWorker {
   dead = false;
 
   constructor(target: ReadTarget) {
-    const url = new URL(import.meta.url.endsWith('.ts') ? '../read-worker.ts' : '../read-worker.js', import.meta.url);
-    // Under the test runner the sources are TypeScript: the worker loads them through tsx.
-    this.worker = url.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`, { eval: true, workerData: target, resourceLimits: READ_WORKER_LIMITS, execArgv: ['--conditions=source'] })
-      : new Worker(url, { workerData: target, resourceLimits: READ_WORKER_LIMITS });
+    // ../read-worker.ts, located in the sources, tsc's build and the bundle alike (platform/worker-thread.ts).
+    this.worker = startWorker('read-worker', { workerData: target, resourceLimits: READ_WORKER_LIMITS });
     this.worker.unref();
     this.worker.on('message', (m: { id: number; ok: boolean; value?: unknown; error?: string }) => {
       const p = this.pending.get(m.id);

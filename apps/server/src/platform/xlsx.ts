@@ -6,9 +6,10 @@
  */
 import { once, type EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from './userFiles.js';
+import { startWorker } from './worker-thread.js';
 
 export interface XlsxColumn<T> {
   header: string;
@@ -76,12 +77,8 @@ class XlsxThread {
   private finished: Promise<void>;
 
   constructor(sheetName: string, columns: { header: string; width: number }[], out: PassThrough) {
-    const url = new URL(import.meta.url.endsWith('.ts') ? './xlsx-worker.ts' : './xlsx-worker.js', import.meta.url);
-    const options = { workerData: { sheetName, columns }, resourceLimits: XLSX_WORKER_LIMITS };
-    // Under the test runner the sources are TypeScript: the worker loads them through tsx (as read-pool.ts).
-    this.worker = url.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`, { ...options, eval: true, execArgv: ['--conditions=source'] })
-      : new Worker(url, options);
+    // ./xlsx-worker.ts, located in the sources, tsc's build and the bundle alike (worker-thread.ts).
+    this.worker = startWorker('xlsx-worker', { workerData: { sheetName, columns }, resourceLimits: XLSX_WORKER_LIMITS });
     this.finished = new Promise((resolve, reject) => {
       this.worker.on('message', (m: { chunk?: Uint8Array; ack?: true; done?: true; error?: string }) => {
         if (m.chunk) out.write(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));

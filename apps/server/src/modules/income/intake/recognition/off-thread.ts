@@ -6,7 +6,8 @@
  * limit) or takes longer than RECOGNITION_TIMEOUT_MS is ended and the file answered with a Chinese warning
  * instead of an error; the next file gets a new worker.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../../../platform/worker-thread.js';
 import type { UploadedFile } from './recognise.js';
 import type { Recognition } from './types.js';
 
@@ -34,12 +35,8 @@ class RecognitionWorker {
   dead = false;
 
   constructor(private readonly onIdle: (w: RecognitionWorker) => void) {
-    const url = new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js', import.meta.url);
-    const options = { resourceLimits: RECOGNITION_WORKER_LIMITS };
-    // Under the test runner the sources are TypeScript: the worker loads them through tsx (as db/read-pool.ts).
-    this.worker = url.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(url.href)}); })`, { ...options, eval: true, execArgv: ['--conditions=source'] })
-      : new Worker(url, options);
+    // ./worker.ts, located in the sources, tsc's build and the bundle alike (platform/worker-thread.ts).
+    this.worker = startWorker('recognition-worker', { resourceLimits: RECOGNITION_WORKER_LIMITS });
     this.worker.unref();
     this.worker.on('message', (m: { id: number; ok: boolean; value?: Recognition; error?: string }) => {
       if (!this.current || m.id !== this.current.id) return;
