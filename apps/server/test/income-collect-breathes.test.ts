@@ -48,7 +48,7 @@ describe('采集 gives other users their turn', () => {
     const during = await progress(taskId);
     order.push(during.finished ? 'collection ended' : 'collection running');
     expect(order).toEqual(['userinfo', 'collection running']);
-    // The counts move while it runs, then it ends with the whole month in the pool.
+    // The counts move while it runs, then it ends with every invoice of the window in the pool.
     const seen: number[] = [during.seen];
     let p = during;
     while (!p.finished) {
