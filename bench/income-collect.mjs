@@ -3,7 +3,7 @@
  * Benchmark of 采集 (collection from the tax digital account) at a year's volume, issue 30. On a built
  * server (npm run build) and a demo database (DATA_DIR=/tmp/x node apps/server/dist/seed/cli.js, or with
  * DATABASE_URL for PostgreSQL), run on the same environment:
- *   DATA_DIR=/tmp/x node bench/income-collect.mjs [rounds=2] [months=12] [users=5]
+ *   DATA_DIR=/tmp/x node bench/income-collect.mjs [rounds=2] [months=12] [users=5] [yearsBack=2]
  * The server listens on a real port (a stall of its event loop shows on sockets, which app.inject would
  * not show). Each round, interleaved: `users` other users call /api/account/userinfo back to back over HTTP
  * for a few seconds alone (the anchor), then again while demo13 collects a window of `months` months (a
@@ -18,6 +18,8 @@ import { openBench } from './lib/inprocess.mjs';
 const rounds = Number(process.argv[2] ?? 2);
 const months = Number(process.argv[3] ?? 12);
 const users = Number(process.argv[4] ?? 5);
+/** How many years back round 1's year is (round i: one more year back): a fresh window when run again on the same data. */
+const back = Number(process.argv[5] ?? 2);
 const ALONE_MS = 4000;
 const { app, db, post, token, median } = await openBench({ login: 'demo13', runs: rounds });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -55,7 +57,7 @@ const pad = (n) => String(n).padStart(2, '0');
 
 /** The window of round i: `months` months ending with December of the year i + 2 years back. */
 function windowOf(i) {
-  const year = new Date().getUTCFullYear() - 2 - i;
+  const year = new Date().getUTCFullYear() - back - i;
   const fromMonth = 12 - months + 1;
   const last = new Date(Date.UTC(year, 12, 0)).getUTCDate();
   return { from: `${year}-${pad(fromMonth)}-01`, to: `${year}-12-${pad(last)}` };
