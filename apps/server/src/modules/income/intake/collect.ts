@@ -6,10 +6,11 @@
  * An invoice already in the pool whose state or risk level the tax account now reports differently
  * (作废, 红冲, 失控, 异常凭证 …) gets them updated with a history event (`applyTaxState`, also used by 查验).
  */
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { IncomeInvoiceState, IncomeRiskLevel, IncomeSource, type CollectResult, type PoolLineInput } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { TaxGatewayError, type CustomsNotice, type IncomeTaxGateway, type IncomingInvoice } from '../../../integrations/tax/index.js';
+import { Breather } from '../../../platform/breather.js';
 import { AppError } from '../../../platform/envelope.js';
 import { nowIso } from '../../../platform/time.js';
 import { raiseCases } from '../abnormal/raise.js';
@@ -114,17 +115,34 @@ export const PROGRESS_EVERY = 25;
 
 const emptyResult = (from: string, to: string): CollectResult => ({ from, to, total: 0, created: 0, merged: 0, flagged: 0, stateChanged: 0, failed: 0, failures: [] });
 
-/** One invoice or customs notice: arrive (or, for the job, skip when known and unchanged), then its state. */
-async function collectOne(db: Kysely<Database>, arriving: ArrivingInvoice, label: string, r: CollectResult, opts: CollectOptions): Promise<void> {
+/** The pool rows of a page's invoices, by identity key: one query per page instead of one per invoice. */
+type Known = Map<string, { id: string; state: number; risk: string }>;
+async function knownOf(db: Kysely<Database>, idents: string[]): Promise<Known> {
+  const out: Known = new Map();
+  if (!idents.length) return out;
+  const rows = await db.selectFrom('income_invoices').select(['id', 'ident', 'invoice_state', 'risk_level']).where('ident', 'in', idents).execute();
+  for (const r of rows) out.set(r.ident, { id: r.id, state: Number(r.invoice_state), risk: r.risk_level });
+  return out;
+}
+
+/**
+ * One invoice or customs notice: arrive (or, for the job, skip when known and unchanged, without a
+ * transaction: `known` is the page's lookup), then its state.
+ */
+async function collectOne(db: Kysely<Database>, arriving: ArrivingInvoice, label: string, r: CollectResult, opts: CollectOptions, known: Known): Promise<void> {
   const next = { state: arriving.invoiceState ?? 0, risk: arriving.riskLevel ?? '01' };
+  const was = opts.skipKnown ? known.get(identityKey(arriving)) : undefined;
+  if (was && was.state === next.state && was.risk === next.risk) return;
   try {
     await db.transaction().execute(async (trx) => {
-      if (opts.skipKnown) {
-        const known = await trx.selectFrom('income_invoices').select('id').where('ident', '=', identityKey(arriving)).executeTakeFirst();
-        if (known) {
-          if (await applyTaxState(trx, known.id, next, '税务数字账户采集', opts.ctx.userName)) r.stateChanged++;
-          return;
-        }
+      // PostgreSQL: the invoice's commit does not wait for its WAL flush (one fsync per invoice was most of a
+      // year's 83 s). A crash may lose the last fraction of a second of arrivals, never half of one; they are
+      // collected again, since the task then ends 已中断 and the job's cursor moves only after its window (both
+      // written by an ordinary commit, which flushes every earlier one).
+      if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`set local synchronous_commit = off`.execute(trx);
+      if (was) {
+        if (await applyTaxState(trx, was.id, next, '税务数字账户采集', opts.ctx.userName)) r.stateChanged++;
+        return;
       }
       const a = await arrive(arriving, IncomeSource.collected, trx, opts.ctx);
       if (a.outcome === 'created') {
@@ -143,23 +161,34 @@ async function collectOne(db: Kysely<Database>, arriving: ArrivingInvoice, label
   }
 }
 
+/**
+ * The arrivals of one page, each in its own transaction, the event loop given its turn between them
+ * (platform/breather.ts: on SQLite the loop would otherwise hold every other request until the window ends).
+ */
+async function collectPage(db: Kysely<Database>, items: Array<{ arriving: ArrivingInvoice; label: string }>, r: CollectResult, opts: CollectOptions, at: { pages: number; seen: number }, breather: Breather): Promise<void> {
+  const known = opts.skipKnown ? await knownOf(db, items.map((i) => identityKey(i.arriving))) : new Map();
+  for (const { arriving, label } of items) {
+    await collectOne(db, arriving, label, r, opts, known);
+    at.seen++;
+    if (opts.onProgress && at.seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: at.pages - 1, seen: at.seen });
+    await breather.breathe();
+  }
+}
+
 /** Collects one window (at most 366 days: the gateway refuses more with 采集日期区间不能超过366天，请分段采集). */
 export async function collectWindow(db: Kysely<Database>, gateway: IncomeTaxGateway, from: string, to: string, opts: CollectOptions): Promise<CollectResult> {
   const r = emptyResult(from, to);
+  const breather = new Breather();
+  const at = { pages: 0, seen: 0 };
   let cursor: string | undefined;
-  let pages = 0;
-  let seen = 0;
   do {
     await opts.beforePage?.();
     const page = await gateway.collectIncoming({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
     r.total = page.total;
-    pages++;
-    for (const inv of page.invoices) {
-      await collectOne(db, toArriving(inv), inv.allElectronicNo || `${inv.invoiceCode} ${inv.invoiceNo}`.trim(), r, opts);
-      seen++;
-      if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
-    }
-    await opts.onProgress?.(r, { pages, seen });
+    at.pages++;
+    await collectPage(db, page.invoices.map((inv) => ({ arriving: toArriving(inv), label: inv.allElectronicNo || `${inv.invoiceCode} ${inv.invoiceNo}`.trim() })), r, opts, at, breather);
+    await opts.onProgress?.(r, { ...at });
+    await breather.breathe();
     cursor = page.nextCursor;
   } while (cursor);
   // The customs notices of the window, by their own call (the bureau lists them apart from invoices). A page that
@@ -173,13 +202,9 @@ export async function collectWindow(db: Kysely<Database>, gateway: IncomeTaxGate
       const page = await gateway.collectCustoms({ from, to, pageSize: 200, ...(cursor ? { cursor } : {}) }, { userId: opts.ctx.userId ?? null });
       r.total = invoices + page.total;
       if (page.total) r.customs = page.total;
-      if (page.notices.length) pages++;
-      for (const n of page.notices) {
-        await collectOne(db, customsArriving(n), `海关缴款书 ${n.noticeNo}`, r, opts);
-        seen++;
-        if (opts.onProgress && seen % PROGRESS_EVERY === 0) await opts.onProgress(r, { pages: pages - 1, seen });
-      }
-      if (page.notices.length) await opts.onProgress?.(r, { pages, seen });
+      if (page.notices.length) at.pages++;
+      await collectPage(db, page.notices.map((n) => ({ arriving: customsArriving(n), label: `海关缴款书 ${n.noticeNo}` })), r, opts, at, breather);
+      if (page.notices.length) await opts.onProgress?.(r, { ...at });
       cursor = page.nextCursor;
     } while (cursor);
   } catch (err) {
