@@ -14,6 +14,7 @@ import { StatementCache } from './db/statements.js';
 // The modules whose reads may run here (they register them with offThread when loaded).
 import './modules/invoice/ledger/repo.js';
 import './modules/income/pool/repo.js';
+import './modules/cost/summary/repo.js';
 
 /** Connections of a PostgreSQL read worker: two exports may read at once. */
 const PG_CONNECTIONS = 2;

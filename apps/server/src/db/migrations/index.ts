@@ -55,6 +55,7 @@ import * as m0047 from './0047_reimb_reversal.js';
 import * as m0048 from './0048_reimb_duplicate_claims.js';
 import * as m0049 from './0049_cost_close_digest.js';
 import * as m0050 from './0050_income_seller_names.js';
+import * as m0052 from './0052_cost_summary_cells.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -106,4 +107,5 @@ export const migrations: Record<string, Migration> = {
   '0048_reimb_duplicate_claims': m0048,
   '0049_cost_close_digest': m0049,
   '0050_income_seller_names': m0050,
+  '0052_cost_summary_cells': m0052,
 };
