@@ -136,13 +136,14 @@ async function readSummary(db: Kysely<Database>, q: CostSummaryPageQuery): Promi
 /** The summary's page, trend, composition and totals (off the request thread). */
 export const costSummary = offThread('cost.summary', readSummary);
 
-/** The cells of some department-months (category '*' excluded unless asked), with the projects' names. */
-function cellsOf(db: Kysely<Database>, pairs: ReadonlyArray<{ month: string; deptId: string }>, q: { projectId?: string; category?: string | number }, cat: 'each' | 'all') {
+/** The cells of a department-month (category '*' excluded unless asked), with the projects' names: a range of the primary key. */
+function cellsOf(db: Kysely<Database>, at: { month: string; deptId: string }, q: { projectId?: string; category?: string | number }, cat: 'each' | 'all') {
   let b = db
     .selectFrom('cost_summary_cells as s')
     .innerJoin('projects as p', 'p.id', 's.project_id')
     .select(['s.month', 's.dept_id', 's.project_id', 'p.code', 'p.name', 's.category', 's.amount', 's.tax', 's.lines'])
-    .where((eb) => eb.or(pairs.map((x) => eb.and([eb('s.month', '=', x.month), eb('s.dept_id', '=', x.deptId)]))))
+    .where('s.month', '=', at.month)
+    .where('s.dept_id', '=', at.deptId)
     .where('s.lines', '>', 0);
   b = cat === 'all' ? b.where('s.category', '=', ALL) : b.where('s.category', '<>', ALL);
   if (q.projectId) b = b.where('s.project_id', '=', q.projectId);
@@ -155,7 +156,7 @@ function cellsOf(db: Kysely<Database>, pairs: ReadonlyArray<{ month: string; dep
  * and category apply: with a category, a project's figures are that category's).
  */
 export const costSummaryProjects = offThread('cost.summaryProjects', async (db: Kysely<Database>, q: CostSummaryProjectsQuery): Promise<CostSummaryProjects> => {
-  const pair = [{ month: q.month, deptId: q.deptId }];
+  const pair = { month: q.month, deptId: q.deptId };
   const heads = q.category !== undefined ? cellsOf(db, pair, q, 'each') : cellsOf(db, pair, q, 'all');
   const [count, page] = await Promise.all([
     heads.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
@@ -180,15 +181,17 @@ export const costSummaryExportPlan = offThread('cost.summaryExportPlan', async (
 
 /** The cells of a batch of department-months, in their order, then project code and category (the export). */
 const exportCells = offThread('cost.summaryExportCells', async (db: Kysely<Database>, q: Filter, pairs: Array<{ month: string; deptId: string; deptName: string }>): Promise<CostSummaryCell[]> => {
-  const at = new Map(pairs.map((x, i) => [`${x.month}|${x.deptId}`, i]));
-  const rows = await cellsOf(db, pairs, q, 'each').execute();
-  return rows
-    .map((r) => ({ i: at.get(`${r.month}|${r.dept_id}`)!, r }))
-    .sort((a, b) => a.i - b.i || a.r.code.localeCompare(b.r.code) || a.r.project_id.localeCompare(b.r.project_id) || byCategoryRank(a.r.category, b.r.category))
-    .map(({ i, r }) => ({
-      month: r.month, deptId: r.dept_id, deptName: pairs[i]!.deptName, projectId: r.project_id, projectCode: r.code, projectName: r.name,
+  const out: CostSummaryCell[] = [];
+  // One seek of the primary key per department-month (an OR of them made SQLite scan the table).
+  for (const x of pairs) {
+    const rows = await cellsOf(db, x, q, 'each').execute();
+    rows.sort((a, b) => a.code.localeCompare(b.code) || a.project_id.localeCompare(b.project_id) || byCategoryRank(a.category, b.category));
+    out.push(...rows.map((r) => ({
+      month: r.month, deptId: r.dept_id, deptName: x.deptName, projectId: r.project_id, projectCode: r.code, projectName: r.name,
       category: r.category, amount: Number(r.amount), tax: Number(r.tax), orderCount: 1,
-    }));
+    })));
+  }
+  return out;
 }, { postgres: true });
 
 /**
