@@ -5,9 +5,11 @@
  * or with DATABASE_URL for PostgreSQL), then run on the same environment:
  *   DATA_DIR=/tmp/big node bench/cost-summary.mjs [runs=15]
  * Calls the real server's routes in process (app.inject, bench/lib/inprocess.mjs) as admin: the summary
- * over the latest 12 months, over the 36 months before them (the large mode's months; 36 is the most a
- * query may span), one department's and one category's 36 months, one project's, and the export of the
- * 12 months — each timed against the anchor, 成本单台账's first page with no filter (the area's opening
+ * (issue 30: a page of 50 department-months with the trend, composition and totals of all, read from the
+ * summary tables of migration 0052) over the latest 12 months, over the 36 months before them (the large
+ * mode's months; 36 is the most a query may span), one department's and one category's 36 months, one
+ * project's, the drill-down of the largest department-month to its projects (a page of 20), and the
+ * export of the 12 and the 36 months (every cell) — each timed against the anchor, 成本单台账's first page with no filter (the area's opening
  * list), in the same run (bench/lib/ratio.mjs): median and max in ms, and the ratio to the anchor
  * min / median / max. The sign-in check (userinfo) is timed the same way for scale. Asserts nothing.
  * SERVER_DIST as in bench/invoice-ledger.mjs.
@@ -28,8 +30,12 @@ const shift = (m, n) => {
 const y1 = { monthFrom: shift(span.last, -11), monthTo: span.last };
 const y3 = { monthFrom: shift(span.last, -47), monthTo: shift(span.last, -12) };
 const summary = (body) => async () => {
-  const v = await post('/api/cost-order/summary', body, token);
-  return `${v.rows.length} cells, ${v.totals.orderCount} orders`;
+  const v = await post('/api/cost-order/summary', { ...body, pageSize: 50 }, token);
+  return `${v.rows.length} of ${v.total} rows, ${v.totals.orderCount} orders, ${JSON.stringify(v).length} bytes`;
+};
+const drill = (body) => async () => {
+  const v = await post('/api/cost-order/summary-projects', { ...body, pageSize: 20 }, token);
+  return `${v.items.length} of ${v.total} projects, ${JSON.stringify(v).length} bytes`;
 };
 const top = await k.selectFrom('cost_orders').select(['dept_id', 'dept_name', (eb) => eb.fn.countAll().as('n')]).groupBy(['dept_id', 'dept_name']).orderBy('n', 'desc').limit(1).executeTakeFirstOrThrow();
 const proj = await k.selectFrom('cost_orders').select(['project_id', 'project_code']).where('month', '>=', y3.monthFrom).where('month', '<=', y3.monthTo).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
@@ -45,6 +51,8 @@ await time(`汇总, 36 months (${y3.monthFrom}…${y3.monthTo})`, summary(y3));
 await time(`汇总, one department (${top.dept_name}), 36 months`, summary({ ...y3, deptId: top.dept_id }));
 await time('汇总, one category (人工), 36 months', summary({ ...y3, category: 'labour' }));
 await time(`汇总, one project (${proj.project_code}), 36 months`, summary({ ...y3, projectId: proj.project_id }));
+const big = (await post('/api/cost-order/summary', { ...y3, pageSize: 200 }, token)).rows.reduce((a, b) => (b.orderCount > a.orderCount ? b : a));
+await time(`下钻, ${big.month} ${big.deptName} (${big.orderCount} orders), first 20 projects`, drill({ month: big.month, deptId: big.deptId }));
 await time('export, latest 12 months', () => exportSize(app, '/api/cost-order/export-cost-summary', y1, token));
 await time('export, 36 months', () => exportSize(app, '/api/cost-order/export-cost-summary', y3, token));
 console.log(`anchor median over all runs: ${anchorMedian()} ms`);

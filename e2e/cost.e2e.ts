@@ -2,7 +2,8 @@
  * 成本管理 (issue 16) in the browser: demo20 (成本审核, role 20) signs in and lands on 待审核成本单, audits the
  * first order of the queue and sees the sidebar badge (toAudit, cost-todo-data) go down by one at once; demo17
  * (成本主管, role 17) closes last month for a department on 成本设置 → 月结, after its remaining orders of that
- * month are audited, and sees it 已结账 with the closing in 结账记录.
+ * month are audited, and sees it 已结账 with the closing in 结账记录; demo18 opens 月度成本汇总, whose table of
+ * department-months is paged by the server (issue 30), expands a row to its projects and opens a project's order.
  */
 import { describe, expect, it } from 'vitest';
 import { shiftMonth, shanghaiMonthOf, sidebarBadgeText } from '@zhyy/shared';
@@ -91,5 +92,25 @@ describe('成本管理：审核成本单与月结', () => {
     await expect.poll(() => tab.getByTestId('closing-logs').locator('tbody tr').first().innerText()).toContain(dept.deptName);
     const now = (await api<ClosingRow[]>('/api/cost-setting/closings', { month: lastMonth }, token)).r.find((r) => r.deptId === dept.deptId)!;
     expect(now).toMatchObject({ closed: true, toAudit: 0 });
+  });
+
+  it('demo18 opens 月度成本汇总: department-months paged by the server, a row expands to its projects, a project to its order', async () => {
+    const { page } = await newSession();
+    await signIn(page, 'demo18');
+    await page.goto('/cost-management/summary');
+    const summary = page.getByTestId('cost-summary');
+    await summary.waitFor();
+    await summary.getByTestId('summary-totals').waitFor();
+    expect(await summary.getByTestId('summary-totals').innerText()).toMatch(/合计（全部 \d+ 行）/);
+    const first = summary.locator('tbody tr.ant-table-row[data-testid^="summary-row-"]').first();
+    await first.waitFor();
+    // Money right-aligned with two decimals.
+    expect(await first.locator('td').last().innerText()).toMatch(/^[\d,]+\.\d{2}$/);
+    await first.click();
+    const project = summary.locator('[data-testid^="summary-project-"]').first();
+    await project.waitFor();
+    await project.click();
+    await page.getByTestId('drill-order-link').first().waitFor();
+    expect(await page.getByTestId('drill-order-link').first().innerText()).toMatch(/^CB\d{6}\d+$/);
   });
 });

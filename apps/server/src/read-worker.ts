@@ -16,6 +16,7 @@ import './modules/invoice/ledger/repo.js';
 import './modules/income/pool/repo.js';
 import './modules/reimbursement/ledger/export-reads.js';
 import './modules/cost/audit/export-reads.js';
+import './modules/cost/summary/repo.js';
 
 /** Connections of a PostgreSQL read worker: two exports may read at once. */
 const PG_CONNECTIONS = 2;

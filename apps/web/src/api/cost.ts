@@ -47,6 +47,9 @@ import type {
   CostReopenBody,
   CostRepriceResult,
   CostSummary,
+  CostSummaryPageQuery,
+  CostSummaryProjects,
+  CostSummaryProjectsQuery,
   CostSummaryQuery,
   CostTodoData,
   Envelope,
@@ -107,7 +110,10 @@ export const costOrderApi = {
   todo: () => api.post<CostTodoData>(`${ORDER}/cost-todo-data`, {}, { silent: true }),
 
   // ---- 月度成本汇总 ----
-  summary: (q: In<typeof CostSummaryQuery>) => api.post<CostSummary>(`${ORDER}/summary`, q),
+  /** A page of department-months with the trend, composition and totals of all (issue 30). */
+  summary: (q: In<typeof CostSummaryPageQuery>) => api.post<CostSummary>(`${ORDER}/summary`, q),
+  /** A department-month's projects and their categories, paged (the drill-down). */
+  summaryProjects: (q: In<typeof CostSummaryProjectsQuery>) => api.post<CostSummaryProjects>(`${ORDER}/summary-projects`, q),
   exportSummary: (q: In<typeof CostSummaryQuery>) => api.blob(`${ORDER}/export-cost-summary`, q),
   /** 结账核验: one month's closed departments, their digests recomputed by the server (a read). */
   closeCheck: (q: In<typeof CostCloseCheckQuery>) => api.post<CostCloseCheck[]>(`${ORDER}/close-check`, q),

@@ -163,19 +163,34 @@ export interface CostPmsSyncResult {
   failed: Array<{ ref: string; message: string }>;
   orders: Array<{ ref: string; outcome: 'created' | 'skipped' | 'failed'; orderId: string | null; orderNo: string; message: string }>;
 }
-export const CostSummaryQuery = z
-  .object({
-    monthFrom: CostMonth,
-    monthTo: CostMonth,
-    deptId: Uuid.optional(),
-    projectId: Uuid.optional(),
-    category: oneOf(CostCategory.values, '费用类别不正确').optional(),
-  })
-  .superRefine((f, ctx) => {
-    if (f.monthFrom > f.monthTo) ctx.addIssue({ code: 'custom', message: '开始月份不能晚于结束月份', path: ['monthTo'] });
-    const span = (Number(f.monthTo.slice(0, 4)) - Number(f.monthFrom.slice(0, 4))) * 12 + Number(f.monthTo.slice(5, 7)) - Number(f.monthFrom.slice(5, 7));
-    if (span >= 36) ctx.addIssue({ code: 'custom', message: '汇总跨度不能超过36个月', path: ['monthTo'] });
-  });
+const CostSummaryFilter = z.object({
+  monthFrom: CostMonth,
+  monthTo: CostMonth,
+  deptId: Uuid.optional(),
+  projectId: Uuid.optional(),
+  category: oneOf(CostCategory.values, '费用类别不正确').optional(),
+});
+const monthSpan = (f: { monthFrom: string; monthTo: string }, ctx: z.RefinementCtx) => {
+  if (f.monthFrom > f.monthTo) ctx.addIssue({ code: 'custom', message: '开始月份不能晚于结束月份', path: ['monthTo'] });
+  const span = (Number(f.monthTo.slice(0, 4)) - Number(f.monthFrom.slice(0, 4))) * 12 + Number(f.monthTo.slice(5, 7)) - Number(f.monthFrom.slice(5, 7));
+  if (span >= 36) ctx.addIssue({ code: 'custom', message: '汇总跨度不能超过36个月', path: ['monthTo'] });
+};
+/** The summary's filters (the export: every cell). */
+export const CostSummaryQuery = CostSummaryFilter.superRefine(monthSpan);
+/** The summary's page of department-months (issue 30: aggregated and paged on the server). */
+export const CostSummaryPageQuery = CostSummaryFilter.extend({
+  pageIndex: PageQuery.shape.pageIndex,
+  pageSize: z.coerce.number().int().min(1, '每页条数至少为1').max(200, '每页最多200条').default(50),
+}).superRefine(monthSpan);
+export type CostSummaryPageQuery = z.infer<typeof CostSummaryPageQuery>;
+/** The drill-down of one department-month: its projects, paged (the filters' project and category apply). */
+export const CostSummaryProjectsQuery = CostSummaryFilter.omit({ monthFrom: true, monthTo: true, deptId: true }).extend({
+  month: CostMonth,
+  deptId: Uuid,
+  pageIndex: PageQuery.shape.pageIndex,
+  pageSize: z.coerce.number().int().min(1, '每页条数至少为1').max(200, '每页最多200条').default(20),
+});
+export type CostSummaryProjectsQuery = z.infer<typeof CostSummaryProjectsQuery>;
 export type CostSummaryQuery = z.infer<typeof CostSummaryQuery>;
 
 export interface CostOrderRow {
@@ -271,14 +286,40 @@ export interface CostSummaryCell {
   tax: number;
   orderCount: number;
 }
+/** A row of the summary: one department's month (the orders in force, and the filters' category). */
+export interface CostSummaryRow {
+  month: string;
+  deptId: string;
+  deptName: string;
+  amount: number;
+  tax: number;
+  orderCount: number;
+}
 export interface CostSummary {
-  rows: CostSummaryCell[];
+  /** The page of department-months (month, then the departments' order) and how many there are. */
+  rows: CostSummaryRow[];
+  total: number;
   /** The closed department-months of the range (and department filter): their digests are checked one month at a time (close-check). */
   closed: Array<{ month: string; deptId: string; deptName: string; closedBy: string; closedAt: string }>;
   /** By month (the trend) and by category (the composition), audited and to-audit orders (not invalid). */
   byMonth: Array<{ month: string; amount: number; tax: number }>;
   byCategory: Array<{ category: string; amount: number }>;
+  /** Of every row (not only the page). */
   totals: { amount: number; tax: number; total: number; orderCount: number };
+}
+/** A project of a department-month (its one order in force) and its figures by category. */
+export interface CostSummaryProject {
+  projectId: string;
+  projectCode: string;
+  projectName: string;
+  amount: number;
+  tax: number;
+  lineCount: number;
+  categories: Array<{ category: string; amount: number; tax: number }>;
+}
+export interface CostSummaryProjects {
+  items: CostSummaryProject[];
+  total: number;
 }
 
 // ---- Settings (/cost-setting/*, 成本设置, roles 1 and 17) ----

@@ -56,6 +56,7 @@ import * as m0048 from './0048_reimb_duplicate_claims.js';
 import * as m0049 from './0049_cost_close_digest.js';
 import * as m0050 from './0050_income_seller_names.js';
 import * as m0051 from './0051_reimb_summary_cells.js';
+import * as m0052 from './0052_cost_summary_cells.js';
 import * as m0053 from './0053_income_pool_deep.js';
 
 export const migrations: Record<string, Migration> = {
@@ -109,5 +110,6 @@ export const migrations: Record<string, Migration> = {
   '0049_cost_close_digest': m0049,
   '0050_income_seller_names': m0050,
   '0051_reimb_summary_cells': m0051,
+  '0052_cost_summary_cells': m0052,
   '0053_income_pool_deep': m0053,
 };

@@ -121,6 +121,27 @@ export interface CostClosingSnapshotTable {
   closed_at: string;
 }
 
+/** Migration 0052: the lines of the orders in force per month × department × project × category ('*': all), kept by triggers. */
+export interface CostSummaryCellTable {
+  month: string;
+  dept_id: string;
+  project_id: string;
+  category: string;
+  amount: number;
+  tax: number;
+  lines: number;
+}
+
+/** Migration 0052: the cells per month × department × category; `orders`: the cells with lines (one order each). */
+export interface CostSummaryMonthTable {
+  month: string;
+  dept_id: string;
+  category: string;
+  amount: number;
+  tax: number;
+  orders: number;
+}
+
 export interface CostCounterTable {
   month: string;
   seq: number;
@@ -142,6 +163,8 @@ declare module '../../db/schema.js' {
     cost_closing_logs: CostClosingLogTable;
     cost_closing_snapshots: CostClosingSnapshotTable;
     cost_counters: CostCounterTable;
+    cost_summary_cells: CostSummaryCellTable;
+    cost_summary_months: CostSummaryMonthTable;
     cost_settings: CostSettingTable;
   }
 }

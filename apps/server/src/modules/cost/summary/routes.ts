@@ -1,19 +1,20 @@
 /**
- * 月度成本汇总 (issue 16; roles 1, 16–19): /api/cost-order/summary (the cells month × department ×
- * project × category, the trend, the composition and the totals) and /api/cost-order/export-cost-summary
- * (the cells as rows, a 合计 row), /api/cost-order/close-check (a closed month's digest recomputed and compared,
- * issue 32 item 5). The drill-down to orders is the ledger's list filtered by month,
- * department and project.
+ * 月度成本汇总 (issue 16; roles 1, 16–19): /api/cost-order/summary (a page of department-months, the
+ * trend, the composition and the totals; issue 30), /api/cost-order/summary-projects (a department-month's
+ * projects and their categories, paged), /api/cost-order/export-cost-summary (every cell month × department
+ * × project × category as a row, streamed batch by batch, a 合计 row), /api/cost-order/close-check (a closed
+ * month's digest recomputed and compared, issue 32 item 5). The drill-down to orders is the ledger's list
+ * filtered by month, department and project.
  */
 import type { FastifyInstance } from 'fastify';
-import { CostCategory, CostCloseCheckQuery, CostSummaryQuery, monthLabel, type CostSummaryCell } from '@zhyy/shared';
+import { CostCategory, CostCloseCheckQuery, CostSummaryPageQuery, CostSummaryProjectsQuery, CostSummaryQuery, monthLabel, type CostSummaryCell } from '@zhyy/shared';
 import { typed } from '../../../platform/route.js';
 import { ok } from '../../../platform/envelope.js';
 import type { XlsxColumn } from '../../../platform/xlsx.js';
 import { exportXlsx } from '../../syslog/fileExports.js';
 import { access, tags } from '../paths.js';
 import { CostSettingService } from '../settings/service.js';
-import { costSummary } from './repo.js';
+import { costSummary, costSummaryCells, costSummaryExportPlan, costSummaryProjects } from './repo.js';
 
 const yuan = (fen: number) => Math.round(fen) / 100;
 
@@ -34,8 +35,11 @@ export async function summaryRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.db.kysely;
   const P = '/api/cost-order';
 
-  r.post(`${P}/summary`, { schema: { body: CostSummaryQuery, summary: '月度成本汇总：待审核与已审核成本单（不含已作废）按月份×部门×项目×费用类别的金额，月度趋势、类别构成与合计', tags }, config: access.summary }, async (req) =>
+  r.post(`${P}/summary`, { schema: { body: CostSummaryPageQuery, summary: '月度成本汇总：待审核与已审核成本单（不含已作废）按月份×部门汇总并分页，月度趋势、类别构成与全部行的合计', tags }, config: access.summary }, async (req) =>
     ok(await costSummary(db(), req.body)),
+  );
+  r.post(`${P}/summary-projects`, { schema: { body: CostSummaryProjectsQuery, summary: '月度成本汇总下钻：某部门某月的项目（分页）及各费用类别金额', tags }, config: access.summary }, async (req) =>
+    ok(await costSummaryProjects(db(), req.body)),
   );
 
   // One month at a time (the page asks for the month shown): the digest is recomputed from the month's orders.
@@ -46,8 +50,9 @@ export async function summaryRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(`${P}/export-cost-summary`, { schema: { body: CostSummaryQuery, summary: '导出月度成本汇总（Excel，每格一行，末行合计）', tags }, config: access.summary }, async (req, reply) => {
     const q = req.body;
-    const v = await costSummary(db(), q);
-    const last: CostSummaryCell = { month: '合计', deptId: '', deptName: '', projectId: '', projectCode: '', projectName: '', category: '', amount: v.totals.amount, tax: v.totals.tax, orderCount: v.totals.orderCount };
+    const plan = await costSummaryExportPlan(db(), q);
+    const sum = plan.months.reduce((t, m) => ({ amount: t.amount + m.amount, tax: t.tax + m.tax, orders: t.orders + m.orderCount }), { amount: 0, tax: 0, orders: 0 });
+    const last: CostSummaryCell = { month: '合计', deptId: '', deptName: '', projectId: '', projectCode: '', projectName: '', category: '', amount: sum.amount, tax: sum.tax, orderCount: sum.orders };
     const [dept, project] = await Promise.all([
       q.deptId ? db().selectFrom('departments').select('name').where('id', '=', q.deptId).executeTakeFirst() : undefined,
       q.projectId ? db().selectFrom('projects').select(['code', 'name']).where('id', '=', q.projectId).executeTakeFirst() : undefined,
@@ -59,10 +64,10 @@ export async function summaryRoutes(app: FastifyInstance): Promise<void> {
       q.category !== undefined ? `费用类别 ${CostCategory.label(q.category)}` : '',
     ].filter(Boolean).join('，');
     return exportXlsx(app, req, reply, {
-      fileName: `月度成本汇总${q.monthFrom}至${q.monthTo}`, sheetName: '月度成本汇总', category: '月度成本汇总', rowCount: v.rows.length + 1,
-      description: `导出月度成本汇总 ${v.rows.length} 行（${what}）`, columns: SUMMARY_COLUMNS,
+      fileName: `月度成本汇总${q.monthFrom}至${q.monthTo}`, sheetName: '月度成本汇总', category: '月度成本汇总', rowCount: plan.cells + 1,
+      description: `导出月度成本汇总 ${plan.cells} 行（${what}）`, columns: SUMMARY_COLUMNS,
       rows: (async function* () {
-        for (let i = 0; i < v.rows.length; i += 500) yield v.rows.slice(i, i + 500);
+        yield* costSummaryCells(db(), q, plan.months);
         yield [last];
       })(),
     });

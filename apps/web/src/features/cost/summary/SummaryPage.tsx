@@ -1,9 +1,10 @@
 /**
  * 月度成本汇总 (/cost-management/summary, roles 1, 16–19): the costs of the orders in force (待审核 and
- * 已审核; 作废 never counts) by month × department × project × item category. A month range (the last 12
- * months by default, at most 36), department, project and category; the trend by month and the composition
- * by category; the table with a 合计 row that is the sum of its rows; a click on a row lists its orders
- * (and leads to 成本单台账 with the same filters); the Excel export of the same query. 结账核验 (issue 32
+ * 已审核; 作废 never counts). A month range (the last 12 months by default, at most 36), department, project
+ * and category; the trend by month and the composition by category; the table of department-months, paged
+ * by the server (issue 30: 100,000 orders made 386,768 cells), with a 合计 row of all of them; a row expands
+ * to its projects and their categories (paged, ProjectsTable), a project opens its order (and leads to
+ * 成本单台账 with the same filters); the Excel export of every cell month × department × project × category. 结账核验 (issue 32
  * item 5): the range's closed department-months are marked in the table, and one month at a time their
  * digests are recomputed by the server (close-check) and shown 已核验 / 已变更 with what differs.
  */
@@ -11,42 +12,23 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, DatePicker, Empty, Form, Row, Select, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { CostCategory, CostSummaryQuery, monthLabel, type CostSummary, type CostSummaryCell } from '@zhyy/shared';
+import { CostSummaryPageQuery, monthLabel, type CostSummary, type CostSummaryRow } from '@zhyy/shared';
 import { costOrderApi } from '../../../api/cost';
 import { EChart } from '../../../components/EChart';
 import { ExportButton } from '../../../components/ExportButton';
-import { SummaryLabel, tableLocale } from '../../../components/listTable';
+import { pageFromTable, SummaryLabel, tableLocale, tablePagination } from '../../../components/listTable';
 import { tableScrollX } from '../../../components/tableWidth';
 import { Figure, Money } from '../../common/Money';
-import { compact, COST_CATEGORY_OPTIONS, COST_KEY, costCategoryLabel, fromMonth, lastMonths } from '../common';
+import { compact, COST_CATEGORY_OPTIONS, COST_KEY, fromMonth, lastMonths } from '../common';
 import { CostDeptSelect, CostProjectSelect } from '../pickers';
 import { CheckMark } from '../CloseDiff';
 import { compositionChart, trendChart } from './chart';
 import { CloseCheckCard, closedMonths } from './CloseCheckCard';
 import { OrdersDrawer, type DrillTarget } from './OrdersDrawer';
+import { ProjectsTable } from './ProjectsTable';
 import '../../../components/listPage.css';
 
-const CATEGORY_ORDER = new Map<string, number>(CostCategory.values.map((c, i) => [c, i]));
-
-/** The table's rows in order: month, department, project, category (as the price list orders them). */
-export function orderedRows(rows: readonly CostSummaryCell[]): CostSummaryCell[] {
-  return [...rows].sort(
-    (a, b) =>
-      a.month.localeCompare(b.month) ||
-      a.deptName.localeCompare(b.deptName, 'zh-CN') ||
-      a.projectName.localeCompare(b.projectName, 'zh-CN') ||
-      (CATEGORY_ORDER.get(a.category) ?? 99) - (CATEGORY_ORDER.get(b.category) ?? 99),
-  );
-}
-
-/** The 合计 row: the sums of the rows shown (so the table adds up). */
-export function rowTotals(rows: readonly CostSummaryCell[]): { amount: number; tax: number; total: number } {
-  const amount = rows.reduce((s, r) => s + r.amount, 0);
-  const tax = rows.reduce((s, r) => s + r.tax, 0);
-  return { amount, tax, total: amount + tax };
-}
-
-const rowKey = (r: CostSummaryCell) => `${r.month}|${r.deptId}|${r.projectId}|${r.category}`;
+const rowKey = (r: CostSummaryRow) => `${r.month}|${r.deptId}`;
 
 export default function SummaryPage() {
   const [months, setMonths] = useState<[string, string]>(() => lastMonths(12));
@@ -54,13 +36,14 @@ export default function SummaryPage() {
   const [projectId, setProjectId] = useState<string>();
   const [category, setCategory] = useState<string>();
   const [drill, setDrill] = useState<DrillTarget | null>(null);
-  const [page, setPage] = useState({ current: 1, pageSize: 50 });
-  const body = { monthFrom: months[0], monthTo: months[1], ...compact({ deptId, projectId, category }) };
-  const problem = CostSummaryQuery.safeParse(body);
+  const [page, setPage] = useState({ pageIndex: 1, pageSize: 20 });
+  const [expanded, setExpanded] = useState<readonly React.Key[]>([]);
+  const filters = { monthFrom: months[0], monthTo: months[1], ...compact({ deptId, projectId, category }) };
+  const body = { ...filters, ...page };
+  const problem = CostSummaryPageQuery.safeParse(body);
   const q = useQuery({ queryKey: [...COST_KEY, 'summary', body], queryFn: () => costOrderApi.summary(body), enabled: problem.success, placeholderData: keepPreviousData });
   const v: CostSummary | undefined = problem.success ? q.data : undefined;
-  const rows = useMemo(() => orderedRows(v?.rows ?? []), [v]);
-  const totals = useMemo(() => rowTotals(rows), [rows]);
+  const rows = v?.rows ?? [];
   const trend = useMemo(() => (v ? trendChart(v, months[0], months[1]) : null), [v, months]);
   const composition = useMemo(() => (v ? compositionChart(v) : null), [v]);
   // 结账核验: the month chosen, else the latest closed month of the range; only that month is checked.
@@ -73,10 +56,11 @@ export default function SummaryPage() {
   const checkOf = useMemo(() => new Map((checkMonth ? check.data ?? [] : []).map((c) => [`${c.month}|${c.deptId}`, c])), [check.data, checkMonth]);
   const reset = <T,>(set: (x: T) => void) => (x: T) => {
     set(x);
-    setPage((p) => ({ ...p, current: 1 }));
+    setPage((p) => ({ ...p, pageIndex: 1 }));
+    setExpanded([]);
   };
 
-  const columns: TableColumnsType<CostSummaryCell> = [
+  const columns: TableColumnsType<CostSummaryRow> = [
     {
       title: '月份', key: 'month', width: 150,
       render: (_, r) => {
@@ -90,13 +74,11 @@ export default function SummaryPage() {
         );
       },
     },
-    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 140, ellipsis: true },
-    { title: '项目', dataIndex: 'projectName', key: 'projectName', width: 220, ellipsis: true },
-    { title: '费用类别', key: 'category', width: 100, render: (_, r) => costCategoryLabel(r.category) },
-    { title: '不含税金额', key: 'amount', width: 140, align: 'right', sorter: (a, b) => a.amount - b.amount, render: (_, r) => <Money fen={r.amount} /> },
-    { title: '税额', key: 'tax', width: 120, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
-    { title: '价税合计', key: 'total', width: 140, align: 'right', render: (_, r) => <Money fen={r.amount + r.tax} strong /> },
+    { title: '部门', dataIndex: 'deptName', key: 'deptName', width: 160, ellipsis: true },
     { title: '成本单数', key: 'orderCount', width: 90, align: 'right', render: (_, r) => <Figure>{r.orderCount}</Figure> },
+    { title: '不含税金额', key: 'amount', width: 150, align: 'right', render: (_, r) => <Money fen={r.amount} /> },
+    { title: '税额', key: 'tax', width: 130, align: 'right', render: (_, r) => <Money fen={r.tax} /> },
+    { title: '价税合计', key: 'total', width: 150, align: 'right', render: (_, r) => <Money fen={r.amount + r.tax} strong /> },
   ];
 
   return (
@@ -121,7 +103,7 @@ export default function SummaryPage() {
             <Select allowClear placeholder="全部类别" style={{ width: 130 }} value={category} onChange={reset(setCategory)} options={COST_CATEGORY_OPTIONS} aria-label="费用类别" />
           </Form.Item>
           <div className="list-page-actions">
-            <ExportButton fileName={`月度成本汇总${months[0]}至${months[1]}`} run={() => costOrderApi.exportSummary(body)} disabled={!v?.rows.length} />
+            <ExportButton fileName={`月度成本汇总${months[0]}至${months[1]}`} run={() => costOrderApi.exportSummary(filters)} disabled={!v?.total} />
           </div>
         </Form>
       </Card>
@@ -141,8 +123,8 @@ export default function SummaryPage() {
       {v?.closed.length ? (
         <CloseCheckCard closed={v.closed} month={checkMonth} onMonth={setChosenCheck} checks={check.data} loading={check.isFetching} failed={check.isError} />
       ) : null}
-      <Card size="small" className="list-page-table" title="月度成本汇总（元；待审核与已审核成本单，作废不计）" extra={<Typography.Text type="secondary">点击一行查看其成本单</Typography.Text>}>
-        <Table<CostSummaryCell>
+      <Card size="small" className="list-page-table" title="月度成本汇总（元；待审核与已审核成本单，作废不计）" extra={<Typography.Text type="secondary">展开一行查看各项目，点击项目查看其成本单</Typography.Text>}>
+        <Table<CostSummaryRow>
           rowKey={rowKey}
           size="middle"
           columns={columns}
@@ -150,17 +132,24 @@ export default function SummaryPage() {
           loading={q.isFetching}
           scroll={{ x: tableScrollX(columns) }}
           locale={tableLocale(q.isError, '所选范围内没有成本')}
-          pagination={{ ...page, showSizeChanger: true, pageSizeOptions: [20, 50, 100, 200], showTotal: (n) => `共 ${n} 行`, onChange: (current, pageSize) => setPage({ current, pageSize }) }}
-          onRow={(r) => ({ onClick: () => setDrill({ month: r.month, deptId: r.deptId, deptName: r.deptName, projectId: r.projectId, projectName: r.projectName, category: r.category, amount: r.amount }), style: { cursor: 'pointer' }, 'data-testid': `summary-row-${rowKey(r)}` }) as React.HTMLAttributes<HTMLElement>}
+          pagination={tablePagination(page, v?.total ?? 0, '行')}
+          onChange={(p) => setPage(pageFromTable(p, page))}
+          expandable={{
+            expandedRowKeys: expanded,
+            onExpandedRowsChange: setExpanded,
+            expandRowByClick: true,
+            expandedRowRender: (r) => <ProjectsTable row={r} projectId={projectId} category={category} onOpen={setDrill} />,
+          }}
+          onRow={(r) => ({ style: { cursor: 'pointer' }, 'data-testid': `summary-row-${rowKey(r)}` }) as React.HTMLAttributes<HTMLElement>}
           summary={() =>
             v && rows.length ? (
               <Table.Summary fixed="bottom">
                 <Table.Summary.Row data-testid="summary-totals">
-                  <SummaryLabel colSpan={4}>合计（{v.totals.orderCount} 张成本单）</SummaryLabel>
-                  <Table.Summary.Cell index={4} align="right"><Money fen={totals.amount} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={5} align="right"><Money fen={totals.tax} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={6} align="right"><Money fen={totals.total} strong /></Table.Summary.Cell>
-                  <Table.Summary.Cell index={7} />
+                  <SummaryLabel colSpan={3}>合计（全部 {v.total} 行）</SummaryLabel>
+                  <Table.Summary.Cell index={3} align="right"><Figure strong>{v.totals.orderCount}</Figure></Table.Summary.Cell>
+                  <Table.Summary.Cell index={4} align="right"><Money fen={v.totals.amount} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={5} align="right"><Money fen={v.totals.tax} strong /></Table.Summary.Cell>
+                  <Table.Summary.Cell index={6} align="right"><Money fen={v.totals.total} strong /></Table.Summary.Cell>
                 </Table.Summary.Row>
               </Table.Summary>
             ) : null

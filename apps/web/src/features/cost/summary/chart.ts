@@ -10,7 +10,7 @@ import { monthsBetween } from '../common';
 const yuan = (fen: number) => fen / 100;
 
 export function trendChart(v: CostSummary, monthFrom: string, monthTo: string): EChartsCoreOption | null {
-  if (!v.rows.length) return null;
+  if (!v.total) return null;
   const months = monthsBetween(monthFrom, monthTo);
   const byMonth = new Map(v.byMonth.map((m) => [m.month, m]));
   return {

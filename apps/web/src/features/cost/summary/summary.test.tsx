@@ -1,6 +1,7 @@
 /**
- * Issue 16, 月度成本汇总: the default request (the last 12 months), the table's 合计 row is the sum of its
- * rows, the filters become the request, a span over 36 months is refused before sending, the charts get
+ * Issue 16, 月度成本汇总: the default request (the last 12 months, a page of 20 department-months, issue 30),
+ * the table's 合计 row is the server's total of all rows, a row expands to its projects (paged by the
+ * server) and a project lists its order, the filters become the request, a span over 36 months is refused before sending, the charts get
  * the trend (every month of the range) and the composition, the project filter from the cost pages' project
  * choices, a click on a row lists its orders and leads to 成本单台账 with the same filters, and the export sends
  * the query shown.
@@ -12,7 +13,7 @@ import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { shanghaiMonthOf, shiftMonth, type CostSummary } from '@zhyy/shared';
 
-const api = vi.hoisted(() => ({ summary: vi.fn(), closeCheck: vi.fn(), list: vi.fn(), exportSummary: vi.fn(), projects: vi.fn(), orgTree: vi.fn() }));
+const api = vi.hoisted(() => ({ summary: vi.fn(), summaryProjects: vi.fn(), closeCheck: vi.fn(), list: vi.fn(), exportSummary: vi.fn(), projects: vi.fn(), orgTree: vi.fn() }));
 vi.mock('../../../api/cost', () => ({ costOrderApi: api }));
 vi.mock('../../../api/system', () => ({ systemApi: { orgTree: api.orgTree } }));
 vi.mock('../../../components/download', () => ({ saveBlob: () => undefined, todayStamp: () => '20310101', formatTime: (v: string | null) => (v ? `T${v}` : '') }));
@@ -25,7 +26,7 @@ vi.mock('../../../components/EChart', () => ({
   },
 }));
 
-const { default: SummaryPage, orderedRows, rowTotals } = await import('./SummaryPage');
+const { default: SummaryPage } = await import('./SummaryPage');
 const { trendChart, compositionChart } = await import('./chart');
 
 configure({ asyncUtilTimeout: 15_000 });
@@ -33,15 +34,11 @@ configure({ asyncUtilTimeout: 15_000 });
 const D1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0d01';
 const P1 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0e01';
 const P2 = '0b7e5c1e-7c55-4a33-9f59-4c1b3e1f0e02';
-const cell = (month: string, projectId: string, projectName: string, category: string, amount: number, tax: number, orderCount = 1) => ({ month, deptId: D1, deptName: '工程一部', projectId, projectCode: '', projectName, category, amount, tax, orderCount });
+const row = (month: string, amount: number, tax: number, orderCount: number) => ({ month, deptId: D1, deptName: '工程一部', amount, tax, orderCount });
 
 const VIEW: CostSummary = {
-  rows: [
-    cell('2031-02', P2, '城西改造', 'material', 12_345_67, 1_604_94),
-    cell('2031-01', P1, '江北管廊', 'labour', 100_000_00, 6_000_00),
-    cell('2031-01', P1, '江北管廊', 'equipment', 33_333_33, 4_333_33),
-    cell('2031-02', P1, '江北管廊', 'labour', 80_000_01, 4_800_00),
-  ],
+  rows: [row('2031-01', 133_333_33, 10_333_33, 1), row('2031-02', 92_345_68, 6_404_94, 2)],
+  total: 2,
   byMonth: [{ month: '2031-01', amount: 133_333_33, tax: 10_333_33 }, { month: '2031-02', amount: 92_345_68, tax: 6_404_94 }],
   byCategory: [{ category: 'labour', amount: 180_000_01 }, { category: 'equipment', amount: 33_333_33 }, { category: 'material', amount: 12_345_67 }, { category: 'vehicle', amount: 0 }],
   totals: { amount: 225_679_01, tax: 16_738_27, total: 242_417_28, orderCount: 3 },
@@ -52,6 +49,7 @@ beforeEach(() => {
   for (const f of Object.values(api)) f.mockReset();
   charts.options.clear();
   api.summary.mockResolvedValue(VIEW);
+  api.summaryProjects.mockResolvedValue({ total: 1, items: [{ projectId: P1, projectCode: 'XM001', projectName: '江北管廊', amount: 133_333_33, tax: 10_333_33, lineCount: 9, categories: [{ category: 'labour', amount: 100_000_00, tax: 6_000_00 }, { category: 'equipment', amount: 33_333_33, tax: 4_333_33 }] }] });
   api.projects.mockResolvedValue([{ id: P1, code: 'XM001', name: '江北管廊' }, { id: P2, code: 'XM002', name: '城西改造' }]);
   api.orgTree.mockResolvedValue([{ id: D1, parentId: null, name: '工程一部', sort: 1, managerId: null, managerName: '', memberCount: 3, totalCount: 3, children: [] }]);
   api.exportSummary.mockResolvedValue(new Blob());
@@ -75,15 +73,13 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
     show();
     const totals = await screen.findByTestId('summary-totals');
     const to = shanghaiMonthOf(new Date());
-    expect(api.summary).toHaveBeenCalledWith({ monthFrom: shiftMonth(to, -11), monthTo: to });
-    expect(cellsOf(totals)).toEqual(['合计（3 张成本单）', '225,679.01', '16,738.27', '242,417.28', '']);
-    // The rows, in month, department, project, category order.
+    expect(api.summary).toHaveBeenCalledWith({ monthFrom: shiftMonth(to, -11), monthTo: to, pageIndex: 1, pageSize: 20 });
+    expect(cellsOf(totals)).toEqual(['合计（全部 2 行）', '3', '225,679.01', '16,738.27', '242,417.28']);
+    // The server's rows in its order (the first cell is the expand button's).
     const body = screen.getByTestId('summary-totals').closest('table')!.querySelectorAll('tbody tr.ant-table-row');
-    expect([...body].map((r) => cellsOf(r as HTMLElement).slice(0, 5))).toEqual([
-      ['2031年1月', '工程一部', '江北管廊', '人工', '100,000.00'],
-      ['2031年1月', '工程一部', '江北管廊', '机械设备', '33,333.33'],
-      ['2031年2月', '工程一部', '城西改造', '材料耗材', '12,345.67'],
-      ['2031年2月', '工程一部', '江北管廊', '人工', '80,000.01'],
+    expect([...body].map((r) => cellsOf(r as HTMLElement).slice(1))).toEqual([
+      ['2031年1月', '工程一部', '1', '133,333.33', '10,333.33', '143,666.66'],
+      ['2031年2月', '工程一部', '2', '92,345.68', '6,404.94', '98,750.62'],
     ]);
     await waitFor(() => expect(charts.options.has('summary-trend')).toBe(true));
     const trend = charts.options.get('summary-trend') as { xAxis: { data: string[] }; series: Array<{ name: string; data: number[] }> };
@@ -123,7 +119,7 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
     expect(within(card).getByText('无摘要')).toBeTruthy();
     // The table marks the checked month's rows with the result, the other closed month's as 已结账.
     const body = screen.getByTestId('summary-totals').closest('table')!.querySelectorAll('tbody tr.ant-table-row');
-    expect([...body].map((r) => cellsOf(r as HTMLElement)[0])).toEqual(['2031年1月已结账', '2031年1月已结账', '2031年2月已变更', '2031年2月已变更']);
+    expect([...body].map((r) => cellsOf(r as HTMLElement)[1])).toEqual(['2031年1月已结账', '2031年2月已变更']);
     // The differing order, with both amounts.
     fireEvent.click(within(card).getAllByRole('button', { name: /展开|expand/i })[0]!);
     const shown = await screen.findByTestId(`check-diff-${D1}`);
@@ -149,7 +145,8 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
     await waitFor(() => expect((screen.getByTestId('export-button') as HTMLButtonElement).disabled).toBe(false));
     fireEvent.click(screen.getByTestId('export-button'));
     await waitFor(() => expect(api.exportSummary).toHaveBeenCalledTimes(1));
-    expect(api.exportSummary.mock.calls[0]![0]).toEqual(api.summary.mock.calls.at(-1)![0]);
+    const { pageIndex: _i, pageSize: _s, ...shown } = api.summary.mock.calls.at(-1)![0];
+    expect(api.exportSummary.mock.calls[0]![0]).toEqual(shown);
   });
 
   it('the project filter offers the cost pages\' project choices and re-queries with the one chosen', async () => {
@@ -161,14 +158,18 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
     await waitFor(() => expect(api.summary).toHaveBeenLastCalledWith(expect.objectContaining({ projectId: P2 })));
   });
 
-  it('a click on a row lists its orders (month, department, project) and leads to the ledger with those filters', async () => {
+  it('a click on a row shows its projects (paged by the server); a project lists its order and leads to the ledger with those filters', async () => {
     api.list.mockResolvedValue({
       items: [{ id: 'o1', orderNo: 'CB2031010003', month: '2031-01', deptId: D1, deptName: '工程一部', projectId: P1, projectCode: 'XM001', projectName: '江北管廊', source: 'pms', state: 1, amount: 133_333_33, tax: 10_333_33, total: 143_666_66, lineCount: 9, invalidReason: '', auditedBy: '王', auditedAt: null, createdBy: '同步', createdAt: '2031-02-01T00:00:00.000Z', closed: true }],
       total: 1, totals: { count: 1, amount: 133_333_33, tax: 10_333_33, total: 143_666_66 },
     });
     show();
     await screen.findByTestId('summary-totals');
-    fireEvent.click(screen.getByTestId(`summary-row-2031-01|${D1}|${P1}|equipment`));
+    fireEvent.click(screen.getByTestId(`summary-row-2031-01|${D1}`));
+    await waitFor(() => expect(api.summaryProjects).toHaveBeenCalledWith({ month: '2031-01', deptId: D1, pageIndex: 1, pageSize: 10 }));
+    const project = await screen.findByTestId(`summary-project-${P1}`);
+    expect(cellsOf(project)).toEqual(['XM001', '江北管廊', '人工 100,000.00机械设备 33,333.33', '9', '133,333.33', '10,333.33', '143,666.66']);
+    fireEvent.click(project);
     await waitFor(() => expect(api.list).toHaveBeenCalledWith({ monthFrom: '2031-01', monthTo: '2031-01', deptId: D1, projectId: P1, pageIndex: 1, pageSize: 20 }));
     expect((await screen.findByTestId('drill-order-link')).getAttribute('href')).toBe('/cost-management/account?orderNo=CB2031010003&monthFrom=2031-01&monthTo=2031-01');
     expect(screen.getByTestId('drill-ledger-link').getAttribute('href')).toBe(`/cost-management/account?monthFrom=2031-01&monthTo=2031-01&deptId=${D1}&projectId=${P1}`);
@@ -177,17 +178,12 @@ describe('月度成本汇总', { timeout: 60_000 }, () => {
 });
 
 describe('summary helpers', () => {
-  it('the totals are the sums of the rows, to the 分', () => {
-    expect(rowTotals(VIEW.rows)).toEqual({ amount: VIEW.totals.amount, tax: VIEW.totals.tax, total: VIEW.totals.total });
-    expect(orderedRows(VIEW.rows).map((r) => `${r.month}${r.category}`)).toEqual(['2031-01labour', '2031-01equipment', '2031-02material', '2031-02labour']);
-  });
-
   it('the trend has every month of the range (a month without costs at 0); no rows, no chart', () => {
     const t = trendChart(VIEW, '2030-12', '2031-03') as { xAxis: { data: string[] }; series: Array<{ data: number[] }> };
     expect(t.xAxis.data).toEqual(['2030-12', '2031-01', '2031-02', '2031-03']);
     expect(t.series[0]!.data).toEqual([0, 133_333.33, 92_345.68, 0]);
     expect(t.series[1]!.data).toEqual([0, 143_666.66, 98_750.62, 0]);
-    expect(trendChart({ ...VIEW, rows: [] }, '2031-01', '2031-02')).toBeNull();
+    expect(trendChart({ ...VIEW, rows: [], total: 0 }, '2031-01', '2031-02')).toBeNull();
     expect(compositionChart({ ...VIEW, byCategory: [] })).toBeNull();
   });
 });
