@@ -76,6 +76,8 @@ export async function assemblePdf(sections: ExportSection[], options: PdfOptions
   for (const s of sections) if (!s.files.length) throw new ExportInputError(`「${s.title}」没有可导出的文件`);
   const files = sections.flatMap((s, si) => s.files.map((f, fi) => ({ s, si, f, first: fi === 0 })));
   const tocPages = tocPageCount(sections.length);
+  // The first source is read while the font is subset.
+  let pending = files.length ? prefetch(files[0]!.f) : undefined;
 
   // The document: catalog, page tree root and info stay in memory until the end.
   const doc = await PDFDocument.create({ updateMetadata: false });
@@ -102,7 +104,6 @@ export async function assemblePdf(sections: ExportSection[], options: PdfOptions
   const kids: PDFRef[] = [];
   const starts: PDFRef[] = [];
   const counts = sections.map(() => 0);
-  let pending = files.length ? prefetch(files[0]!.f) : undefined;
   for (const [i, { s, si, f, first }] of files.entries()) {
     await progress?.((0.98 * i) / files.length, `合并「${s.title}」：${f.name}`);
     const bytes = await pending!;
