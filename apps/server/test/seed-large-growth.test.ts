@@ -1,6 +1,6 @@
 /**
- * Issue 30: the seed CLI's growth flags --bills N and --cost-orders N (seed/largeReimbursement.ts,
- * seed/largeCost.ts) on a tiny N, on a private copy of the test demo: they add exactly N valid rows in
+ * Issue 30: the seed CLI's growth flags --bills N, --cost-orders N and --contracts N (seed/largeReimbursement.ts,
+ * seed/largeCost.ts, seed/largeContracts.ts) on a tiny N, on a private copy of the test demo: they add exactly N valid rows in
  * batches (sums equal to the lines', states and departments as the data description says), resume
  * without adding twice, and the rows reach 部门月度报销汇总 and 月度成本汇总 by exactly their figures.
  */
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReimbFlowState, ReimbState, shiftMonth, type CostSummary, type ReimbSummaryView } from '@zhyy/shared';
 import { largeBill, largeBillId, largeReimbContext, seedLargeBills } from '../src/seed/largeReimbursement.js';
 import { largeCostContext, largeOrderId, seedLargeCostOrders } from '../src/seed/largeCost.js';
+import { largeContract, largeContractId, largeContractStaff, seedLargeContracts } from '../src/seed/largeContracts.js';
 import { startTestServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -97,5 +98,39 @@ describe('--cost-orders N', () => {
     expect(sum.totals.orderCount).toBe(live.length);
     expect(sum.totals.amount).toBe(live.reduce((x, o) => x + Number(o.amount), 0));
     expect(sum.totals.tax).toBe(live.reduce((x, o) => x + Number(o.tax), 0));
+  });
+});
+
+describe('--contracts N', () => {
+  it('adds N contracts and their projects in batches (frames with their orders, single contracts); a second run adds none; the contract list shows them', async () => {
+    const k = s.db.kysely;
+    const list = async () => (await s.call('/api/tender/contract/list', { pageIndex: 1, pageSize: 5, keyword: 'TB-L-' }, admin)).r as { total: number };
+    expect((await list()).total).toBe(0);
+    // 37 in batches of 12: batch edges inside a project's five and inside a frame's ten.
+    expect(await seedLargeContracts(s.db, { contracts: 37, batch: 12 })).toBe(37);
+    expect(await seedLargeContracts(s.db, { contracts: 37, batch: 12 })).toBe(0);
+    expect(await seedLargeContracts(s.db, { contracts: N, batch: 12 })).toBe(N - 37);
+    const rows = await k.selectFrom('contracts').selectAll().where('code', 'like', 'TB-L-%').orderBy('code').execute();
+    expect(rows).toHaveLength(N);
+    const byId = new Map(rows.map((c) => [c.id, c]));
+    const projects = new Map((await k.selectFrom('projects').selectAll().where('code', 'like', 'TB-L-XM-%').execute()).map((p) => [p.id, p]));
+    expect(projects.size).toBe(N / 5);
+    const staff = await largeContractStaff(s.db);
+    for (let i = 0; i < N; i++) {
+      const c = byId.get(largeContractId(i))!;
+      expect(c).toMatchObject({ ...largeContract(i, staff), amount: expect.anything() });
+      expect(Number(c.amount)).toBeGreaterThan(0);
+      expect(projects.has(c.project_id!)).toBe(true);
+      expect(c.contract_type).toBe(i % 10 === 0 ? 1 : i % 10 <= 4 ? 3 : 2);
+      if (c.contract_type === 3) {
+        const frame = byId.get(c.parent_id!)!;
+        expect(frame.contract_type).toBe(1);
+        expect([frame.customer, frame.project_id]).toEqual([c.customer, c.project_id]);
+        expect(c.signed_on! >= frame.signed_on!).toBe(true);
+      } else expect(c.parent_id).toBeNull();
+      if (c.accepted_on) expect(c.accepted_on > c.signed_on!).toBe(true);
+    }
+    expect([...projects.values()].every((p) => p.manager_registered === 0 && staff.includes(p.manager_id!))).toBe(true);
+    expect((await list()).total).toBe(N);
   });
 });

@@ -170,6 +170,9 @@ describe('tender export jobs', () => {
     const first = runner({ performance: stalling }, { ttlMs: 1500 });
     const firstRun = first.tick();
     await reachedStall;
+    // A source is read ahead of its turn: the runner is stuck on it once its step names it (the step is
+    // written just before the runner waits for the source).
+    while (!(await exports.get(id))!.step.endsWith('c2.pdf')) await new Promise((r) => setTimeout(r, 20));
     expect((await exports.get(id))!).toMatchObject({ state: 'running', attempt: 1 });
     // The server goes down: its runner stops renewing; the job stays running under a lease that runs out.
     await first.stop();

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * npm run seed [-- --invoices N] [--incoming N] [--incoming-lines L] [--bills N] [--cost-orders N] [--batch B]
+ * npm run seed [-- --invoices N] [--incoming N] [--incoming-lines L] [--bills N] [--cost-orders N] [--contracts N] [--batch B]
  * Opens the database of the environment (DATABASE_URL, else $DATA_DIR/platform.db), migrates, loads the
  * demo company when the database is empty, and with --invoices appends the large mode's generated
  * invoices up to N (seed/large.ts), with --incoming the large mode's incoming pool invoices up to N
  * (seed/largeIncome.ts; --incoming-lines: lines per invoice at most, default 1, 0 none). Re-running with
  * a larger N adds the rest. --bills: the large mode's reimbursement bills up to N (seed/largeReimbursement.ts),
- * --cost-orders: the large mode's cost orders up to N (seed/largeCost.ts).
+ * --cost-orders: the large mode's cost orders up to N (seed/largeCost.ts), --contracts: the large mode's
+ * contracts (frames with their orders, single contracts) and their projects up to N (seed/largeContracts.ts).
  */
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -14,6 +15,7 @@ import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/index.js';
 import { prepareFirstStart } from './index.js';
 import { seedLarge } from './large.js';
+import { seedLargeContracts } from './largeContracts.js';
 import { seedLargeCostOrders } from './largeCost.js';
 import { seedLargeIncome } from './largeIncome.js';
 import { seedLargeBills } from './largeReimbursement.js';
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
   const incomingLines = option(args, '--incoming-lines');
   const bills = option(args, '--bills');
   const costOrders = option(args, '--cost-orders');
+  const contracts = option(args, '--contracts');
   const batch = option(args, '--batch');
   const config = loadConfig(process.env, []);
   const db = openDatabase({ databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'platform.db') });
@@ -62,6 +65,11 @@ async function main(): Promise<void> {
       const t = Date.now();
       const added = await seedLargeCostOrders(db, { orders: costOrders, ...(batch ? { batch } : {}), log: (l) => console.log(l) });
       console.log(`large mode: ${added} cost orders added (up to ${costOrders}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    if (contracts !== undefined) {
+      const t = Date.now();
+      const added = await seedLargeContracts(db, { contracts, ...(batch ? { batch } : {}), log: (l) => console.log(l) });
+      console.log(`large mode: ${added} contracts added (up to ${contracts}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
   } finally {
     await db.close();

@@ -4,11 +4,12 @@
  * each image on an A4 page of its orientation, scaled to fit), an outline with one bookmark per section,
  * "第 N 页 / 共 M 页" at the foot of every page and, when asked, a diagonal watermark.
  *
- * Memory stays bounded by the largest single source: the sources are read twice, one at a time — first
- * to check them and count their pages (the contents page and the page numbers need the totals before the
- * first page is written; an encrypted or broken file is refused before anything is written), then to copy
- * them — and the output is written object by object through StreamingPdfWriter (pdf/writer.ts): after each
- * source its objects are written and dropped. Text is drawn in Noto Sans SC, subset with HarfBuzz to
+ * Memory stays bounded by the largest sources: each source is read once, the next one while this one is
+ * merged, and the output is written object by object through StreamingPdfWriter (pdf/writer.ts): after
+ * each source its objects are written and dropped. What needs the totals is written last: the contents
+ * pages (first in the page tree, at the end of the file) and each page's "第 N 页 / 共 M 页", a content
+ * stream of its own whose object number the page refers to from the start (issue 30: the sources were
+ * read twice, the first time only to count their pages). Text is drawn in Noto Sans SC, subset with HarfBuzz to
  * exactly the characters drawn and embedded whole (as the invoice PDF does: pdf-lib's own subsetter
  * loses composite glyphs of this font).
  */
@@ -17,6 +18,7 @@ import fontkit from '@pdf-lib/fontkit';
 import {
   EncryptedPDFError,
   PDFArray,
+  PDFContentStream,
   PDFDict,
   PDFDocument,
   PDFHexString,
@@ -26,6 +28,7 @@ import {
   PDFPage,
   PDFRef,
   degrees,
+  drawLinesOfText,
   rgb,
   type PDFFont,
 } from 'pdf-lib';
@@ -71,30 +74,10 @@ export const footText = (n: number, m: number) => `第 ${n} 页 / 共 ${m} 页`;
 export async function assemblePdf(sections: ExportSection[], options: PdfOptions, out: Writable, progress?: ExportProgress): Promise<PdfResult> {
   if (!sections.length) throw new ExportInputError('没有可导出的内容');
   for (const s of sections) if (!s.files.length) throw new ExportInputError(`「${s.title}」没有可导出的文件`);
-  const fileCount = sections.reduce((a, s) => a + s.files.length, 0);
-
-  // Pass 1: check every source and count its pages.
-  const counts: number[][] = [];
-  let checked = 0;
-  for (const s of sections) {
-    const row: number[] = [];
-    for (const f of s.files) {
-      await progress?.((0.2 * checked) / fileCount, `检查文件「${f.name}」`);
-      const bytes = await readAll(f);
-      row.push(f.mime === 'application/pdf' ? (await loadSource(bytes, f)).getPageCount() : checkImage(bytes, f));
-      checked++;
-    }
-    counts.push(row);
-  }
+  const files = sections.flatMap((s, si) => s.files.map((f, fi) => ({ s, si, f, first: fi === 0 })));
   const tocPages = tocPageCount(sections.length);
-  const layout: PdfResult['sections'] = [];
-  let next = tocPages + 1;
-  sections.forEach((s, i) => {
-    const pageCount = counts[i]!.reduce((a, b) => a + b, 0);
-    layout.push({ title: s.title, startPage: next, pageCount });
-    next += pageCount;
-  });
-  const total = next - 1;
+  // The first source is read while the font is subset.
+  let pending = files.length ? prefetch(files[0]!.f) : undefined;
 
   // The document: catalog, page tree root and info stay in memory until the end.
   const doc = await PDFDocument.create({ updateMetadata: false });
@@ -110,70 +93,80 @@ export async function assemblePdf(sections: ExportSection[], options: PdfOptions
   writer.keepUntilEnd(ctx.trailerInfo.Root as PDFRef, pagesRef, infoRef);
   const chars = [options.title, options.watermark ?? '', ...sections.map((s) => s.title), '目录（续）第页共/0123456789. …'].join('');
   const font = await doc.embedFont(await subsetFor(chars), { subset: false, features: PLAIN_FIGURES });
-  const kids: PDFRef[] = [];
-  const starts: PDFRef[] = [];
-  const stamp = (page: PDFPage) => {
-    kids.push(page.ref);
+  const feet: Foot[] = [];
+  const place = (page: PDFPage) => {
     page.node.set(PDFName.of('Parent'), pagesRef);
-    decorate(doc, page, font, kids.length, total, options.watermark);
+    feet.push(decorate(doc, page, font, options.watermark));
   };
 
   await writer.header();
-  // The contents.
+  // The sections, one source at a time, each read once; the next one is read while this one is merged.
+  const kids: PDFRef[] = [];
+  const starts: PDFRef[] = [];
+  const counts = sections.map(() => 0);
+  for (const [i, { s, si, f, first }] of files.entries()) {
+    await progress?.((0.98 * i) / files.length, `合并「${s.title}」：${f.name}`);
+    const bytes = await pending!;
+    pending = i + 1 < files.length ? prefetch(files[i + 1]!.f) : undefined;
+    const before = kids.length;
+    if (f.mime === 'application/pdf') {
+      const src = await loadSource(bytes, f);
+      let pages: PDFPage[];
+      try {
+        pages = await doc.copyPages(src, src.getPageIndices());
+      } catch {
+        throw new ExportInputError(`文件「${f.name}」的页面无法复制（文件结构有误），无法合并`);
+      }
+      for (const page of pages) (kids.push(page.ref), place(page));
+    } else {
+      checkImage(bytes, f);
+      const image = await embedImage(doc, bytes, f);
+      const landscape = image.width > image.height;
+      const page = PDFPage.create(doc);
+      page.setSize(...(landscape ? ([A4[1], A4[0]] as [number, number]) : A4));
+      const { width, height } = page.getSize();
+      const scale = Math.min((width - 2 * IMAGE_MARGIN) / image.width, (height - 2 * IMAGE_MARGIN - 20) / image.height);
+      const w = image.width * scale;
+      const h = image.height * scale;
+      page.drawImage(image, { x: (width - w) / 2, y: (height - h) / 2 + 10, width: w, height: h });
+      kids.push(page.ref);
+      place(page);
+      await image.embed();
+      // The document keeps its images to embed them on save(); this one is written already.
+      const images = (doc as unknown as { images: unknown[] }).images;
+      images.splice(images.indexOf(image), 1);
+    }
+    if (first) starts.push(kids[before]!);
+    counts[si]! += kids.length - before;
+    await writer.flush();
+  }
+
+  // Now the totals are known: the contents pages (first in the page tree, written last) and every page's foot.
+  await progress?.(0.98, '生成目录与书签');
+  const layout: PdfResult['sections'] = [];
+  let next = tocPages + 1;
+  for (const [si, s] of sections.entries()) {
+    const pageCount = counts[si]!;
+    layout.push({ title: s.title, startPage: next, pageCount });
+    next += pageCount;
+  }
+  const total = next - 1;
+  const tocKids: PDFRef[] = [];
+  const tocFeet: Foot[] = [];
   for (let p = 0; p < tocPages; p++) {
     const page = PDFPage.create(doc);
     page.setSize(...A4);
     const from = p === 0 ? 0 : FIRST_TOC_LINES + (p - 1) * NEXT_TOC_LINES;
     const lines = layout.slice(from, from + (p === 0 ? FIRST_TOC_LINES : NEXT_TOC_LINES));
     drawContents(page, font, p === 0 ? options.title : null, lines, from);
-    stamp(page);
+    tocKids.push(page.ref);
+    page.node.set(PDFName.of('Parent'), pagesRef);
+    tocFeet.push(decorate(doc, page, font, options.watermark));
   }
-  await writer.flush();
-
-  // The sections, one source at a time.
-  let written = tocPages;
-  for (const [si, s] of sections.entries()) {
-    for (const [fi, f] of s.files.entries()) {
-      await progress?.(0.2 + (0.78 * (written - tocPages)) / Math.max(1, total - tocPages), `合并「${s.title}」：${f.name}`);
-      const bytes = await readAll(f);
-      const first = kids.length;
-      if (f.mime === 'application/pdf') {
-        const src = await loadSource(bytes, f);
-        if (src.getPageCount() !== counts[si]![fi]) throw new ExportInputError(`文件「${f.name}」在导出过程中被修改，请重新导出`);
-        let pages: PDFPage[];
-        try {
-          pages = await doc.copyPages(src, src.getPageIndices());
-        } catch {
-          throw new ExportInputError(`文件「${f.name}」的页面无法复制（文件结构有误），无法合并`);
-        }
-        for (const page of pages) stamp(page);
-      } else {
-        const image = await embedImage(doc, bytes, f);
-        const landscape = image.width > image.height;
-        const page = PDFPage.create(doc);
-        page.setSize(...(landscape ? ([A4[1], A4[0]] as [number, number]) : A4));
-        const { width, height } = page.getSize();
-        const scale = Math.min((width - 2 * IMAGE_MARGIN) / image.width, (height - 2 * IMAGE_MARGIN - 20) / image.height);
-        const w = image.width * scale;
-        const h = image.height * scale;
-        page.drawImage(image, { x: (width - w) / 2, y: (height - h) / 2 + 10, width: w, height: h });
-        stamp(page);
-        await image.embed();
-        // The document keeps its images to embed them on save(); this one is written already.
-        const images = (doc as unknown as { images: unknown[] }).images;
-        images.splice(images.indexOf(image), 1);
-      }
-      if (fi === 0) starts.push(kids[first]!);
-      written = kids.length;
-      await writer.flush();
-    }
-  }
-
-  // The page tree, the outline, the font, the catalog and info; then the xref and trailer.
-  await progress?.(0.99, '生成目录与书签');
+  [...tocFeet, ...feet].forEach((foot, i) => foot(i + 1, total));
   const root = ctx.lookup(pagesRef, PDFDict);
-  root.set(PDFName.of('Kids'), ctx.obj(kids));
-  root.set(PDFName.of('Count'), PDFNumber.of(kids.length));
+  root.set(PDFName.of('Kids'), ctx.obj([...tocKids, ...kids]));
+  root.set(PDFName.of('Count'), PDFNumber.of(total));
   const outlineRef = buildOutline(doc, layout, starts);
   doc.catalog.set(PDFName.of('Outlines'), outlineRef);
   doc.catalog.set(PDFName.of('PageMode'), PDFName.of('UseOutlines'));
@@ -181,6 +174,13 @@ export async function assemblePdf(sections: ExportSection[], options: PdfOptions
   await writer.finish(ctx.trailerInfo.Root as PDFRef, infoRef);
   await progress?.(1, '完成');
   return { pageCount: total, sections: layout };
+}
+
+/** Starts reading a source; a failure is thrown where it is awaited (and not reported unhandled if the export stopped first). */
+function prefetch(f: ExportFile): Promise<Buffer> {
+  const read = readAll(f);
+  read.catch(() => undefined);
+  return read;
 }
 
 /** Parses a PDF source; an encrypted, broken or empty one is refused with the file's name. */
@@ -238,27 +238,41 @@ function viewer(page: PDFPage) {
   return { width, height, at, rotation: r };
 }
 
-/** The page number at the foot and the watermark, drawn over the page's own content in a clean state. */
-function decorate(doc: PDFDocument, page: PDFPage, font: PDFFont, n: number, m: number, watermark?: string): void {
+/** Draws a page's number once the total is known: n of m. */
+type Foot = (n: number, m: number) => void;
+
+/**
+ * Wraps the page's own content in a clean state and draws the watermark over it; the page number goes in a
+ * content stream of its own whose object number is taken now and which is written at the end (returned),
+ * when the total is known: the page itself is written with the rest of its source.
+ */
+function decorate(doc: PDFDocument, page: PDFPage, font: PDFFont, watermark?: string): Foot {
   const ctx = doc.context;
   page.node.normalize();
   page.node.wrapContentStreams(ctx.getPushGraphicsStateContentStream(), ctx.getPopGraphicsStateContentStream());
   const v = viewer(page);
-  const foot = footText(n, m);
-  const fw = font.widthOfTextAtSize(foot, FOOT_SIZE);
-  const [fx, fy] = v.at((v.width - fw) / 2, 16);
-  page.drawText(foot, { x: fx, y: fy, size: FOOT_SIZE, font, color: GREY, rotate: degrees(v.rotation) });
-  if (!watermark) return;
-  const angle = Math.atan2(v.height, v.width);
-  const unit = font.widthOfTextAtSize(watermark, 1);
-  const size = Math.max(12, Math.min(54, (Math.hypot(v.width, v.height) * 0.7) / unit));
-  const w = unit * size;
-  const h = size * 0.8;
-  // Start so that the text's middle is at the page's middle.
-  const vx = v.width / 2 - (w / 2) * Math.cos(angle) + (h / 2) * Math.sin(angle);
-  const vy = v.height / 2 - (w / 2) * Math.sin(angle) - (h / 2) * Math.cos(angle);
-  const [x, y] = v.at(vx, vy);
-  page.drawText(watermark, { x, y, size, font, color: rgb(0.55, 0.55, 0.55), opacity: 0.22, rotate: degrees((angle * 180) / Math.PI + v.rotation) });
+  const key = page.node.newFontDictionary(font.name, font.ref);
+  const footRef = ctx.nextRef();
+  page.node.addContentStream(footRef);
+  if (watermark) {
+    const angle = Math.atan2(v.height, v.width);
+    const unit = font.widthOfTextAtSize(watermark, 1);
+    const size = Math.max(12, Math.min(54, (Math.hypot(v.width, v.height) * 0.7) / unit));
+    const w = unit * size;
+    const h = size * 0.8;
+    // Start so that the text's middle is at the page's middle.
+    const vx = v.width / 2 - (w / 2) * Math.cos(angle) + (h / 2) * Math.sin(angle);
+    const vy = v.height / 2 - (w / 2) * Math.sin(angle) - (h / 2) * Math.cos(angle);
+    const [x, y] = v.at(vx, vy);
+    page.drawText(watermark, { x, y, size, font, color: rgb(0.55, 0.55, 0.55), opacity: 0.22, rotate: degrees((angle * 180) / Math.PI + v.rotation) });
+  }
+  return (n, m) => {
+    const foot = footText(n, m);
+    const fw = font.widthOfTextAtSize(foot, FOOT_SIZE);
+    const [x, y] = v.at((v.width - fw) / 2, 16);
+    const ops = drawLinesOfText([font.encodeText(foot)], { color: GREY, font: key, size: FOOT_SIZE, lineHeight: FOOT_SIZE, rotate: degrees(v.rotation), xSkew: degrees(0), ySkew: degrees(0), x, y });
+    ctx.assign(footRef, PDFContentStream.of(ctx.obj({}), ops));
+  };
 }
 
 function fit(font: PDFFont, text: string, size: number, width: number): string {
