@@ -15,6 +15,7 @@
  *     the ratio of each pair. Prints figures; asserts nothing.
  *   node bench/web-bundle.mjs            (Chromium: /usr/bin/chromium or CHROMIUM_PATH; RUNS=7)
  *   SERVER_MAIN=…/dist/main.js WEB_DIST=…/web/dist node bench/web-bundle.mjs   (another build, e.g. the commit before a change)
+ *   START_TIMEOUT_S=600 …   (the server's first start seeds the demo company: minutes on a loaded machine; default 120)
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -38,7 +38,7 @@ export const TARGETS = [
   {
     key: 'web',
     workspace: '@zhyy/web',
-    inputs: [...COMMON, ...SHARED, 'apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/package.json', 'apps/web/tsconfig.json', 'apps/web/vite.config.ts', 'apps/web/vite-compress.ts', 'apps/web/vite-preload.ts'],
+    inputs: [...COMMON, ...SHARED, 'apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/package.json', 'apps/web/tsconfig.json', 'apps/web/vite.config.ts', 'apps/web/vite-compress.ts', 'apps/web/vite-preload.ts', 'apps/web/vite-chunk-guard.ts'],
     dist: 'apps/web/dist',
     entry: 'index.html',
   },

@@ -1,12 +1,13 @@
 /**
  * The sign-in page's chunk is requested by index.html itself (issue 30, /login time to usable): the build
- * adds a `<link rel="modulepreload">` for the chunk of features/login/Login.tsx and the chunks it imports
- * statically, and a `<link rel="preload" as="style">` for its stylesheet, so the browser fetches them
- * beside the entry script instead of after the entry has run and /api/public/config has answered. The
- * links only fetch: the chunk runs when the router renders the page, as before (on any other page the
- * bytes are fetched and unused: the chunk is plain React, no antd).
+ * adds a small inline script that, when the browser holds no session cookie (a visitor who will be shown
+ * the sign-in page), adds a `<link rel="modulepreload">` for the chunk of features/login/Login.tsx and the
+ * chunks it imports statically, and a `<link rel="preload" as="style">` for its stylesheet, so the browser
+ * fetches them beside the entry script instead of after the entry has run. The links only fetch: the
+ * chunk runs when the router renders the page, as before. A signed-in visit fetches none of it.
  */
-import type { HtmlTagDescriptor, Plugin } from 'vite';
+import type { Plugin } from 'vite';
+import { TOKEN_COOKIE_NAME } from '../../packages/shared/src/constants';
 
 /** The module whose chunk the first screen of a visitor needs. */
 const FIRST_SCREEN = /\/features\/login\/Login\.tsx$/;
@@ -35,12 +36,19 @@ export function preloadFirstScreen(): Plugin {
         entry.imports.forEach(walk);
         const preloaded = new Set(have);
         walk(login.fileName);
-        const tags: HtmlTagDescriptor[] = [...have]
-          .filter((f) => !preloaded.has(f))
-          .map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' }));
-        for (const css of login.viteMetadata?.importedCss ?? []) tags.push({ tag: 'link', attrs: { rel: 'preload', as: 'style', href: `/${css}` }, injectTo: 'head' });
-        return tags;
+        const links: [rel: string, href: string][] = [...have].filter((f) => !preloaded.has(f)).map((f) => ['modulepreload', `/${f}`]);
+        for (const css of login.viteMetadata?.importedCss ?? []) links.push(['style', `/${css}`]);
+        return [{ tag: 'script', children: preloadScript(links), injectTo: 'head' }];
       },
     },
   };
+}
+
+/** The inline script: adds the links unless the session cookie is set (the cookie's name is a plain token). */
+export function preloadScript(links: readonly (readonly [rel: string, href: string])[]): string {
+  return (
+    `if(!/(?:^|;\\s*)${TOKEN_COOKIE_NAME}=/.test(document.cookie))${JSON.stringify(links)}.forEach(function(x){` +
+    `var l=document.createElement('link');if(x[0]==='style'){l.rel='preload';l.as='style'}else{l.rel=x[0];l.crossOrigin=''}` +
+    `l.href=x[1];document.head.appendChild(l)})`
+  );
 }

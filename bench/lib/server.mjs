@@ -49,7 +49,9 @@ export async function startServer({ dataDir, port, probe = '/version.json', env 
   });
   child.stdout.on('data', (d) => (output += String(d)));
   child.stderr.on('data', (d) => (output += String(d)));
-  const until = Date.now() + 120_000;
+  // START_TIMEOUT_S: a first start creates and seeds the database, which takes minutes on a loaded machine.
+  const timeoutS = Number(process.env.START_TIMEOUT_S ?? 120);
+  const until = Date.now() + timeoutS * 1000;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {
@@ -61,7 +63,7 @@ export async function startServer({ dataDir, port, probe = '/version.json', env 
     await new Promise((r) => setTimeout(r, 5));
   }
   child.kill('SIGTERM');
-  throw new Error(`server did not answer ${probe} within 120 s:\n${output}`);
+  throw new Error(`server did not answer ${probe} within ${timeoutS} s (START_TIMEOUT_S):\n${output}`);
 }
 
 export async function stopServer(child) {

@@ -49,3 +49,20 @@ export async function loadPublicConfig(fetchImpl: typeof fetch = fetch): Promise
   }
   return config;
 }
+
+let ready: Promise<PublicConfig> = Promise.resolve(config);
+
+/**
+ * Starts loading the configuration without waiting for it (main.tsx, issue 30): the sign-in page, which
+ * uses none of it, is drawn at once; the root loader waits for it before any other page
+ * (`publicConfigReady`).
+ */
+export function startPublicConfig(fetchImpl: typeof fetch = fetch): Promise<PublicConfig> {
+  ready = loadPublicConfig(fetchImpl);
+  return ready;
+}
+
+/** Resolves once the configuration started by `startPublicConfig` has answered or failed (at once if none was started). */
+export function publicConfigReady(): Promise<PublicConfig> {
+  return ready;
+}

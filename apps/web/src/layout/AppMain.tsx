@@ -18,9 +18,14 @@ interface Slot {
   noCache: boolean;
 }
 
-/** The views to keep mounted: every cached visited view plus the current one (a noCache view only while current). */
-export function slotsToRender(visited: readonly Slot[], current: Slot | null): Slot[] {
-  const slots = visited.filter((v) => !v.noCache || v.path === current?.path);
+/**
+ * The views to keep mounted: every cached visited view plus the current one (a noCache view only while
+ * current). With `shown`, a visited view that has never been current in this tab (the affix workbench
+ * when the first page opened is another one) is not mounted until it is first opened (issue 30: a list
+ * page's first load does not fetch the workbench's code and data).
+ */
+export function slotsToRender(visited: readonly Slot[], current: Slot | null, shown?: ReadonlySet<string>): Slot[] {
+  const slots = visited.filter((v) => (!v.noCache || v.path === current?.path) && (!shown || shown.has(v.path) || v.path === current?.path));
   if (current && !slots.some((s) => s.path === current.path)) slots.push(current);
   return slots;
 }
@@ -62,7 +67,9 @@ export function AppMain() {
   const forbidden = matched && !isOpenTo(roles, matched) ? matched.route : null;
   const match = forbidden ? null : matched;
   const current: Slot | null = match ? { path: location.pathname, fullPath: location.pathname + location.search, noCache: match.route.noCache } : null;
-  const slots = slotsToRender(visited, current);
+  const shown = useRef(new Set<string>());
+  if (current) shown.current.add(current.path);
+  const slots = slotsToRender(visited, current, shown.current);
 
   // Scroll: a revisited cached view returns to where it was; any other navigation starts at the top.
   const positions = useRef(new Map<string, number>());

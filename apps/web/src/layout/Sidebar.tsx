@@ -1,5 +1,5 @@
-import { Badge, Drawer, Menu, type MenuProps } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Badge, Menu, type MenuProps } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { DATA_SCREEN_SIDEBAR_COLLAPSED, MAIN_SIDEBAR_WIDTH, ROUTE_TABLE } from '@zhyy/shared';
 import { useAppStore } from '../stores/app';
@@ -8,6 +8,9 @@ import { useSession } from '../stores/session';
 import { useSettings } from '../stores/settings';
 import { routeIcon } from './icons';
 import { locate, openKeysFor, sideMenu, type SideMenuEntry } from './menu';
+
+// antd's Drawer is loaded only on a narrow screen (issue 30: the chrome's first load).
+const SidebarDrawer = lazy(() => import('./SidebarDrawer'));
 
 export const SIDEBAR_COLLAPSED_WIDTH = DATA_SCREEN_SIDEBAR_COLLAPSED;
 
@@ -79,17 +82,11 @@ export function Sidebar() {
 
   if (mobile) {
     return (
-      <Drawer
-        open={mobileSidebarOpen}
-        placement="left"
-        size={MAIN_SIDEBAR_WIDTH + 60}
-        closable={false}
-        onClose={closeSidebar}
-        styles={{ body: { padding: 0, background: '#001529' } }}
-        className="sidebar-drawer"
-      >
-        {body}
-      </Drawer>
+      <Suspense fallback={null}>
+        <SidebarDrawer open={mobileSidebarOpen} onClose={closeSidebar}>
+          {body}
+        </SidebarDrawer>
+      </Suspense>
     );
   }
   return (

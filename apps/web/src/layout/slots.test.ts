@@ -19,3 +19,11 @@ describe('AppMain view cache', () => {
     expect(slotsToRender([], null)).toEqual([]);
   });
 });
+
+describe('AppMain view cache: views never opened', () => {
+  it('a visited view that was never current is not mounted until it is opened', () => {
+    const visited = [slot('/dashboard'), slot('/a')];
+    expect(slotsToRender(visited, slot('/a'), new Set(['/a'])).map((s) => s.path)).toEqual(['/a']);
+    expect(slotsToRender(visited, slot('/dashboard'), new Set(['/a', '/dashboard'])).map((s) => s.path)).toEqual(['/dashboard', '/a']);
+  });
+});

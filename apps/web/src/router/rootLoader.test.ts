@@ -9,6 +9,7 @@ vi.mock('../ui/feedback', () => ({ showError: (text: string, ms: number) => show
 vi.mock('../live/version', () => ({ checkVersion: () => Promise.resolve(false) }));
 
 const { rootLoader } = await import('./rootLoader');
+const { publicConfig, startPublicConfig } = await import('../api/config');
 
 const info = (roles: string[]): UserInfo => ({ roles, name: '张三', loginName: 'demo15', deptName: '投标部', position: '专员', needChangePassword: false });
 
@@ -61,5 +62,23 @@ describe('root loader: the guard with the user-info load (SPEC section 4)', () =
   it('without a token the user info is never asked for', async () => {
     expect(await load('/dashboard')).toEqual({ redirect: '/login?redirect=%2Fdashboard' });
     expect(getUserInfo).not.toHaveBeenCalled();
+  });
+});
+
+describe('root loader: the public configuration (issue 30)', () => {
+  it('the sign-in page does not wait for /api/public/config; any other page does, and sees it', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    const fetchImpl = (() => new Promise<Response>((resolve) => (answer = resolve))) as typeof fetch;
+    void startPublicConfig(fetchImpl);
+    const order: string[] = [];
+    const other = load('/dashboard').then((r) => {
+      order.push(`dashboard ${publicConfig().oaName}`);
+      return r;
+    });
+    expect(await load('/login')).toEqual({ redirect: null });
+    order.push('login');
+    answer(new Response(JSON.stringify({ code: 20000, r: { oaName: '协同办公' } })));
+    expect(await other).toEqual({ redirect: '/login?redirect=%2Fdashboard' });
+    expect(order).toEqual(['login', 'dashboard 协同办公']);
   });
 });

@@ -1,6 +1,7 @@
 /** The root route's loader: version check, then the guard on every navigation (SPEC sections 2, 4, 9). */
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { getUserInfo } from '../api/account';
+import { publicConfigReady } from '../api/config';
 import { useSession } from '../stores/session';
 import { showError } from '../ui/feedback';
 import { ERROR_TOAST_MS } from '@zhyy/shared';
@@ -23,6 +24,8 @@ function loadUserInfo(token: string): Promise<void> {
 export async function rootLoader({ request }: LoaderFunctionArgs): Promise<null> {
   void checkVersion();
   const url = new URL(request.url);
+  // Every page but the sign-in page reads the public configuration (base URLs of the workflow, OA and PMS).
+  if (url.pathname !== LOGIN_PATH) await publicConfigReady();
   for (let attempt = 0; attempt < 2; attempt++) {
     const { token, roles } = useSession.getState();
     const d = decide({ pathname: url.pathname, search: url.search, token, roles });

@@ -12,7 +12,7 @@ import { useSession } from '../../stores/session';
 import { feedback } from '../../ui/feedback';
 import { wfApi } from '../../api/workflow';
 import { settled } from '../common/workflowFormat';
-import { WorkDrawer } from './WorkDrawer';
+import { LazyWorkDrawer } from './WorkDrawerLazy';
 import { WorkList } from './WorkList';
 import { UserPicker } from './widgets';
 import './workflow.css';
@@ -66,7 +66,7 @@ export default function SearchPage() {
     <Card className="wf-page" title="流程管理" data-testid="search-page">
       <Alert type="info" showIcon style={{ marginBottom: 12 }} title={admin ? '您可以查看全部流程，并移交或删除卡住的流程（须填写原因，操作记入日志）。' : '显示您发起、处理或抄送给您的流程。'} />
       <WorkList scope="all" full onOpen={(r) => setOpen(r.WorkID)} extraColumns={adminColumn} testId="search-list" />
-      <WorkDrawer workId={open} onClose={() => setOpen(null)} />
+      <LazyWorkDrawer workId={open} onClose={() => setOpen(null)} />
       <Modal
         open={action !== null}
         title={action ? `${action.kind === 'shift' ? '移交' : '删除'}流程：${action.row.Title}` : ''}

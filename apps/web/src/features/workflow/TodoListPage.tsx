@@ -11,7 +11,7 @@ import { FlowState, IN_TRANSIT_PREFIX, sidebarBadgeText, type InstanceRow, type 
 import { WORKFLOW_REFRESH_EVENT } from '../../live/events';
 import { useView } from '../../router/view';
 import { useBadges } from '../../stores/badges';
-import { WorkDrawer } from './WorkDrawer';
+import { LazyWorkDrawer } from './WorkDrawerLazy';
 import { WorkList } from './WorkList';
 import './workflow.css';
 
@@ -64,7 +64,7 @@ export default function TodoListPage() {
           children: <WorkList scope={t.key} onOpen={openRow} testId={`list-${t.key}`} />,
         }))}
       />
-      <WorkDrawer workId={open} onClose={close} />
+      <LazyWorkDrawer workId={open} onClose={close} />
     </Card>
   );
 }
