@@ -27,6 +27,24 @@ const cellUpsert = `on conflict (${CELL_KEY}) do update set amount = cost_summar
 const monthUpsert = `on conflict (${MONTH_KEY}) do update set amount = cost_summary_months.amount + excluded.amount,
   tax = cost_summary_months.tax + excluded.tax, orders = cost_summary_months.orders + excluded.orders`;
 
+/**
+ * The gate: the department-month's '*' row of cost_summary_months, upserted unchanged, is the first row a
+ * trigger locks, so on PostgreSQL two transactions writing the same department-month (an edit under
+ * lockDeptMonths and a 作废 from the audit queue, which takes no advisory lock) queue on it instead of
+ * locking the category rows in different orders and deadlocking. An order moved between two
+ * department-months takes both gates in key order. SQLite has one writer; the statement is harmless there.
+ */
+const gateUpsert = `on conflict (${MONTH_KEY}) do update set orders = cost_summary_months.orders`;
+function gateOfLine(r: 'new' | 'old'): string {
+  return `insert into cost_summary_months (${MONTH_KEY}, amount, tax, orders)
+    select o.month, o.dept_id, '*', 0, 0, 0 from cost_orders o where o.id = ${r}.order_id and o.state <> 2 ${gateUpsert};`;
+}
+function gateOfOrders(rs: ReadonlyArray<'new' | 'old'>): string {
+  const keys = rs.map((r) => `select ${r}.month as m, ${r}.dept_id as d where ${r}.state <> 2`).join(' union ');
+  return `insert into cost_summary_months (${MONTH_KEY}, amount, tax, orders)
+    select m, d, '*', 0, 0, 0 from (${keys}) g where true order by m, d ${gateUpsert};`;
+}
+
 /** A line's figures added (+) or taken away (-) at its order's key, when the order is in force. */
 function line(r: 'new' | 'old', s: '' | '-'): string {
   return `insert into cost_summary_cells (${CELL_KEY}, amount, tax, lines)
@@ -99,11 +117,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     select month, dept_id, category, sum(amount), sum(tax), count(*) from cost_summary_cells group by month, dept_id, category`.execute(db);
 
   const bodies: Record<string, string> = {
-    cost_summary_line_ins: line('new', ''),
-    cost_summary_line_del: line('old', '-'),
-    cost_summary_line_upd: `${line('old', '-')} ${line('new', '')}`,
-    cost_summary_order_upd: `${order('old', '-')} ${order('new', '')}`,
-    cost_summary_order_del: order('old', '-'),
+    cost_summary_line_ins: `${gateOfLine('new')} ${line('new', '')}`,
+    cost_summary_line_del: `${gateOfLine('old')} ${line('old', '-')}`,
+    cost_summary_line_upd: `${gateOfLine('old')} ${line('old', '-')} ${line('new', '')}`,
+    cost_summary_order_upd: `${gateOfOrders(['old', 'new'])} ${order('old', '-')} ${order('new', '')}`,
+    cost_summary_order_del: `${gateOfOrders(['old'])} ${order('old', '-')}`,
   };
   const events: Record<string, [string, string | null]> = {
     cost_summary_line_ins: ['insert', null],
