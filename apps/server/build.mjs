@@ -62,6 +62,9 @@ export async function bundle(outdir = path.join(here, 'bundle')) {
     platform: 'node',
     target: 'node20',
     tsconfig: 'tsconfig.build.json',
+    // The shared package from its sources (its exports' `source` condition, as tsx and Vitest read it), so the
+    // bundle does not wait for packages/shared/dist: the cold-start test bundles a fresh checkout before any build.
+    conditions: ['source'],
     // platform/worker-thread.ts: the workers are beside the chunk that starts them.
     define: { ZHYY_BUNDLE: 'true' },
     plugins: [externals],
