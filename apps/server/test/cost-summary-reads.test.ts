@@ -5,17 +5,11 @@
  * another user's userinfo is answered first; on PostgreSQL, while the summary waits for its table (locked by
  * another transaction), likewise. By ordering, not timing; the summary's answer is then the normal one.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shiftMonth } from '@zhyy/shared';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrate, openDatabase } from '../src/db/index.js';
-import { seedDemo } from '../src/seed/index.js';
-import { serverOf, startTestServer, TEST_DEMO, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { closeFileServer, sqliteFileServer, type FileServer } from './file-server.js';
 
 /** 36 months ending with the demo's latest cost month. */
 async function range(s: TestServer) {
@@ -30,28 +24,13 @@ async function expected(s: TestServer, body: { monthFrom: string; monthTo: strin
   return Number(r.rows[0]!.n);
 }
 
-/** A server on a SQLite file (the test image copied, else seeded): its long reads go to worker threads. */
-async function fileServer(): Promise<{ server: TestServer; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-cost-summary-reads-'));
-  const file = path.join(dir, 'platform.db');
-  const images = inject('testImages');
-  if (images?.engine === 'sqlite') fs.copyFileSync(images.demo, file);
-  const db = openDatabase({ sqlitePath: file });
-  await migrate(db);
-  if (!(images?.engine === 'sqlite')) await seedDemo(db, new Date(), TEST_DEMO);
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'), LOGIN_RATE_LIMIT: '1000' }, []);
-  const app = await buildApp(config, db);
-  return { server: serverOf(app, db, () => db.close()), dir };
-}
-
 describe.skipIf(process.env.TEST_DB === 'postgres')('SQLite file: the cost summary off the request thread', () => {
-  let f: { server: TestServer; dir: string };
+  let f: FileServer;
   beforeAll(async () => {
-    f = await fileServer();
+    f = await sqliteFileServer('zhyy-cost-summary-reads-');
   }, 120_000);
   afterAll(async () => {
-    await f?.server.close();
-    if (f) fs.rmSync(f.dir, { recursive: true, force: true });
+    await closeFileServer(f);
   });
 
   it('answers another user while a 36-month summary waits in the worker, then the summary', async () => {

@@ -7,17 +7,11 @@
  * The seller summary must equal a GROUP BY of the invoices after writes. And on a SQLite file, while the
  * pool's read waits in the worker, another user is answered (ordering, not timing).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OTHER_INCOME_KINDS } from '@zhyy/shared';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrate, openDatabase } from '../src/db/index.js';
-import { seedDemo } from '../src/seed/index.js';
-import { serverOf, startTestServer, TEST_DEMO, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { closeFileServer, sqliteFileServer, type FileServer } from './file-server.js';
 import { entry } from './income-helpers.js';
 
 let s: TestServer;
@@ -159,28 +153,13 @@ describe('income_pool_sellers (0050)', () => {
   }, 60_000);
 });
 
-/** A server on a SQLite file (the test image copied, else seeded): its long reads go to worker threads. */
-async function fileServer(): Promise<{ server: TestServer; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-pool-reads-'));
-  const file = path.join(dir, 'platform.db');
-  const images = inject('testImages');
-  if (images?.engine === 'sqlite') fs.copyFileSync(images.demo, file);
-  const db = openDatabase({ sqlitePath: file });
-  await migrate(db);
-  if (!(images?.engine === 'sqlite')) await seedDemo(db, new Date(), TEST_DEMO);
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'), LOGIN_RATE_LIMIT: '1000' }, []);
-  const app = await buildApp(config, db);
-  return { server: serverOf(app, db, () => db.close()), dir };
-}
-
 describe.skipIf(process.env.TEST_DB === 'postgres')('SQLite file: the pool read off the request thread', () => {
-  let f: { server: TestServer; dir: string };
+  let f: FileServer;
   beforeAll(async () => {
-    f = await fileServer();
+    f = await sqliteFileServer('zhyy-pool-reads-');
   }, 120_000);
   afterAll(async () => {
-    await f?.server.close();
-    if (f) fs.rmSync(f.dir, { recursive: true, force: true });
+    await closeFileServer(f);
   });
 
   it('answers another user while the pool list waits in the worker, then the list with the same answer', async () => {

@@ -5,19 +5,13 @@
  * (ties, rows without an approval or audit time last in both directions), on both engines. And on a
  * SQLite file, while an export's reads wait in the worker, another user is answered (ordering, not timing).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { migrate, openDatabase } from '../src/db/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderBatches } from '../src/modules/cost/audit/export-reads.js';
 import { ledgerBatches, ledgerLineBatches } from '../src/modules/reimbursement/ledger/export-reads.js';
-import { seedDemo } from '../src/seed/index.js';
 import { CostOrderFilter, ReimbLedgerExportQuery } from '@zhyy/shared';
-import { serverOf, startTestServer, TEST_DEMO, type TestServer } from './helpers.js';
+import { startTestServer, type TestServer } from './helpers.js';
+import { closeFileServer, sqliteFileServer, type FileServer } from './file-server.js';
 
 type Sort = { field: string; order: 'ascend' | 'descend' } | undefined;
 
@@ -92,28 +86,13 @@ describe('the export batches give the list, in its order', () => {
   }, 120_000);
 });
 
-/** A server on a SQLite file (the test image copied, else seeded): its long reads go to worker threads. */
-async function fileServer(): Promise<{ server: TestServer; dir: string }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhyy-ledger-exports-'));
-  const file = path.join(dir, 'platform.db');
-  const images = inject('testImages');
-  if (images?.engine === 'sqlite') fs.copyFileSync(images.demo, file);
-  const db = openDatabase({ sqlitePath: file });
-  await migrate(db);
-  if (!(images?.engine === 'sqlite')) await seedDemo(db, new Date(), TEST_DEMO);
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', WEB_DIST: path.join(os.tmpdir(), 'zhyy-no-web-client'), LOGIN_RATE_LIMIT: '1000' }, []);
-  const app = await buildApp(config, db);
-  return { server: serverOf(app, db, () => db.close()), dir };
-}
-
 describe.skipIf(process.env.TEST_DB === 'postgres')('SQLite file: the ledgers\' exports read off the request thread', () => {
-  let f: { server: TestServer; dir: string };
+  let f: FileServer;
   beforeAll(async () => {
-    f = await fileServer();
+    f = await sqliteFileServer('zhyy-ledger-exports-');
   }, 120_000);
   afterAll(async () => {
-    await f?.server.close();
-    if (f) fs.rmSync(f.dir, { recursive: true, force: true });
+    await closeFileServer(f);
   });
 
   /**

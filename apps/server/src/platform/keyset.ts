@@ -1,6 +1,6 @@
 /**
- * Keyset batches for the streamed exports (报销台账, 成本单台账; the pool and the outgoing ledger write
- * theirs inline): each batch is the rows after the previous batch's last key — its sort value and a
+ * Keyset batches for the streamed exports (报销台账, 成本单台账; the pool and the outgoing ledger build their
+ * own conditions and share readAhead): each batch is the rows after the previous batch's last key — its sort value and a
  * unique tie-break column — in the list's own order, so a deep batch costs what the first one does
  * (offset batches re-read every row before theirs). The batches are read one ahead: the next is asked
  * for before this one is handed over, so it is read (in a worker, db/read-pool.ts) while this one is
@@ -29,8 +29,8 @@ export function keysetAfter(col: Expression<unknown>, tie: Expression<unknown>, 
  * the previous one is handed over. A batch read ahead and then abandoned (the client went away) must
  * not reject unheard.
  */
-export async function* readAhead<R>(read: (after: KeysetKey | null) => Promise<{ rows: R[]; last: KeysetKey | null }>, size: number): AsyncIterable<R[]> {
-  const ask = (after: KeysetKey | null) => {
+export async function* readAhead<R, K = KeysetKey>(read: (after: K | null) => Promise<{ rows: R[]; last: K | null }>, size: number): AsyncIterable<R[]> {
+  const ask = (after: K | null) => {
     const p = read(after);
     p.catch(() => undefined);
     return p;

@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { PoolDetail, PoolFilter, PoolPage, PoolQuery, PoolRow, PoolTotals } from '@zhyy/shared';
 import type { Database } from '../../../db/schema.js';
 import { notFound } from '../../../platform/envelope.js';
+import { readAhead } from '../../../platform/keyset.js';
 import { offsetOf } from '../../../platform/listing.js';
 import { offThread } from '../../../db/read-pool.js';
 import { applyPoolFilters, flagsOf, planFilter, poolSort, sumsSelect, type Planned, type Scope } from './filters.js';
@@ -136,20 +137,7 @@ const exportBatch = offThread('pool.exportBatch', async (db: Kysely<Database>, f
  * The next batch is asked for before this one is handed over, so it is read while this one is written.
  */
 export async function* poolBatches(db: Kysely<Database>, f: PoolFilter & Planned, scope: Scope, size = 1000): AsyncIterable<PoolRow[]> {
-  // A batch read ahead and then abandoned (the client went away) must not reject unheard.
-  const ask = (after: Key | null) => {
-    const p = exportBatch(db, f, scope, after, size);
-    p.catch(() => undefined);
-    return p;
-  };
-  let next = ask(null);
-  for (;;) {
-    const { rows, last } = await next;
-    const more = rows.length === size && last !== null;
-    if (more) next = ask(last);
-    if (rows.length) yield rows;
-    if (!more) return;
-  }
+  yield* readAhead<PoolRow, Key>((after) => exportBatch(db, f, scope, after, size), size);
 }
 
 export async function poolDetail(db: Kysely<Database>, id: string): Promise<PoolDetail> {

@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import { ledgerRowCount, type LedgerExportQuery, type LedgerFilter, type LedgerQuery, type LedgerRow, type LedgerTotals } from '@zhyy/shared';
 import { offThread } from '../../../db/read-pool.js';
 import type { Database } from '../../../db/schema.js';
+import { readAhead } from '../../../platform/keyset.js';
 import { contains, offsetOf } from '../../../platform/listing.js';
 import { LIST_COLUMNS, toInvoiceRow, type InvoiceListRecord } from '../mapping.js';
 import { applyFilters, ledgerBase, ledgerSort, onlySummaryFilters, planFilter, type Planned } from './filters.js';
@@ -100,20 +101,7 @@ const exportBatch = offThread('ledger.exportBatch', async (db: Kysely<Database>,
  */
 export async function* ledgerBatches(db: Kysely<Database>, query: LedgerExportQuery, size = 1000): AsyncIterable<LedgerRow[]> {
   const f = await planFilter(db, query);
-  // A batch read ahead and then abandoned (the client went away) must not reject unheard.
-  const ask = (after: Key | null) => {
-    const p = exportBatch(db, f, after, size);
-    p.catch(() => undefined);
-    return p;
-  };
-  let next = ask(null);
-  for (;;) {
-    const { rows, last } = await next;
-    const more = rows.length === size && last !== null;
-    if (more) next = ask(last);
-    if (rows.length) yield rows;
-    if (!more) return;
-  }
+  yield* readAhead<LedgerRow, Key>((after) => exportBatch(db, f, after, size), size);
 }
 
 /** The first `limit` rows of the filter (print). */
