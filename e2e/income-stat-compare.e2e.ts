@@ -54,6 +54,8 @@ describe('统计对比', () => {
       expect(await stat.getByTestId('stat-compare').count()).toBe(0);
       await stat.getByTestId('stat-apply').click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
+      // Each confirmation gone before the next is opened (one fading out on a busy machine is not clickable).
+      await expect.poll(() => page.locator('.ant-popconfirm:visible').count(), { timeout: 20_000 }).toBe(0);
       await expect.poll(() => stat.getByTestId('stat-state').innerText(), { timeout: 20_000 }).toBe('已申请');
       const compare = stat.getByTestId('stat-compare');
       await expect.poll(() => compare.getByTestId('stat-compare-open').innerText()).toBe('差异 2 条');
@@ -66,8 +68,8 @@ describe('统计对比', () => {
 
       // One action: the ledger takes the bureau's ticks; the two sides agree.
       await compare.getByTestId('stat-adopt-all').click();
-      // The newest popconfirm (申请统计's may still be fading out on a busy machine).
-      await page.locator('.ant-popconfirm:visible').last().getByRole('button', { name: /确\s*定/ }).click();
+      await page.locator('.ant-popconfirm:visible').filter({ hasText: '采纳全部' }).getByRole('button', { name: /确\s*定/ }).click();
+      await expect.poll(() => page.locator('.ant-popconfirm:visible').count(), { timeout: 20_000 }).toBe(0);
       await expect.poll(() => stat.getByTestId('stat-compare-same').count(), { timeout: 20_000 }).toBe(1);
       expect(count(await stat.getByTestId('stat-compare-ours').innerText())).toBe(count(bureau));
 
